@@ -1,0 +1,38 @@
+"""One factory from a model spec to a langchain chat model, so callers never care which backend runs.
+
+Backends are imported lazily (``"module:function"`` strings): the in-process one pulls in
+torch, the vLLM one needs the optional ``vllm`` extra.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+from langchain_core.language_models.chat_models import BaseChatModel
+
+from .config import GenerationConfig
+from .spec import DEFAULT_MODEL, MODEL_ENV_VAR, ModelSpec, default_model_spec
+
+BACKENDS: dict[str, str] = {
+    "transformers": "assistant.backends.hf:load",
+    "vllm": "assistant.backends.vllm:load",
+    "openai": "assistant.backends.openai:load",
+}
+
+__all__ = [
+    "BACKENDS",
+    "DEFAULT_MODEL",
+    "MODEL_ENV_VAR",
+    "GenerationConfig",
+    "ModelSpec",
+    "default_model_spec",
+    "load_chat_model",
+]
+
+
+def load_chat_model(spec: str | ModelSpec, generation: GenerationConfig | None = None) -> BaseChatModel:
+    """Turn ``transformers:…``, ``vllm:…`` or ``openai:…`` into a ready chat model."""
+    parsed = spec if isinstance(spec, ModelSpec) else ModelSpec.parse(spec)
+    module_name, _, func_name = BACKENDS[parsed.backend].partition(":")
+    loader = getattr(importlib.import_module(module_name), func_name)
+    return loader(parsed, generation or GenerationConfig())

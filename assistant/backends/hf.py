@@ -1,0 +1,298 @@
+"""In-process generation with transformers: the embedded default that needs no server.
+
+The model loads once per process and is shared by every caller. Prompts are rendered
+with the model's own chat template. Because prompt prefill dominates latency on a CPU,
+the key/value cache of recent prompts is kept, and a new prompt that starts with the
+same tokens (the constant system + few-shot prefix) only prefills its new suffix.
+"""
+
+from __future__ import annotations
+
+import copy
+import threading
+from pathlib import Path
+from typing import Any
+
+from langchain_core.callbacks import CallbackManagerForLLMRun
+from langchain_core.language_models.chat_models import BaseChatModel
+from langchain_core.messages import AIMessage, BaseMessage, convert_to_openai_messages
+from langchain_core.outputs import ChatGeneration, ChatResult
+from pydantic import ConfigDict, PrivateAttr
+
+from ..errors import ModelLoadError
+from .config import GenerationConfig
+from .spec import MODEL_ENV_VAR, ModelSpec, looks_like_path
+
+OFFLINE_HINT = (
+    "point at a local model instead, e.g. --model transformers:/path/to/model.gguf "
+    f"(or a Hugging Face model folder), or set {MODEL_ENV_VAR}"
+)
+
+
+def resolve_local_target(target: str) -> tuple[str, str | None]:
+    """Map a spec target to (``from_pretrained`` path or id, GGUF file name or None)."""
+    if not looks_like_path(target):
+        return target, None
+    path = Path(target).expanduser()
+    if not path.exists():
+        raise ModelLoadError(f"model path not found: {path}")
+    if path.is_file():
+        if path.suffix != ".gguf":
+            raise ModelLoadError(f"{path} is not a .gguf file; give a GGUF file or a Hugging Face model folder")
+        return str(path.parent), path.name
+    if (path / "config.json").exists():
+        return str(path), None
+    ggufs = sorted(path.glob("*.gguf"))
+    if len(ggufs) == 1:
+        return str(path), ggufs[0].name
+    raise ModelLoadError(f"{path} holds no config.json and not exactly one .gguf file; name the model file itself")
+
+
+class PrefixKVCache:
+    """Key/value caches of recent prompts, reused for later prompts sharing their start."""
+
+    def __init__(self, capacity: int = 4, min_tokens: int = 16):
+        self.capacity = capacity
+        self.min_tokens = min_tokens
+        self._entries: list[tuple[list[int], Any]] = []
+
+    def lookup(self, ids: list[int]) -> tuple[int, Any]:
+        """Longest reusable prefix of ``ids``: (token count, a private copy of its cache) or (0, None)."""
+        best_len, best_cache = 0, None
+        for key, cache in self._entries:
+            n = _common_prefix_len(key, ids)
+            n = min(n, len(ids) - 1)  # generation needs at least one token to prefill
+            if n >= self.min_tokens and n > best_len:
+                best_len, best_cache = n, cache
+        if best_cache is None:
+            return 0, None
+        reused = copy.deepcopy(best_cache)
+        _crop(reused, best_len)
+        return best_len, reused
+
+    def store(self, ids: list[int], cache: Any) -> None:
+        """Keep the cache of a prompt (``cache`` may extend past it; it is cut to the prompt)."""
+        if not _is_croppable(cache):
+            return
+        _crop(cache, len(ids))
+        self._entries = [(k, c) for k, c in self._entries if k != ids][: self.capacity - 1]
+        self._entries.insert(0, (list(ids), cache))
+
+
+def _common_prefix_len(a: list[int], b: list[int]) -> int:
+    n = min(len(a), len(b))
+    for i in range(n):
+        if a[i] != b[i]:
+            return i
+    return n
+
+
+def _is_croppable(cache: Any) -> bool:
+    """Only plain attention caches can be cut back to a prefix (not SSM or sliding-window states)."""
+    layers = getattr(cache, "layers", None)
+    return bool(layers) and all(type(layer).__name__ == "DynamicLayer" for layer in layers)
+
+
+def _crop(cache: Any, keep: int) -> None:
+    excess = cache.get_seq_length() - keep
+    if excess > 0:
+        cache.crop(-excess)
+
+
+class HFEngine:
+    """A loaded model and tokenizer; calls are serialized because one model uses all cores."""
+
+    def __init__(self, model: Any, tokenizer: Any, name: str):
+        self.model = model
+        self.tokenizer = tokenizer
+        self.name = name
+        self.lock = threading.Lock()
+        self.prefix_cache = PrefixKVCache()
+        if tokenizer.pad_token is None:
+            tokenizer.pad_token = tokenizer.eos_token
+
+    def prompt_ids(self, messages: list[dict[str, str]]) -> list[int]:
+        text = self.tokenizer.apply_chat_template(messages, tokenize=False, add_generation_prompt=True)
+        return self.tokenizer(text, add_special_tokens=False)["input_ids"]
+
+    def generate(self, messages: list[dict[str, str]], config: GenerationConfig) -> tuple[str, dict[str, int]]:
+        """Generate one reply; returns (text, token counts incl. how many prompt tokens were reused)."""
+        import torch
+
+        ids = self.prompt_ids(messages)
+        with self.lock:
+            reused, cache = self.prefix_cache.lookup(ids)
+            input_ids = torch.tensor([ids], device=self.model.device)
+            out = self.model.generate(
+                input_ids=input_ids,
+                attention_mask=torch.ones_like(input_ids),
+                past_key_values=cache,
+                return_dict_in_generate=True,
+                **self._decoding(config),
+            )
+            self.prefix_cache.store(ids, out.past_key_values)
+        new_tokens = out.sequences[0, len(ids) :]
+        text = self.tokenizer.decode(new_tokens, skip_special_tokens=True)
+        usage = {"input_tokens": len(ids), "output_tokens": int(new_tokens.numel()), "cached_tokens": reused}
+        return text, usage
+
+    def generate_batch(self, conversations: list[list[dict[str, str]]], config: GenerationConfig) -> list[str]:
+        """Generate replies for several prompts in one padded forward pass per step."""
+        texts = [
+            self.tokenizer.apply_chat_template(m, tokenize=False, add_generation_prompt=True) for m in conversations
+        ]
+        self.tokenizer.padding_side = "left"
+        batch = self.tokenizer(texts, add_special_tokens=False, padding=True, return_tensors="pt")
+        batch = batch.to(self.model.device)
+        with self.lock:
+            out = self.model.generate(**batch, **self._decoding(config))
+        prompt_len = batch["input_ids"].shape[1]
+        return self.tokenizer.batch_decode(out[:, prompt_len:], skip_special_tokens=True)
+
+    def _decoding(self, config: GenerationConfig) -> dict[str, Any]:
+        import torch
+
+        options: dict[str, Any] = {
+            "max_new_tokens": config.max_tokens,
+            "pad_token_id": self.tokenizer.pad_token_id,
+        }
+        if config.temperature > 0:
+            torch.manual_seed(config.seed)
+            options.update(do_sample=True, temperature=config.temperature)
+        else:
+            options.update(do_sample=False, temperature=None, top_p=None, top_k=None)
+        return options
+
+
+_ENGINES: dict[str, HFEngine] = {}
+_ENGINES_LOCK = threading.Lock()
+
+
+def load_engine(target: str) -> HFEngine:
+    """Load a model once per process (a Hugging Face id, a model folder or a GGUF file)."""
+    with _ENGINES_LOCK:
+        if target not in _ENGINES:
+            _ENGINES[target] = _load(target)
+        return _ENGINES[target]
+
+
+def _load(target: str) -> HFEngine:
+    from .._torch_addons import hide_broken_torch_addons
+
+    hide_broken_torch_addons()
+    import torch
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+
+    path, gguf_file = resolve_local_target(target)
+    is_local = gguf_file is not None or Path(path).exists()
+    if not is_local and not _in_hub_cache(path) and not _hub_reachable():
+        raise ModelLoadError(
+            f"cannot load {target!r}: it is not in the local Hugging Face cache and the hub cannot be reached; "
+            + OFFLINE_HINT
+        )
+    cuda = torch.cuda.is_available()
+    try:
+        tokenizer = AutoTokenizer.from_pretrained(path, gguf_file=gguf_file)
+        model = AutoModelForCausalLM.from_pretrained(
+            path,
+            gguf_file=gguf_file,
+            dtype="auto" if cuda else torch.float32,
+            device_map="cuda" if cuda else None,
+        )
+    except OSError as err:
+        where = f"from {path}" if is_local else f"{target!r} from the Hugging Face hub"
+        raise ModelLoadError(f"cannot load model {where}: {_first_line(err)}; " + OFFLINE_HINT) from err
+    except (ValueError, RuntimeError, KeyError) as err:
+        raise ModelLoadError(f"cannot load model {target!r}: {_first_line(err)}") from err
+    if not tokenizer.chat_template:
+        raise ModelLoadError(f"{target!r} has no chat template; intercpt needs an instruct (chat) model")
+    model.eval()
+    return HFEngine(model, tokenizer, target)
+
+
+def _in_hub_cache(repo_id: str) -> bool:
+    from huggingface_hub import try_to_load_from_cache
+
+    return isinstance(try_to_load_from_cache(repo_id, "config.json"), str)
+
+
+def _hub_reachable(timeout: float = 3.0) -> bool:
+    """A quick check, so that an offline machine fails in seconds instead of after minutes of retries."""
+    import httpx
+    from huggingface_hub import constants
+
+    if constants.HF_HUB_OFFLINE:
+        return False
+    try:
+        httpx.head(constants.ENDPOINT, timeout=timeout)
+    except httpx.HTTPError:
+        return False
+    return True
+
+
+def _first_line(err: BaseException) -> str:
+    return (str(err).strip().splitlines() or [type(err).__name__])[0]
+
+
+class TransformersChatModel(BaseChatModel):
+    """A langchain chat model backed by an in-process transformers model."""
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    target: str
+    generation: GenerationConfig = GenerationConfig()
+    _engine: HFEngine = PrivateAttr()
+
+    def __init__(self, **data: Any):
+        super().__init__(**data)
+        self._engine = load_engine(self.target)
+
+    @property
+    def _llm_type(self) -> str:
+        return "intercpt-transformers"
+
+    @property
+    def _identifying_params(self) -> dict[str, Any]:
+        return {"target": self.target, "generation": self.generation}
+
+    def _generate(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: CallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> ChatResult:
+        text, usage = self._engine.generate(convert_to_openai_messages(messages), self._config(kwargs))
+        message = AIMessage(
+            content=_cut_at_stop(text, stop),
+            usage_metadata={
+                "input_tokens": usage["input_tokens"],
+                "output_tokens": usage["output_tokens"],
+                "total_tokens": usage["input_tokens"] + usage["output_tokens"],
+                "input_token_details": {"cache_read": usage["cached_tokens"]},
+            },
+        )
+        return ChatResult(generations=[ChatGeneration(message=message)])
+
+    def batch(self, inputs: list[Any], config: Any = None, *, return_exceptions: bool = False, **kwargs: Any):
+        """Generate all inputs in one padded batch instead of one thread per input."""
+        if len(inputs) < 2 or return_exceptions:
+            return super().batch(inputs, config, return_exceptions=return_exceptions, **kwargs)
+        stop = kwargs.pop("stop", None)
+        conversations = [convert_to_openai_messages(self._convert_input(i).to_messages()) for i in inputs]
+        texts = self._engine.generate_batch(conversations, self._config(kwargs))
+        return [AIMessage(content=_cut_at_stop(t, stop)) for t in texts]
+
+    def _config(self, overrides: dict[str, Any]) -> GenerationConfig:
+        known = {k: overrides[k] for k in ("temperature", "max_tokens", "seed") if k in overrides}
+        return GenerationConfig(**{**self.generation.__dict__, **known})
+
+
+def _cut_at_stop(text: str, stop: list[str] | None) -> str:
+    for marker in stop or []:
+        text = text.split(marker, 1)[0]
+    return text
+
+
+def load(spec: ModelSpec, generation: GenerationConfig) -> TransformersChatModel:
+    return TransformersChatModel(target=spec.target, generation=generation)

@@ -1,0 +1,79 @@
+"""Model specs: ``backend:target`` strings that name a model and how to run it."""
+
+from __future__ import annotations
+
+import difflib
+import os
+from dataclasses import dataclass
+
+from ..errors import ModelSpecError
+
+DEFAULT_MODEL = "transformers:Qwen/Qwen2.5-1.5B-Instruct"
+MODEL_ENV_VAR = "INTERCPT_MODEL"
+
+SPEC_FORMS = {
+    "transformers": "transformers:<hf-id | local dir | file.gguf>",
+    "vllm": "vllm:<hf-id | local dir | file.gguf>",
+    "openai": "openai:<base_url>[#<model>]",
+}
+
+
+@dataclass(frozen=True)
+class ModelSpec:
+    """A parsed model spec.
+
+    ``target`` is a Hugging Face id, a local path or (for ``openai``) a base URL;
+    ``model`` is the served model name after ``#`` for ``openai`` specs.
+    A spec without a backend prefix means ``transformers``.
+    """
+
+    backend: str
+    target: str
+    model: str | None = None
+
+    @classmethod
+    def parse(cls, text: str) -> "ModelSpec":
+        text = (text or "").strip()
+        if not text:
+            raise ModelSpecError(f"empty model spec; expected one of: {', '.join(SPEC_FORMS.values())}")
+        backend, sep, target = text.partition(":")
+        if not sep or backend not in SPEC_FORMS and ("/" in backend or "." in backend or "\\" in backend):
+            return cls._validated("transformers", text, None)
+        if backend not in SPEC_FORMS:
+            hint = difflib.get_close_matches(backend, SPEC_FORMS, n=1)
+            did_you_mean = f" (did you mean {hint[0]!r}?)" if hint else ""
+            raise ModelSpecError(
+                f"unknown backend {backend!r} in model spec {text!r}{did_you_mean}; "
+                f"expected one of: {', '.join(SPEC_FORMS.values())}"
+            )
+        model = None
+        if backend == "openai":
+            target, _, model = target.partition("#")
+            model = model or None
+        return cls._validated(backend, target.strip(), model)
+
+    @classmethod
+    def _validated(cls, backend: str, target: str, model: str | None) -> "ModelSpec":
+        if not target:
+            raise ModelSpecError(f"model spec for {backend!r} names no model; expected {SPEC_FORMS[backend]}")
+        if backend == "openai" and not target.startswith(("http://", "https://")):
+            raise ModelSpecError(f"openai spec needs an http(s) base URL; expected {SPEC_FORMS['openai']}")
+        return cls(backend, target, model)
+
+    def __str__(self) -> str:
+        suffix = f"#{self.model}" if self.model else ""
+        return f"{self.backend}:{self.target}{suffix}"
+
+
+def default_model_spec() -> str:
+    """The spec used when ``--model`` is not given: ``$INTERCPT_MODEL`` or the built-in default."""
+    return os.environ.get(MODEL_ENV_VAR) or DEFAULT_MODEL
+
+
+def looks_like_path(target: str) -> bool:
+    """True when a target is meant as a local path rather than a Hugging Face id."""
+    return (
+        target.startswith(("/", "./", "../", "~"))
+        or target.endswith(".gguf")
+        or os.path.exists(os.path.expanduser(target))
+    )

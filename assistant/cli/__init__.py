@@ -1,0 +1,1 @@
+"""The ``intercpt`` command line: one module per subcommand, dispatched by ``main``."""

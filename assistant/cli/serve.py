@@ -1,0 +1,51 @@
+"""``intercpt serve``: run a vLLM OpenAI-compatible server in the foreground for other clients."""
+
+from __future__ import annotations
+
+import argparse
+
+from .types import CLISubcommand
+
+
+class ServeCommand(CLISubcommand):
+    name = "serve"
+    help = "start a vLLM server for a model and keep it running until Ctrl-C"
+
+    def subparser_init(self, subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
+        parser = subparsers.add_parser(
+            self.name,
+            help=self.help,
+            description=self.help + ". intercpt commands given --model vllm:<same model> reuse it.",
+        )
+        parser.add_argument("--model", required=True, metavar="SPEC",
+                            help="vllm:<hf-id | local dir | file.gguf> (the 'vllm:' prefix may be left out)")
+        parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default: %(default)s)")
+        parser.add_argument("--port", type=int, default=8000, help="port to listen on (default: %(default)s)")
+        parser.add_argument("vllm_args", nargs=argparse.REMAINDER,
+                            help="after '--': extra arguments passed to vLLM's server unchanged")
+        return parser
+
+    def cmd(self, args: argparse.Namespace) -> int:
+        from ..backends.spec import ModelSpec
+        from ..backends.vllm import VLLMServer, find_running, resolve_model
+        from ..errors import ModelSpecError
+
+        spec = ModelSpec.parse(args.model if ":" in args.model else f"vllm:{args.model}")
+        if spec.backend not in ("vllm", "transformers"):
+            raise ModelSpecError("serve launches vLLM: give vllm:<hf-id | local dir | file.gguf>")
+        model, served_name = resolve_model(spec.target)
+        running = find_running(model)
+        if running:
+            print(f"A vLLM server for this model already runs at {running.base_url} (pid {running.pid}).")
+            return 0
+        extra = tuple(a for a in args.vllm_args if a != "--")
+        with VLLMServer(model, served_name, host=args.host, port=args.port, extra_args=extra) as server:
+            server.start()
+            print(f"Serving {served_name} at {server.base_url}")
+            print(f"Use it with --model openai:{server.base_url}#{served_name} or --model vllm:{spec.target}")
+            print("Press Ctrl-C to stop.")
+            return server.wait()
+
+
+def cmd_init() -> list[CLISubcommand]:
+    return [ServeCommand()]

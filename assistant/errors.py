@@ -1,0 +1,21 @@
+"""Errors a user can act on; the CLI prints them as one line instead of a traceback."""
+
+
+class IntercptError(Exception):
+    """Base class: the message is complete, actionable and fits on one line."""
+
+
+class InputError(IntercptError):
+    """The text, language or file the user gave cannot be used."""
+
+
+class ModelSpecError(IntercptError):
+    """A model spec string is malformed or names an unknown backend."""
+
+
+class ModelLoadError(IntercptError):
+    """A model could not be loaded (missing file, offline without a cache, bad format)."""
+
+
+class BackendError(IntercptError):
+    """A model server is down, never became healthy, or answered something unusable."""

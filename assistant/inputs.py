@@ -1,0 +1,34 @@
+"""Checks on text before it reaches a model: clear messages for input that cannot be translated."""
+
+from __future__ import annotations
+
+from .errors import InputError
+
+MAX_SOURCE_CHARS = 5000
+
+
+def validate_source(text: str | bytes, max_chars: int = MAX_SOURCE_CHARS) -> str:
+    """Return the stripped source, or raise ``InputError`` saying what is wrong with it."""
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError:
+            raise InputError("the input is not UTF-8 text (binary data?); give plain text to translate") from None
+    if "\x00" in text or _control_share(text) > 0.1:
+        raise InputError("the input looks like binary data, not text; give plain text to translate")
+    text = text.strip()
+    if not text:
+        raise InputError("nothing to translate: the text is empty")
+    if len(text) > max_chars:
+        raise InputError(
+            f"the text has {len(text)} characters; one request takes at most {max_chars}. "
+            "Split it into paragraphs and translate them one by one"
+        )
+    return text
+
+
+def _control_share(text: str) -> float:
+    if not text:
+        return 0.0
+    controls = sum(1 for ch in text if ord(ch) < 32 and ch not in "\n\r\t")
+    return controls / len(text)

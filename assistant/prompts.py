@@ -1,0 +1,122 @@
+"""Load the prompt files in ``prompts/`` and build langchain chat prompts from them.
+
+Our schema is deliberately small: ``id``, ``version``, ``input_variables``, a ``system``
+and a ``human`` f-string template, and an ``examples`` file of few-shot pairs per target
+language. Templates are checked at load time: a variable used but not declared, or
+declared but unused, is an error. Few-shot pairs become literal messages (never
+templates), so braces in them or in user text cannot break formatting.
+"""
+
+from __future__ import annotations
+
+import string
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import yaml
+from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
+from langchain_core.prompts import ChatPromptTemplate
+
+from .languages import language_name
+
+SYSTEM_VARIABLES = frozenset({"language"})
+
+
+class PromptFileError(ValueError):
+    """A prompt file does not follow the schema."""
+
+
+def prompts_root() -> Path:
+    """The installed copy (``assistant/_prompts``) or, in a source checkout, ``prompts/``."""
+    installed = resources.files("assistant").joinpath("_prompts")
+    if installed.is_dir():
+        return Path(str(installed))
+    return Path(__file__).resolve().parent.parent / "prompts"
+
+
+@dataclass(frozen=True)
+class PromptSpec:
+    """One validated prompt file."""
+
+    id: str
+    version: int
+    input_variables: tuple[str, ...]
+    system: str
+    human: str
+    examples: dict[str, list[dict[str, str]]]
+
+    @property
+    def ref(self) -> str:
+        """``id@version``: recorded with results so numbers name the prompt that made them."""
+        return f"{self.id}@{self.version}"
+
+    def chat_prompt(self, lang: str) -> ChatPromptTemplate:
+        """System + few-shot prefix for ``lang`` (constant) followed by the variable human turn."""
+        language = language_name(lang)
+        messages: list[Any] = [SystemMessage(self.system.format(language=language))]
+        for pair in self.examples.get(lang, []):
+            messages.append(HumanMessage(self.human.format(**_example_inputs(pair, self.input_variables))))
+            messages.append(AIMessage(pair["translation"]))
+        messages.append(("human", self.human))
+        return ChatPromptTemplate.from_messages(messages)
+
+
+def _example_inputs(pair: dict[str, str], variables: tuple[str, ...]) -> dict[str, str]:
+    return {name: pair.get(name, "") for name in variables}
+
+
+def template_variables(template: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(template) if name}
+
+
+def parse_prompt_file(path: Path) -> PromptSpec:
+    """Read and validate one prompt file; ``PromptFileError`` names the file and the problem."""
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, yaml.YAMLError) as err:
+        raise PromptFileError(f"{path}: {err}") from err
+    if not isinstance(data, dict):
+        raise PromptFileError(f"{path}: expected a mapping at the top level")
+    missing = {"id", "version", "input_variables", "system", "human"} - data.keys()
+    if missing:
+        raise PromptFileError(f"{path}: missing keys {sorted(missing)}")
+    declared = set(data["input_variables"])
+    used = template_variables(data["human"])
+    if used != declared:
+        raise PromptFileError(f"{path}: human template uses {sorted(used)} but declares {sorted(declared)}")
+    extra = template_variables(data["system"]) - SYSTEM_VARIABLES
+    if extra:
+        raise PromptFileError(f"{path}: system template may only use {sorted(SYSTEM_VARIABLES)}, not {sorted(extra)}")
+    examples = _load_examples(path.parent / data["examples"]) if data.get("examples") else {}
+    return PromptSpec(
+        id=str(data["id"]),
+        version=int(data["version"]),
+        input_variables=tuple(data["input_variables"]),
+        system=data["system"],
+        human=data["human"],
+        examples=examples,
+    )
+
+
+def _load_examples(path: Path) -> dict[str, list[dict[str, str]]]:
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, yaml.YAMLError) as err:
+        raise PromptFileError(f"{path}: {err}") from err
+    if not isinstance(data, dict) or not all(isinstance(v, list) for v in data.values()):
+        raise PromptFileError(f"{path}: expected a mapping from language code to a list of examples")
+    for lang, pairs in data.items():
+        language_name(lang)
+        for i, pair in enumerate(pairs):
+            if not isinstance(pair, dict) or "translation" not in pair:
+                raise PromptFileError(f"{path}: example {i} for {lang!r} has no 'translation'")
+    return data
+
+
+@lru_cache(maxsize=None)
+def load_prompt(name: str) -> PromptSpec:
+    """The prompt ``prompts/<name>.yaml``, parsed once per process."""
+    return parse_prompt_file(prompts_root() / f"{name}.yaml")

@@ -1,0 +1,57 @@
+"""The in-process transformers backend on the real small test model."""
+
+import pytest
+from langchain_core.messages import HumanMessage, SystemMessage
+
+from assistant.backends import load_chat_model
+from assistant.backends.hf import PrefixKVCache, load_engine
+from assistant.core import Assistant
+from assistant.errors import ModelLoadError
+
+pytestmark = pytest.mark.real_model
+
+
+def test_translates_a_sentence(hf_model, test_model_path):
+    transcript = Assistant(hf_model, f"transformers:{test_model_path}").translate("Where is the station?", "de")
+    assert transcript.translation.strip()
+    assert transcript.translation != "Where is the station?"
+    print(f"\n[transformers] de: {transcript.translation!r} in {transcript.timings['translate']:.2f}s")
+
+
+def test_model_loads_once_per_process(hf_model, test_model_path):
+    again = load_chat_model(f"transformers:{test_model_path}")
+    assert load_engine(again.target) is load_engine(hf_model.target)
+
+
+def test_shared_prefix_is_reused_and_changes_nothing(hf_model):
+    system = SystemMessage("You translate English into French. Reply with the translation only. " * 4)
+    prompt = [system, HumanMessage("The cat sleeps.")]
+    engine = load_engine(hf_model.target)
+    engine.prefix_cache = PrefixKVCache()
+    cold = hf_model.invoke(prompt)
+    warm_other = hf_model.invoke([system, HumanMessage("The dog barks.")])
+    warm_same = hf_model.invoke(prompt)
+    assert cold.usage_metadata["input_token_details"]["cache_read"] == 0
+    assert warm_other.usage_metadata["input_token_details"]["cache_read"] > 40
+    assert warm_same.content == cold.content
+
+
+def test_batch_generates_one_reply_per_prompt(hf_model):
+    system = SystemMessage("Translate English into Spanish. Reply with the translation only.")
+    replies = hf_model.batch([[system, HumanMessage("Good morning.")], [system, HumanMessage("Thank you very much.")]])
+    assert len(replies) == 2 and all(r.content.strip() for r in replies)
+
+
+def test_stop_sequences_cut_the_reply(hf_model):
+    reply = hf_model.invoke("Count from 1 to 10 separated by commas.", stop=["5"])
+    assert "5" not in reply.content and "6" not in reply.content
+
+
+def test_missing_or_wrong_files_give_clear_errors(tmp_path):
+    with pytest.raises(ModelLoadError, match="not found"):
+        load_chat_model(f"transformers:{tmp_path / 'absent.gguf'}")
+    (tmp_path / "notes.txt").write_text("hello")
+    with pytest.raises(ModelLoadError, match="not a .gguf file"):
+        load_chat_model(f"transformers:{tmp_path / 'notes.txt'}")
+    with pytest.raises(ModelLoadError, match="no config.json"):
+        load_chat_model(f"transformers:{tmp_path}")

@@ -1,0 +1,52 @@
+"""Control flow of the assistant on a fake chat model (no weights)."""
+
+import json
+
+import pytest
+from langchain_core.language_models.fake_chat_models import FakeListChatModel
+
+from assistant.core import Assistant
+from assistant.errors import BackendError, InputError
+from assistant.transcript import Transcript
+
+
+class RecordingFake(FakeListChatModel):
+    """A fake chat model that remembers the messages it was sent."""
+
+    seen: list = []
+
+    def _call(self, messages, stop=None, run_manager=None, **kwargs):
+        self.seen.append(messages)
+        return super()._call(messages, stop, run_manager, **kwargs)
+
+
+def test_no_extra_translation_and_transcript():
+    fake = RecordingFake(responses=["Translation: « Où est la gare ? »"], seen=[])
+    transcript = Assistant(fake, "fake:model").translate("  Where is the station? ", "fr")
+    assert transcript.translation == "Où est la gare ?"
+    assert transcript.source == "Where is the station?"
+    assert (transcript.method, transcript.target_lang, transcript.model) == ("no-extra", "fr", "fake:model")
+    assert transcript.timings["translate"] >= 0
+    assert "Where is the station?" in fake.seen[0][-1].content
+    assert "French" in fake.seen[0][0].content
+
+
+def test_transcript_json_round_trip():
+    transcript = Assistant(FakeListChatModel(responses=["Hallo"]), "fake:m").translate("Hello", "de")
+    data = json.loads(transcript.to_json())
+    assert data["translation"] == "Hallo"
+    assert Transcript.from_dict(data) == transcript
+
+
+def test_bad_input_fails_before_the_model_is_called():
+    fake = RecordingFake(responses=["x"], seen=[])
+    with pytest.raises(InputError):
+        Assistant(fake, "fake:m").translate("hi", "pt")
+    with pytest.raises(InputError):
+        Assistant(fake, "fake:m").translate("   ", "fr")
+    assert fake.seen == []
+
+
+def test_empty_model_reply_is_reported():
+    with pytest.raises(BackendError, match="no translation"):
+        Assistant(FakeListChatModel(responses=["   "]), "fake:m").translate("Hello", "es")
