@@ -97,16 +97,6 @@ def _healthy(record: ServerRecord, timeout: float = 2.0) -> bool:
         return False
 
 
-def _pid_alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
 def find_running(model: str) -> ServerRecord | None:
     """A healthy server already serving ``model``, launched by any intercpt process."""
     path = _record_path(model)
@@ -114,7 +104,7 @@ def find_running(model: str) -> ServerRecord | None:
         record = ServerRecord(**json.loads(path.read_text()))
     except (OSError, ValueError, TypeError):
         return None
-    if _pid_alive(record.pid) and _healthy(record):
+    if _group_alive(record.pid) and _healthy(record):
         return record
     path.unlink(missing_ok=True)
     return None
@@ -222,13 +212,16 @@ class VLLMServer:
         """Terminate the server and its engine processes; idempotent."""
         if self.process is None:
             return
-        if self.process.poll() is None:
-            _signal_group(self.process.pid, signal.SIGTERM)
-            try:
-                self.process.wait(grace_s)
-            except subprocess.TimeoutExpired:
-                _signal_group(self.process.pid, signal.SIGKILL)
-                self.process.wait()
+        pgid = self.process.pid
+        _signal_group(pgid, signal.SIGTERM)
+        deadline = time.monotonic() + grace_s
+        # The engine processes outlive the API server by a moment: wait for the whole group.
+        while _group_alive(pgid) and time.monotonic() < deadline:
+            self.process.poll()  # reap the server itself so it does not linger as a zombie
+            time.sleep(0.2)
+        if _group_alive(pgid):
+            _signal_group(pgid, signal.SIGKILL)
+        self.process.wait()
         path = _record_path(self.record.model)
         try:
             if json.loads(path.read_text()).get("pid") == self.record.pid:
@@ -242,6 +235,16 @@ class VLLMServer:
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
+
+
+def _group_alive(pgid: int) -> bool:
+    try:
+        os.killpg(pgid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 def _signal_group(pid: int, sig: signal.Signals) -> None:
