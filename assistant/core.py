@@ -1,46 +1,200 @@
-"""The translation assistant: prompts a chat model and records everything in a transcript.
+"""The translation assistant: detect an ambiguity, ask, translate with the answers, verify.
 
 Knows nothing of the terminal, the browser or HTTP; every caller passes a langchain
-chat model built by ``assistant.backends.load_chat_model``.
+chat model built by ``assistant.backends.load_chat_model``. ``Assistant.start`` opens a
+step-by-step ``Dialogue`` (for the UI); ``Assistant.run`` drives one to the end with a
+``User`` (for the CLI and the evaluator).
 """
 
 from __future__ import annotations
 
+from functools import lru_cache
+
+import yaml
 from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.output_parsers import StrOutputParser
+from langchain_core.prompts import ChatPromptTemplate
 from langchain_core.runnables import Runnable, RunnableLambda
 
-from .inputs import validate_source
+from .checks import label_from_answer, read_label
+from .detection import Candidate, ambiguity_types
+from .dialogue import Dialogue, PreferenceMemory
+from .errors import InputError
+from .inputs import neutralize_control_tokens, validate_source
 from .languages import language_name
-from .parsing import clean_translation
-from .prompts import load_prompt
-from .transcript import Transcript
+from .parsing import clean_translation, parse_detection
+from .prompts import load_prompt, prompts_root
+from .transcript import Check, Transcript, Turn
+from .users import NoUser, User
+
+METHODS = ("intercpt", "with-context", "no-extra")
+PROMPT_VARIANTS = ("generalist", "specialist")
+DEFAULT_MAX_QUESTIONS = 3
+REPAIR_BUDGET = 3
+RETRY_TEMPERATURE = 0.7
+
+
+def _badness(checks: list[Check]) -> tuple[int, int]:
+    """Order candidates: fewer contradictions first, then fewer unverifiable checks."""
+    return (sum(c.status == "fail" for c in checks), sum(c.status == "unchecked" for c in checks))
+
+
+@lru_cache(maxsize=1)
+def _reminders() -> dict:
+    return yaml.safe_load((prompts_root() / "reminders.yaml").read_text(encoding="utf-8"))
+
+
+def repair_reminder(check: str, expected: str, lang: str) -> str:
+    """The explicit instruction that goes with an answer meaning ``expected`` for ``check``."""
+    return _reminders().get(check, {}).get(expected, {}).get(lang) or f"Use the {expected} form."
+
+
+def expectations(turns: list[Turn]) -> list[tuple[str, str]]:
+    """(check, label) for every answer the checks can read, e.g. ("formality", "formal")."""
+    wanted = []
+    for turn in turns:
+        check = ambiguity_types()[turn.ambiguity].check
+        label = label_from_answer(check, turn.answer) if check and turn.answer else None
+        if label:
+            wanted.append((check, label))
+    return wanted
+
 
 class Assistant:
-    """Translates English into a target language on one chat model."""
+    """Runs the chain and its baselines on one chat model.
 
-    def __init__(self, chat_model: BaseChatModel, model_spec: str):
+    prompts: ``generalist`` detection prompts show examples of every ambiguity type;
+        ``specialist`` ones only the type the pre-pass found.
+    repair_budget: how many sampled re-translations verify-and-repair may try.
+    """
+
+    def __init__(self, chat_model: BaseChatModel, model_spec: str, *, prompts: str = "generalist",
+                 repair_budget: int = REPAIR_BUDGET):
+        if prompts not in PROMPT_VARIANTS:
+            raise InputError(f"unknown prompt variant {prompts!r}; choose one of: {', '.join(PROMPT_VARIANTS)}")
         self.chat_model = chat_model
         self.model_spec = model_spec
-        self._translate_prompt = load_prompt("translate")
-        self._chains: dict[str, Runnable] = {}
+        self.prompts = prompts
+        self.repair_budget = repair_budget
+        self._prompt_cache: dict[tuple, ChatPromptTemplate] = {}
+
+    # ----- entry points
+
+    def start(self, source: str, target_lang: str, *, method: str = "intercpt", context: str | None = None,
+              max_questions: int = DEFAULT_MAX_QUESTIONS) -> Dialogue:
+        """Validate the request and open a dialogue; nothing is generated yet."""
+        language_name(target_lang)
+        if method not in METHODS:
+            raise InputError(f"unknown method {method!r}; choose one of: {', '.join(METHODS)}")
+        context = context.strip() if context and context.strip() else None
+        if method == "with-context" and context is None:
+            raise InputError("the with-context method needs a context (--context or --context-file)")
+        if max_questions < 0:
+            raise InputError("the number of questions cannot be negative")
+        transcript = Transcript(source=validate_source(source), target_lang=target_lang, method=method,
+                                model=self.model_spec, context=context)
+        return Dialogue(self, transcript, max_questions if method == "intercpt" else 0)
+
+    def run(self, source: str, target_lang: str, *, method: str = "intercpt", context: str | None = None,
+            user: User | None = None, max_questions: int = DEFAULT_MAX_QUESTIONS,
+            preferences: PreferenceMemory | None = None) -> Transcript:
+        """Ask (through ``user``), translate and verify in one call."""
+        dialogue = self.start(source, target_lang, method=method, context=context, max_questions=max_questions)
+        user = user or NoUser()
+        while (turn := dialogue.next_question()) is not None:
+            remembered = preferences.lookup(turn) if preferences else None
+            if remembered:
+                dialogue.answer(remembered, "preference")
+                continue
+            with dialogue.transcript.timed("answer"):
+                reply = user.answer(turn, dialogue.transcript.source)
+            dialogue.answer(reply, user.name)
+            if preferences and reply:
+                preferences.remember(turn, reply)
+        return dialogue.finish()
 
     def translate(self, source: str, target_lang: str) -> Transcript:
-        """Translate ``source`` with nothing extra (the paper's no-extra setting)."""
-        language_name(target_lang)
-        transcript = Transcript(
-            source=validate_source(source), target_lang=target_lang, method="no-extra", model=self.model_spec
-        )
-        with transcript.timed("translate"):
-            transcript.translation = self._chain(target_lang).invoke({"source": transcript.source})
-        return transcript
+        """Translate with nothing extra (the paper's no-extra setting)."""
+        return self.run(source, target_lang, method="no-extra")
 
-    def _chain(self, target_lang: str) -> Runnable:
-        if target_lang not in self._chains:
-            self._chains[target_lang] = (
-                self._translate_prompt.chat_prompt(target_lang)
-                | self.chat_model
-                | StrOutputParser()
-                | RunnableLambda(clean_translation)
-            )
-        return self._chains[target_lang]
+    # ----- the steps a Dialogue calls
+
+    def ask(self, source: str, target_lang: str, candidate: Candidate) -> Turn | None:
+        """One detection call (retried once, sampling, if unparsable): a question, or None."""
+        kind = ambiguity_types()[candidate.ambiguity]
+        prompt = load_prompt("detect")
+        groups = (candidate.ambiguity,) if self.prompts == "specialist" else tuple(prompt.examples)
+        inputs = {"source": neutralize_control_tokens(source), "span": candidate.span, "ambiguity": kind.label}
+        detection = None
+        for seed in (None, 1):
+            detection = parse_detection(self._chain("detect", target_lang, groups, seed=seed).invoke(inputs))
+            if detection is not None:
+                break
+        if detection is None or not detection.ambiguous:
+            return None
+        options = list(kind.options) or detection.options[:4]
+        return Turn(ambiguity=candidate.ambiguity, span=candidate.span, question=detection.question, options=options)
+
+    def translate_transcript(self, transcript: Transcript, turns: list[Turn] | None = None,
+                             sample_seed: int | None = None) -> str:
+        """Translate by the transcript's method, conditioned on the answered ``turns`` (default: its own).
+
+        Each answer whose meaning the checks can read ("formal, my boss" -> formal) is followed
+        by an explicit instruction for the target language, which small models follow far
+        more reliably than the answer alone.
+        """
+        lang = transcript.target_lang
+        source = neutralize_control_tokens(transcript.source)
+        if transcript.method == "with-context":
+            inputs = {"context": neutralize_control_tokens(transcript.context or ""), "source": source}
+            name = "translate_context"
+        else:
+            turns = transcript.turns if turns is None else turns
+            lines = []
+            for turn in (t for t in turns if t.answer):
+                lines.append(f"Q: {turn.question} A: {neutralize_control_tokens(turn.answer)}")
+                lines += [repair_reminder(check, label, lang) for check, label in expectations([turn])]
+            name = "translate_clarified" if lines else "translate"
+            inputs = {"source": source, "clarifications": "\n".join(lines)} if lines else {"source": source}
+        return self._chain(name, lang, None, clean=True, seed=sample_seed).invoke(inputs)
+
+    def verify_and_repair(self, transcript: Transcript, translation: str, turns: list[Turn] | None = None
+                          ) -> tuple[str, list[Check]]:
+        """Check ``translation`` against the answers in ``turns``; unless every check passes, sample
+        re-translations (up to the repair budget) and keep the one that agrees best.
+        Returns the kept text and its checks."""
+        turns = transcript.turns if turns is None else turns
+        wanted = expectations(turns)
+        if not wanted:
+            return translation, []
+        lang = transcript.target_lang
+
+        def evaluate(text: str) -> list[Check]:
+            checks = []
+            for name, expected in wanted:
+                observed = read_label(name, text, lang)
+                status = "unchecked" if observed is None else ("pass" if observed == expected else "fail")
+                checks.append(Check(name=name, expected=expected, observed=observed, status=status))
+            return checks
+
+        checks = evaluate(translation)
+        attempts = 1
+        while _badness(checks) != (0, 0) and attempts <= self.repair_budget:
+            candidate = self.translate_transcript(transcript, turns, sample_seed=attempts)
+            attempts += 1
+            candidate_checks = evaluate(candidate)
+            if _badness(candidate_checks) < _badness(checks):
+                translation, checks = candidate, candidate_checks
+        for check in checks:
+            check.attempts = attempts
+        return translation, checks
+
+    def _chain(self, prompt_name: str, lang: str, groups: tuple[str, ...] | None, clean: bool = False,
+               seed: int | None = None) -> Runnable:
+        """Prompt | model | parser; greedy unless ``seed`` is given, then sampled with that seed."""
+        key = (prompt_name, lang, groups)
+        if key not in self._prompt_cache:
+            self._prompt_cache[key] = load_prompt(prompt_name).chat_prompt(lang, groups)
+        model = self.chat_model if seed is None else self.chat_model.bind(temperature=RETRY_TEMPERATURE, seed=seed)
+        chain = self._prompt_cache[key] | model | StrOutputParser()
+        return chain | RunnableLambda(clean_translation) if clean else chain

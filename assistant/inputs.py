@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
+import re
+
 from .errors import InputError
 
 MAX_SOURCE_CHARS = 5000
+# Chat-template control tokens of common model families. Inside user text they would be
+# read as real turn boundaries by the tokenizer, so each gets a zero-width space inside.
+_CONTROL_TOKENS = re.compile(
+    r"<\|[A-Za-z_][\w.-]{0,40}\|>|\[/?INST\]|<</?SYS>>|</?s>|<(?:start|end)_of_turn>|<\|?(?:im_start|im_end)\|?>"
+)
 
 
 def validate_source(text: str | bytes, max_chars: int = MAX_SOURCE_CHARS) -> str:
@@ -32,3 +39,8 @@ def _control_share(text: str) -> float:
         return 0.0
     controls = sum(1 for ch in text if ord(ch) < 32 and ch not in "\n\r\t")
     return controls / len(text)
+
+
+def neutralize_control_tokens(text: str) -> str:
+    """Make chat-template control tokens in user text inert, so text stays data inside a prompt."""
+    return _CONTROL_TOKENS.sub(lambda m: m.group(0)[0] + "\u200b" + m.group(0)[1:], text)

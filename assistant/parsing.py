@@ -1,8 +1,12 @@
-"""Turn a model's raw reply into clean text, tolerating the wrappers small models add."""
+"""Turn a model's raw replies into clean values, tolerating the wrappers small models add."""
 
 from __future__ import annotations
 
 import re
+
+from langchain_core.exceptions import OutputParserException
+from langchain_core.output_parsers import JsonOutputParser
+from pydantic import BaseModel, Field, ValidationError
 
 from .errors import BackendError
 
@@ -25,3 +29,40 @@ def clean_translation(reply: str) -> str:
     if not text:
         raise BackendError(f"the model returned no translation (raw reply: {reply[:80]!r})")
     return text
+
+
+class Detection(BaseModel):
+    """The translator LM's verdict on one candidate word."""
+
+    ambiguous: bool
+    question: str = ""
+    options: list[str] = Field(default_factory=list)
+
+
+_QUESTION = re.compile(r"[^\n{}\"]*\?")
+_NEGATIVE = re.compile(r"^\W*(?:no\b|not ambiguous|unambiguous)", re.IGNORECASE)
+
+
+def parse_detection(reply: str) -> Detection | None:
+    """Read a detection reply: JSON (fenced or bare) first, then a plain question or a plain "no".
+
+    Returns None when nothing usable is there, so the caller can retry once.
+    """
+    try:
+        data = JsonOutputParser().parse(reply)
+    except OutputParserException:
+        data = None
+    if isinstance(data, dict):
+        try:
+            detection = Detection.model_validate(data)
+        except ValidationError:
+            detection = None
+        if detection and (not detection.ambiguous or detection.question.strip()):
+            detection.options = [str(o).strip() for o in detection.options if str(o).strip()]
+            return detection
+    if _NEGATIVE.match(reply):
+        return Detection(ambiguous=False)
+    question = _QUESTION.search(reply)
+    if question and len(question.group(0).strip()) > 3:
+        return Detection(ambiguous=True, question=question.group(0).strip())
+    return None

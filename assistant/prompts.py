@@ -1,8 +1,9 @@
 """Load the prompt files in ``prompts/`` and build langchain chat prompts from them.
 
 Our schema is deliberately small: ``id``, ``version``, ``input_variables``, a ``system``
-and a ``human`` f-string template, and an ``examples`` file of few-shot pairs per target
-language. Templates are checked at load time: a variable used but not declared, or
+and a ``human`` f-string template, and an ``examples`` file of few-shot pairs in named
+groups (a target language, or an ambiguity type); each pair holds the input variables and
+the model's reply under ``reply_key``. Templates are checked at load time: a variable used but not declared, or
 declared but unused, is an error. Few-shot pairs become literal messages (never
 templates), so braces in them or in user text cannot break formatting.
 """
@@ -14,7 +15,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterable
 
 import yaml
 from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
@@ -46,6 +47,7 @@ class PromptSpec:
     input_variables: tuple[str, ...]
     system: str
     human: str
+    reply_key: str
     examples: dict[str, list[dict[str, str]]]
 
     @property
@@ -53,19 +55,19 @@ class PromptSpec:
         """``id@version``: recorded with results so numbers name the prompt that made them."""
         return f"{self.id}@{self.version}"
 
-    def chat_prompt(self, lang: str) -> ChatPromptTemplate:
-        """System + few-shot prefix for ``lang`` (constant) followed by the variable human turn."""
+    def chat_prompt(self, lang: str, groups: Iterable[str] | None = None) -> ChatPromptTemplate:
+        """System + few-shot prefix (constant for ``lang`` and ``groups``), then the variable human turn.
+
+        ``groups`` names the example groups to show; by default the group named by ``lang``.
+        """
         language = language_name(lang)
         messages: list[Any] = [SystemMessage(self.system.format(language=language))]
-        for pair in self.examples.get(lang, []):
-            messages.append(HumanMessage(self.human.format(**_example_inputs(pair, self.input_variables))))
-            messages.append(AIMessage(pair["translation"]))
+        for group in [lang] if groups is None else groups:
+            for pair in self.examples.get(group, []):
+                messages.append(HumanMessage(self.human.format(**{k: pair[k] for k in self.input_variables})))
+                messages.append(AIMessage(pair[self.reply_key]))
         messages.append(("human", self.human))
         return ChatPromptTemplate.from_messages(messages)
-
-
-def _example_inputs(pair: dict[str, str], variables: tuple[str, ...]) -> dict[str, str]:
-    return {name: pair.get(name, "") for name in variables}
 
 
 def template_variables(template: str) -> set[str]:
@@ -90,29 +92,32 @@ def parse_prompt_file(path: Path) -> PromptSpec:
     extra = template_variables(data["system"]) - SYSTEM_VARIABLES
     if extra:
         raise PromptFileError(f"{path}: system template may only use {sorted(SYSTEM_VARIABLES)}, not {sorted(extra)}")
-    examples = _load_examples(path.parent / data["examples"]) if data.get("examples") else {}
+    reply_key = data.get("reply_key", "reply")
+    required = [*data["input_variables"], reply_key]
+    examples = _load_examples(path.parent / data["examples"], required) if data.get("examples") else {}
     return PromptSpec(
         id=str(data["id"]),
         version=int(data["version"]),
         input_variables=tuple(data["input_variables"]),
         system=data["system"],
         human=data["human"],
+        reply_key=reply_key,
         examples=examples,
     )
 
 
-def _load_examples(path: Path) -> dict[str, list[dict[str, str]]]:
+def _load_examples(path: Path, required: list[str]) -> dict[str, list[dict[str, str]]]:
     try:
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
     except (OSError, yaml.YAMLError) as err:
         raise PromptFileError(f"{path}: {err}") from err
     if not isinstance(data, dict) or not all(isinstance(v, list) for v in data.values()):
-        raise PromptFileError(f"{path}: expected a mapping from language code to a list of examples")
-    for lang, pairs in data.items():
-        language_name(lang)
+        raise PromptFileError(f"{path}: expected a mapping from group name to a list of examples")
+    for group, pairs in data.items():
         for i, pair in enumerate(pairs):
-            if not isinstance(pair, dict) or "translation" not in pair:
-                raise PromptFileError(f"{path}: example {i} for {lang!r} has no 'translation'")
+            missing = [key for key in required if not isinstance(pair, dict) or key not in pair]
+            if missing:
+                raise PromptFileError(f"{path}: example {i} of {group!r} lacks {missing}")
     return data
 
 

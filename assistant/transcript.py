@@ -12,6 +12,42 @@ SCHEMA_VERSION = 1
 
 
 @dataclass
+class Turn:
+    """One clarification: what was ambiguous, the question, and the answer (None = skipped).
+
+    ``answered_by`` is ``human``, ``simulated``, ``oracle``, ``preference`` (a lasting
+    preference stated earlier in a session), ``assumed`` (an alternative's assumption) or ``none``.
+    """
+
+    ambiguity: str
+    span: str
+    question: str
+    options: list[str] = field(default_factory=list)
+    answer: str | None = None
+    answered_by: str = "none"
+
+
+@dataclass
+class Check:
+    """Verification of the translation against an answer: status is pass, fail or unchecked."""
+
+    name: str
+    expected: str
+    observed: str | None
+    status: str
+    attempts: int = 1
+
+
+@dataclass
+class Alternative:
+    """A translation under an assumed answer, offered when a question went unanswered."""
+
+    assumption: str
+    translation: str
+    checks: list[Check] = field(default_factory=list)
+
+
+@dataclass
 class Transcript:
     """What was asked, who answered, what came out, and how long each step took.
 
@@ -24,7 +60,10 @@ class Transcript:
     method: str
     model: str
     context: str | None = None
+    turns: list[Turn] = field(default_factory=list)
     translation: str | None = None
+    alternatives: list[Alternative] = field(default_factory=list)
+    checks: list[Check] = field(default_factory=list)
     timings: dict[str, float] = field(default_factory=dict)
     schema_version: int = SCHEMA_VERSION
 
@@ -38,6 +77,23 @@ class Transcript:
             elapsed = time.perf_counter() - start
             self.timings[step] = round(self.timings.get(step, 0.0) + elapsed, 4)
 
+    def explain(self) -> list[str]:
+        """Short, readable lines on the choices made, for a person reading the result."""
+        lines = []
+        for turn in self.turns:
+            if turn.answer:
+                who = "you said" if turn.answered_by in ("human", "preference") else f"the {turn.answered_by} user said"
+                lines.append(f"{turn.span} → {turn.question} {who}: {turn.answer}")
+            else:
+                lines.append(f"{turn.span} → not answered: {turn.question}")
+        for check in self.checks:
+            observed = check.observed or "not marked"
+            lines.append(f"check {check.name}: {check.status} (wanted {check.expected}, found {observed}"
+                         f"{', after ' + str(check.attempts) + ' tries' if check.attempts > 1 else ''})")
+        for alternative in self.alternatives:
+            lines.append(f"if {alternative.assumption}: {alternative.translation}")
+        return lines
+
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
 
@@ -46,4 +102,11 @@ class Transcript:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> "Transcript":
+        data = dict(data)
+        data["turns"] = [Turn(**t) for t in data.get("turns", [])]
+        data["alternatives"] = [
+            Alternative(a["assumption"], a["translation"], [Check(**c) for c in a.get("checks", [])])
+            for a in data.get("alternatives", [])
+        ]
+        data["checks"] = [Check(**c) for c in data.get("checks", [])]
         return cls(**data)

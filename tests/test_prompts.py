@@ -56,7 +56,8 @@ def test_missing_keys_are_named(tmp_path):
 def test_example_without_translation_is_rejected(tmp_path):
     (tmp_path / "ex.yaml").write_text("fr:\n  - source: hi\n")
     path = _write(
-        tmp_path, "id: p\nversion: 1\ninput_variables: [source]\nsystem: s\nhuman: '{source}'\nexamples: ex.yaml\n"
+        tmp_path, "id: p\nversion: 1\ninput_variables: [source]\nsystem: s\nhuman: '{source}'\nreply_key: translation\n"
+        "examples: ex.yaml\n"
     )
-    with pytest.raises(PromptFileError, match="no 'translation'"):
+    with pytest.raises(PromptFileError, match=r"lacks \['translation'\]"):
         parse_prompt_file(path)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 from ..backends import MODEL_ENV_VAR, default_model_spec
 from ..backends.spec import SPEC_FORMS
@@ -42,3 +43,27 @@ def load_model_with_status(spec: str):
     with Console(stderr=True).status(f"Loading {spec} (the first load can take a minute)…"):
         return load_chat_model(spec)
 
+
+
+def add_chain_arguments(parser: argparse.ArgumentParser) -> None:
+    """Options of the chain shared by ``translate`` and ``chat``."""
+    from ..core import DEFAULT_MAX_QUESTIONS, METHODS, PROMPT_VARIANTS
+
+    parser.add_argument("--method", default="intercpt", choices=METHODS,
+                        help="intercpt asks before translating; with-context translates given the context; "
+                        "no-extra translates the text alone (default: %(default)s)")
+    parser.add_argument("--max-questions", type=int, default=DEFAULT_MAX_QUESTIONS, metavar="J",
+                        help="ask at most J questions per text (default: %(default)s)")
+    parser.add_argument("--prompts", default="generalist", choices=PROMPT_VARIANTS,
+                        help="detection prompts with examples of every ambiguity type, or of the one found "
+                        "(default: %(default)s)")
+
+
+def read_context(args: argparse.Namespace) -> str | None:
+    """--context TEXT or --context-file F (UTF-8 text)."""
+    if args.context_file is None:
+        return args.context
+    try:
+        return Path(args.context_file).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as err:
+        raise InputError(f"cannot read the context file {args.context_file}: {err}") from None

@@ -1,0 +1,96 @@
+"""Who answers the clarifying questions: a person, a simulated user LM, an oracle, or nobody."""
+
+from __future__ import annotations
+
+from typing import Callable, Protocol
+
+from langchain_core.language_models.chat_models import BaseChatModel
+from langchain_core.output_parsers import StrOutputParser
+
+from .inputs import neutralize_control_tokens
+from .prompts import load_prompt
+from .transcript import Turn
+
+USER_KINDS = ("human", "simulated", "oracle", "none")
+
+
+class User(Protocol):
+    """Answers one question about ``source``; None means the question is skipped."""
+
+    name: str
+
+    def answer(self, turn: Turn, source: str) -> str | None: ...
+
+
+class NoUser:
+    """Skips every question (the chain still translates, and offers alternatives)."""
+
+    name = "none"
+
+    def answer(self, turn: Turn, source: str) -> str | None:
+        return None
+
+
+class HumanUser:
+    """A person, reached through a callback (the terminal, the browser, scripted answers)."""
+
+    name = "human"
+
+    def __init__(self, ask: Callable[[Turn], str | None]):
+        self._ask = ask
+
+    def answer(self, turn: Turn, source: str) -> str | None:
+        reply = self._ask(turn)
+        if reply is None or not reply.strip():
+            return None
+        return reply.strip()
+
+
+class OracleUser:
+    """Answers from gold labels of a data item: ``formality``, ``gender``, ``sense``, ``referent``."""
+
+    name = "oracle"
+
+    def __init__(self, gold: dict[str, str]):
+        self.gold = gold
+
+    def answer(self, turn: Turn, source: str) -> str | None:
+        gold = self.gold
+        if turn.ambiguity == "formality" and gold.get("formality"):
+            return "generic" if gold["formality"] == "neutral" else gold["formality"]
+        if turn.ambiguity in ("neutral_names", "neutral_professions") and gold.get("gender"):
+            return {"feminine": "a woman", "masculine": "a man"}.get(gold["gender"], gold["gender"])
+        if turn.ambiguity == "it_resolution" and (gold.get("referent") or gold.get("gender")):
+            return gold.get("referent") or f"something whose word is {gold['gender']} in the translation"
+        if turn.ambiguity == "polysemy" and gold.get("sense"):
+            return f"the sense translated as '{gold['sense']}'"
+        return None
+
+
+class SimulatedUser:
+    """An LM that reads the context the translator does not see and answers in a sentence.
+
+    ``specialist`` shows it only the examples of the question's ambiguity type.
+    """
+
+    name = "simulated"
+
+    def __init__(self, chat_model: BaseChatModel, context: str, target_lang: str, specialist: bool = False):
+        self.chat_model = chat_model
+        self.context = context
+        self.target_lang = target_lang
+        self.specialist = specialist
+        self._prompt = load_prompt("user")
+
+    def answer(self, turn: Turn, source: str) -> str | None:
+        groups = [turn.ambiguity] if self.specialist else list(self._prompt.examples)
+        chain = self._prompt.chat_prompt(self.target_lang, groups) | self.chat_model | StrOutputParser()
+        reply = chain.invoke(
+            {
+                "context": neutralize_control_tokens(self.context),
+                "source": neutralize_control_tokens(source),
+                "question": turn.question,
+                "options": ", ".join(turn.options) or "(none)",
+            }
+        )
+        return reply.strip().splitlines()[0].strip() if reply.strip() else None
