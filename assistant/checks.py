@@ -142,3 +142,17 @@ def read_label(check: str, text: str, lang: str) -> str | None:
     """Run the named check on a translation."""
     reading = read_formality(text, lang) if check == "formality" else read_gender(text, lang)
     return reading.label
+
+
+# Plausible character-length ratios translation/source; outside them the model most likely
+# answered, obeyed or truncated instead of translating.
+_LENGTH_BANDS = {"fr": (0.5, 2.5), "de": (0.5, 2.5), "es": (0.5, 2.5), "ja": (0.15, 1.5)}
+MIN_CHARS_FOR_LENGTH_CHECK = 12
+
+
+def length_plausible(source: str, translation: str, lang: str) -> bool | None:
+    """Whether the translation's length fits the source's; None for sources too short to judge."""
+    if len(source) < MIN_CHARS_FOR_LENGTH_CHECK:
+        return None
+    low, high = _LENGTH_BANDS.get(lang, (0.3, 3.0))
+    return low <= len(translation) / len(source) <= high

@@ -16,7 +16,7 @@ from langchain_core.output_parsers import StrOutputParser
 from langchain_core.prompts import ChatPromptTemplate
 from langchain_core.runnables import Runnable, RunnableLambda
 
-from .checks import label_from_answer, read_label
+from .checks import label_from_answer, length_plausible, read_label
 from .detection import Candidate, ambiguity_types
 from .dialogue import Dialogue, PreferenceMemory
 from .errors import InputError
@@ -160,17 +160,19 @@ class Assistant:
 
     def verify_and_repair(self, transcript: Transcript, translation: str, turns: list[Turn] | None = None
                           ) -> tuple[str, list[Check]]:
-        """Check ``translation`` against the answers in ``turns``; unless every check passes, sample
-        re-translations (up to the repair budget) and keep the one that agrees best.
-        Returns the kept text and its checks."""
+        """Check ``translation`` against the answers in ``turns`` (and its length against the source's,
+        which catches a model that answered or obeyed the text instead of translating it); unless
+        every check passes, sample re-translations (up to the repair budget) and keep the one that
+        agrees best. Returns the kept text and its checks."""
         turns = transcript.turns if turns is None else turns
         wanted = expectations(turns)
-        if not wanted:
-            return translation, []
         lang = transcript.target_lang
 
         def evaluate(text: str) -> list[Check]:
-            checks = []
+            plausible = length_plausible(transcript.source, text, lang)
+            checks = [] if plausible is None else [
+                Check(name="length", expected="plausible", observed="plausible" if plausible else "implausible",
+                      status="pass" if plausible else "fail")]
             for name, expected in wanted:
                 observed = read_label(name, text, lang)
                 status = "unchecked" if observed is None else ("pass" if observed == expected else "fail")

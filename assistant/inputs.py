@@ -7,10 +7,12 @@ import re
 from .errors import InputError
 
 MAX_SOURCE_CHARS = 5000
-# Chat-template control tokens of common model families. Inside user text they would be
-# read as real turn boundaries by the tokenizer, so each gets a zero-width space inside.
+# Chat-template control tokens of common model families, and the tags our prompts wrap user
+# text in. Inside user text they would end the data block or open a new turn, so each gets
+# a zero-width space inside.
 _CONTROL_TOKENS = re.compile(
-    r"<\|[A-Za-z_][\w.-]{0,40}\|>|\[/?INST\]|<</?SYS>>|</?s>|<(?:start|end)_of_turn>|<\|?(?:im_start|im_end)\|?>"
+    r"<\|[A-Za-z_][\w.-]{0,40}\|>|\[/?INST\]|<</?SYS>>|</?s>|<(?:start|end)_of_turn>"
+    r"|</?(?:source|context|clarifications|text)>"
 )
 
 

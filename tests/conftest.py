@@ -10,29 +10,53 @@ import pytest
 
 REPO = Path(__file__).resolve().parent.parent
 FETCH_SCRIPT = REPO.parent / "shared" / "models" / "fetch-test-model"
-DEFAULT_TEST_MODEL = "qwen2.5-coder-0.5b"
+MEASUREMENTS: list[str] = []
 
 
-def _locate_test_model() -> str | None:
-    if os.environ.get("INTERCPT_TEST_MODEL"):
-        return os.environ["INTERCPT_TEST_MODEL"]
+def _locate_model(env_var: str, name: str) -> str | None:
+    if os.environ.get(env_var):
+        return os.environ[env_var]
     if FETCH_SCRIPT.exists():
-        out = subprocess.run([str(FETCH_SCRIPT), DEFAULT_TEST_MODEL], capture_output=True, text=True, check=False)
+        out = subprocess.run([str(FETCH_SCRIPT), name], capture_output=True, text=True, check=False)
         if out.returncode == 0 and out.stdout.strip():
             return out.stdout.strip().splitlines()[-1]
     return None
 
 
-@pytest.fixture(scope="session")
-def test_model_path() -> str:
-    """Path of a real GGUF chat model; under CI its absence is a failure, never a silent skip."""
-    path = _locate_test_model()
+def _require_model(env_var: str, name: str) -> str:
+    """A real GGUF chat model; under CI its absence is a failure, never a silent skip."""
+    path = _locate_model(env_var, name)
     if path and Path(path).is_file():
         return path
-    message = "no real test model: set INTERCPT_TEST_MODEL to a GGUF instruct model file"
+    message = f"no real test model: set {env_var} to a GGUF instruct model file ({name})"
     if os.environ.get("CI"):
         pytest.fail(message)
     pytest.skip(message)
+
+
+@pytest.fixture(scope="session")
+def test_model_path() -> str:
+    """The small real model (Qwen2.5-Coder 0.5B Instruct) most real-model tests use."""
+    return _require_model("INTERCPT_TEST_MODEL", "qwen2.5-coder-0.5b")
+
+
+@pytest.fixture(scope="session")
+def larger_test_model_path() -> str:
+    """The 1.5B model, for the tests whose behaviour the 0.5B model is too weak to show."""
+    return _require_model("INTERCPT_TEST_MODEL_LARGE", "qwen2.5-coder-1.5b")
+
+
+@pytest.fixture
+def measure():
+    """Record a measured value; all of them are printed at the end of the test run."""
+    return MEASUREMENTS.append
+
+
+def pytest_terminal_summary(terminalreporter):
+    if MEASUREMENTS:
+        terminalreporter.section("measurements")
+        for line in MEASUREMENTS:
+            terminalreporter.write_line(line)
 
 
 @pytest.fixture(scope="session")
