@@ -77,23 +77,6 @@ class Transcript:
             elapsed = time.perf_counter() - start
             self.timings[step] = round(self.timings.get(step, 0.0) + elapsed, 4)
 
-    def explain(self) -> list[str]:
-        """Short, readable lines on the choices made, for a person reading the result."""
-        lines = []
-        for turn in self.turns:
-            if turn.answer:
-                who = "you said" if turn.answered_by in ("human", "preference") else f"the {turn.answered_by} user said"
-                lines.append(f"{turn.span} → {turn.question} {who}: {turn.answer}")
-            else:
-                lines.append(f"{turn.span} → not answered: {turn.question}")
-        for check in self.checks:
-            observed = check.observed or "not marked"
-            lines.append(f"check {check.name}: {check.status} (wanted {check.expected}, found {observed}"
-                         f"{', after ' + str(check.attempts) + ' tries' if check.attempts > 1 else ''})")
-        for alternative in self.alternatives:
-            lines.append(f"if {alternative.assumption}: {alternative.translation}")
-        return lines
-
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
 

@@ -174,3 +174,14 @@ def test_hostile_sources_stay_data(source):
     last = fake.calls[-1][1][-1].content
     assert "<|im_start|>" not in last
     assert source.replace("<|", "<\u200b|") in last
+
+
+def test_explanation_names_each_choice_and_its_reason():
+    from assistant.explain import explain
+
+    fake = StepFake(detect=[ASK, ASK_IT], translate=["Êtes-vous sûr qu'il est joli ?"], calls=[])
+    answers = iter(["formal, speaking to my boss", None])
+    lines = explain(run(fake, user=HumanUser(lambda turn: next(answers))))
+    assert lines[0] == "you → formal, because you said: formal, speaking to my boss"
+    assert lines[1].startswith("it → not answered")
+    assert "checked: formality is formal" in lines

@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 from typing import Callable, Iterable
 
+from ..explain import explain
 from ..transcript import Transcript, Turn
 
 
@@ -38,5 +39,5 @@ def scripted_then(answers: Iterable[str], fallback: Callable[[Turn], str | None]
 def print_result(transcript: Transcript) -> None:
     """The translation on stdout; the account of the choices on stderr, so pipes get only the text."""
     print(transcript.translation)
-    for line in transcript.explain():
+    for line in explain(transcript):
         print(f"  · {line}", file=sys.stderr)

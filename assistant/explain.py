@@ -1,0 +1,36 @@
+"""A short account of the choices behind a translation, for the person who reads it."""
+
+from __future__ import annotations
+
+from .checks import label_from_answer
+from .detection import ambiguity_types
+from .transcript import Transcript
+
+WHO = {"human": "you said", "preference": "you said earlier", "simulated": "the simulated user said",
+       "oracle": "the gold label says"}
+
+
+def explain(transcript: Transcript) -> list[str]:
+    """Lines such as "you → formal, because you said: speaking to my boss"."""
+    lines = []
+    for turn in transcript.turns:
+        if not turn.answer:
+            lines.append(f"{turn.span} → not answered ({turn.question})")
+            continue
+        check = ambiguity_types()[turn.ambiguity].check
+        label = label_from_answer(check, turn.answer) if check else None
+        who = WHO.get(turn.answered_by, f"{turn.answered_by} said")
+        lines.append(f"{turn.span} → {label + ', because ' if label else ''}{who}: {turn.answer}")
+    for check in transcript.checks:
+        if check.name == "length" and check.status == "pass":
+            continue
+        tries = f" after {check.attempts} tries" if check.attempts > 1 else ""
+        if check.status == "pass":
+            lines.append(f"checked: {check.name} is {check.observed}{tries}")
+        elif check.status == "fail":
+            lines.append(f"warning: {check.name} should be {check.expected} but is {check.observed}{tries}")
+        else:
+            lines.append(f"could not check {check.name}: nothing in the translation marks it")
+    for alternative in transcript.alternatives:
+        lines.append(f"if {alternative.assumption}: {alternative.translation}")
+    return lines
