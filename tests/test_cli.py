@@ -36,7 +36,7 @@ def test_bad_input_exits_nonzero_with_one_line(intercpt_cli, args, stdin, messag
 
 @pytest.mark.real_model
 def test_translate_prints_a_json_transcript(intercpt_cli, test_model_path):
-    result = intercpt_cli("translate", "Where is the station?", "--to", "de",
+    result = intercpt_cli("translate", "Where is the station?", "--to", "de", "--method", "no-extra",
                           "--model", f"transformers:{test_model_path}", "--json")
     assert result.returncode == 0, result.stderr
     data = json.loads(result.stdout)

@@ -1,0 +1,1 @@
+"""The Gradio web UI of intercpt."""
