@@ -15,6 +15,7 @@ from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.output_parsers import StrOutputParser
 from langchain_core.prompts import ChatPromptTemplate
 from langchain_core.runnables import Runnable, RunnableLambda
+from pydantic import BaseModel
 
 from .checks import label_from_answer, length_plausible, read_label
 from .detection import Candidate, ambiguity_types
@@ -22,7 +23,7 @@ from .dialogue import Dialogue, PreferenceMemory
 from .errors import InputError
 from .inputs import neutralize_control_tokens, validate_source
 from .languages import language_name
-from .parsing import clean_translation, parse_detection
+from .parsing import Detection, clean_translation, parse_detection
 from .prompts import load_prompt, prompts_root
 from .transcript import Check, Transcript, Turn
 from .users import NoUser, User
@@ -66,16 +67,19 @@ class Assistant:
     prompts: ``generalist`` detection prompts show examples of every ambiguity type;
         ``specialist`` ones only the type the pre-pass found.
     repair_budget: how many sampled re-translations verify-and-repair may try.
+    structured_output: the backend constrains replies to a JSON schema (vLLM does), so
+        detection replies always parse; otherwise they are parsed tolerantly.
     """
 
     def __init__(self, chat_model: BaseChatModel, model_spec: str, *, prompts: str = "generalist",
-                 repair_budget: int = REPAIR_BUDGET):
+                 repair_budget: int = REPAIR_BUDGET, structured_output: bool = False):
         if prompts not in PROMPT_VARIANTS:
             raise InputError(f"unknown prompt variant {prompts!r}; choose one of: {', '.join(PROMPT_VARIANTS)}")
         self.chat_model = chat_model
         self.model_spec = model_spec
         self.prompts = prompts
         self.repair_budget = repair_budget
+        self.structured_output = structured_output
         self._prompt_cache: dict[tuple, ChatPromptTemplate] = {}
 
     # ----- entry points
@@ -127,7 +131,9 @@ class Assistant:
         inputs = {"source": neutralize_control_tokens(source), "span": candidate.span, "ambiguity": kind.label}
         detection = None
         for seed in (None, 1):
-            detection = parse_detection(self._chain("detect", target_lang, groups, seed=seed).invoke(inputs))
+            chain = self._chain("detect", target_lang, groups, seed=seed, schema=Detection if self.structured_output
+                                else None)
+            detection = parse_detection(chain.invoke(inputs))
             if detection is not None:
                 break
         if detection is None or not detection.ambiguous:
@@ -192,11 +198,18 @@ class Assistant:
         return translation, checks
 
     def _chain(self, prompt_name: str, lang: str, groups: tuple[str, ...] | None, clean: bool = False,
-               seed: int | None = None) -> Runnable:
-        """Prompt | model | parser; greedy unless ``seed`` is given, then sampled with that seed."""
+               seed: int | None = None, schema: type[BaseModel] | None = None) -> Runnable:
+        """Prompt | model | parser; greedy unless ``seed`` is given, then sampled with that seed;
+        with ``schema``, the server is asked to constrain the reply to its JSON schema."""
         key = (prompt_name, lang, groups)
         if key not in self._prompt_cache:
             self._prompt_cache[key] = load_prompt(prompt_name).chat_prompt(lang, groups)
-        model = self.chat_model if seed is None else self.chat_model.bind(temperature=RETRY_TEMPERATURE, seed=seed)
+        options: dict = {} if seed is None else {"temperature": RETRY_TEMPERATURE, "seed": seed}
+        if schema is not None:
+            options["response_format"] = {
+                "type": "json_schema",
+                "json_schema": {"name": schema.__name__, "schema": schema.model_json_schema()},
+            }
+        model = self.chat_model.bind(**options) if options else self.chat_model
         chain = self._prompt_cache[key] | model | StrOutputParser()
         return chain | RunnableLambda(clean_translation) if clean else chain

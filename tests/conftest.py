@@ -10,6 +10,7 @@ import pytest
 
 REPO = Path(__file__).resolve().parent.parent
 FETCH_SCRIPT = REPO.parent / "shared" / "models" / "fetch-test-model"
+DEV_DATA = Path(os.environ.get("INTERCPT_AMBIGMT_DIR", REPO.parent / "shared" / "datasets" / "ambigmt-dev"))
 MEASUREMENTS: list[str] = []
 
 
@@ -44,6 +45,17 @@ def test_model_path() -> str:
 def larger_test_model_path() -> str:
     """The 1.5B model, for the tests whose behaviour the 0.5B model is too weak to show."""
     return _require_model("INTERCPT_TEST_MODEL_LARGE", "qwen2.5-coder-1.5b")
+
+
+@pytest.fixture(scope="session")
+def dev_data() -> Path:
+    """The AmbigMT dev folder (half of the public rows); required under CI."""
+    if DEV_DATA.is_dir():
+        return DEV_DATA
+    message = f"AmbigMT dev data not found at {DEV_DATA}; set INTERCPT_AMBIGMT_DIR"
+    if os.environ.get("CI"):
+        pytest.fail(message)
+    pytest.skip(message)
 
 
 @pytest.fixture

@@ -6,9 +6,11 @@ import socket
 
 import pytest
 
-from assistant.backends import load_chat_model
+from assistant.backends import load_chat_model, supports_structured_output
 from assistant.backends import vllm as vllm_backend
 from assistant.core import Assistant
+from assistant.detection import Candidate
+from assistant.parsing import Detection
 from assistant.errors import BackendError
 
 pytestmark = [pytest.mark.real_model, pytest.mark.vllm]
@@ -66,6 +68,17 @@ def test_another_process_reuses_the_server(vllm_model, intercpt_cli, test_model_
     assert json.loads(result.stdout)["translation"].strip()
     assert "Starting vLLM" not in result.stderr
     assert vllm_backend.find_running(record.model).pid == record.pid
+
+
+def test_detection_uses_structured_output_on_vllm(vllm_model):
+    spec, model = vllm_model
+    assert supports_structured_output(spec)
+    assistant = Assistant(model, spec, structured_output=True)
+    chain = assistant._chain("detect", "fr", ("formality",), schema=Detection)
+    raw = chain.invoke({"source": "Are you sure?", "span": "you", "ambiguity": "formality of you"})
+    Detection.model_validate_json(raw)  # the server kept the reply to the schema
+    turn = assistant.ask("Are you sure?", "fr", Candidate("formality", "you", 4))
+    assert turn is None or turn.question
 
 
 def test_shutdown_leaves_nothing_behind(vllm_model, test_model_path):

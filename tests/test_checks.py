@@ -9,18 +9,13 @@ regression without failing on noise.
 
 from __future__ import annotations
 
-import csv
-import os
-import re
 from pathlib import Path
 
 import pytest
 
 from assistant.checks import (FEMININE, FORMAL, INFORMAL, MASCULINE, label_from_answer, read_formality,
                               read_gender)
-
-DEV_DATA = Path(os.environ.get("INTERCPT_AMBIGMT_DIR", Path(__file__).resolve().parents[2] / "shared" / "datasets"
-                                / "ambigmt-dev"))
+from evaluation.data import load_ambigmt
 
 # (accuracy, coverage) floors per language.
 FORMALITY_FLOORS = {"fr": (0.97, 0.95), "de": (0.97, 0.95), "es": (0.97, 0.55)}
@@ -29,27 +24,11 @@ PROFESSION_GENDER_FLOORS = {"de": (0.95, 0.85), "es": (0.85, 0.25)}
 NAME_GENDER_FLOORS = {"fr": (0.75, 0.25), "de": (0.75, 0.25), "es": (0.65, 0.18)}
 
 
-@pytest.fixture(scope="module")
-def dev_data() -> Path:
-    if DEV_DATA.is_dir():
-        return DEV_DATA
-    message = f"AmbigMT dev data not found at {DEV_DATA}; set INTERCPT_AMBIGMT_DIR"
-    if os.environ.get("CI"):
-        pytest.fail(message)
-    pytest.skip(message)
-
-
-def _rows(path: Path):
-    with open(path, newline="", encoding="utf-8") as handle:
-        reader = csv.reader(handle, delimiter="\t", quoting=csv.QUOTE_NONE)
-        next(reader)
-        yield from reader
-
-
-def _english_gender(context: str) -> str | None:
-    masculine = len(re.findall(r"\b(?:he|him|his|himself)\b", context, re.IGNORECASE))
-    feminine = len(re.findall(r"\b(?:she|her|hers|herself)\b", context, re.IGNORECASE))
-    return None if masculine == feminine else MASCULINE if masculine > feminine else FEMININE
+def _gold_pairs(dev_data: Path, kind: str, lang: str, attribute: str) -> list[tuple[str, str]]:
+    """(gold label, reference translation) for the items whose gold ``attribute`` is known."""
+    items = load_ambigmt(dev_data, [kind], [lang])
+    return [(i.attributes[attribute], i.refs[0]) for i in items
+            if i.attributes.get(attribute) in (FORMAL, INFORMAL, MASCULINE, FEMININE)]
 
 
 def _score(pairs, classify) -> tuple[float, float, int]:
@@ -69,33 +48,30 @@ def _report(measure, name: str, lang: str, accuracy: float, coverage: float, n: 
 
 @pytest.mark.parametrize("lang", sorted(FORMALITY_FLOORS))
 def test_formality_checker_on_reference_translations(dev_data, lang, measure):
-    rows = _rows(dev_data / "formality" / f"formality_en_{lang}.tsv")
-    pairs = [(row[0], row[-1]) for row in rows if row[0] in (FORMAL, INFORMAL)]
-    _report(measure, "formality", lang, *_score(pairs, lambda t: read_formality(t, lang).label), FORMALITY_FLOORS[lang])
+    pairs = _gold_pairs(dev_data, "formality", lang, "formality")
+    _report(measure, "formality", lang, *_score(pairs, lambda t: read_formality(t, lang).label),
+            FORMALITY_FLOORS[lang])
 
 
 @pytest.mark.parametrize("lang", sorted(IT_GENDER_FLOORS))
 def test_referent_gender_checker_on_it_resolution(dev_data, lang, measure):
-    rows = _rows(dev_data / "it_resolution" / f"it_resolution_en_{lang}.tsv")
-    pairs = [(row[3].strip(), row[1]) for row in rows if row[3].strip() in (MASCULINE, FEMININE)]
-    classify = lambda t: read_gender(t, lang, about="referent").label  # noqa: E731
-    _report(measure, "it-gender", lang, *_score(pairs, classify), IT_GENDER_FLOORS[lang])
+    pairs = _gold_pairs(dev_data, "it_resolution", lang, "gender")
+    _report(measure, "it-gender", lang, *_score(pairs, lambda t: read_gender(t, lang, about="referent").label),
+            IT_GENDER_FLOORS[lang])
 
 
 @pytest.mark.parametrize("lang", sorted(PROFESSION_GENDER_FLOORS))
 def test_person_gender_checker_on_professions(dev_data, lang, measure):
-    rows = _rows(dev_data / "neutral_professions" / f"neutral_professions_en_{lang}.tsv")
-    pairs = [(_english_gender(ctx), trg) for ctx, _src, trg, *_ in rows if _english_gender(ctx)]
-    classify = lambda t: read_gender(t, lang).label  # noqa: E731
-    _report(measure, "profession-gender", lang, *_score(pairs, classify), PROFESSION_GENDER_FLOORS[lang])
+    pairs = _gold_pairs(dev_data, "neutral_professions", lang, "gender")
+    _report(measure, "profession-gender", lang, *_score(pairs, lambda t: read_gender(t, lang).label),
+            PROFESSION_GENDER_FLOORS[lang])
 
 
 @pytest.mark.parametrize("lang", sorted(NAME_GENDER_FLOORS))
 def test_person_gender_checker_on_names(dev_data, lang, measure):
-    rows = _rows(dev_data / "neutral_names" / f"gender_neutral_names_en_{lang}.tsv")
-    pairs = [(_english_gender(row[2]), row[1]) for row in rows if _english_gender(row[2])]
-    classify = lambda t: read_gender(t, lang).label  # noqa: E731
-    _report(measure, "name-gender", lang, *_score(pairs, classify), NAME_GENDER_FLOORS[lang])
+    pairs = _gold_pairs(dev_data, "neutral_names", lang, "gender")
+    _report(measure, "name-gender", lang, *_score(pairs, lambda t: read_gender(t, lang).label),
+            NAME_GENDER_FLOORS[lang])
 
 
 @pytest.mark.parametrize(("text", "lang", "label"), [

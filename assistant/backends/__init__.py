@@ -27,6 +27,7 @@ __all__ = [
     "ModelSpec",
     "default_model_spec",
     "load_chat_model",
+    "supports_structured_output",
 ]
 
 
@@ -36,3 +37,10 @@ def load_chat_model(spec: str | ModelSpec, generation: GenerationConfig | None =
     module_name, _, func_name = BACKENDS[parsed.backend].partition(":")
     loader = getattr(importlib.import_module(module_name), func_name)
     return loader(parsed, generation or GenerationConfig())
+
+
+def supports_structured_output(spec: str | ModelSpec) -> bool:
+    """Whether the backend constrains replies to a JSON schema: vLLM servers that intercpt runs do.
+    An arbitrary OpenAI-compatible server may not, so its replies are parsed tolerantly instead."""
+    parsed = spec if isinstance(spec, ModelSpec) else ModelSpec.parse(spec)
+    return parsed.backend == "vllm"

@@ -8,7 +8,8 @@ import sys
 from ..errors import InputError
 from ..languages import LANGUAGES
 from ..users import USER_KINDS
-from .common import add_chain_arguments, add_model_argument, load_model_with_status, read_context, read_text_argument
+from .common import (add_chain_arguments, add_model_argument, load_model_with_status, make_assistant, read_context,
+                     read_text_argument)
 from .types import CLISubcommand
 
 
@@ -39,7 +40,6 @@ class TranslateCommand(CLISubcommand):
 
     def cmd(self, args: argparse.Namespace) -> int:
         from ..backends import default_model_spec
-        from ..core import Assistant
         from ..inputs import validate_source
         from ..languages import language_name
         from .terminal import print_result
@@ -53,7 +53,7 @@ class TranslateCommand(CLISubcommand):
             raise InputError("the simulated user needs a context to answer from (--context or --context-file)")
         spec = args.model or default_model_spec()
         model = load_model_with_status(spec)
-        assistant = Assistant(model, spec, prompts=args.prompts)
+        assistant = make_assistant(model, spec, args.prompts)
         user = build_user(user_kind, args, model, spec, context, gold)
         transcript = assistant.run(source, args.to, method=args.method, context=context, user=user,
                                    max_questions=args.max_questions)

@@ -1,0 +1,1 @@
+"""Batch evaluation of intercpt on AmbigMT-style data."""

@@ -1,0 +1,72 @@
+"""Loading AmbigMT (with its quirks) and the generic JSONL format."""
+
+import json
+
+import pytest
+
+from evaluation.data import AMBIGUITY_TYPES, LoadReport, gender_from_pronouns, load_ambigmt, load_jsonl
+
+# Rows per file in the dev half (from its data card).
+DEV_ROWS = {
+    ("formality", "de"): 504, ("formality", "es"): 467, ("formality", "fr"): 501,
+    ("it_resolution", "de"): 490, ("it_resolution", "es"): 491, ("it_resolution", "fr"): 517,
+    ("neutral_names", "de"): 474, ("neutral_names", "es"): 478, ("neutral_names", "fr"): 513,
+    ("neutral_professions", "de"): 294, ("neutral_professions", "es"): 320,
+    ("polysemy", "de"): 489, ("polysemy", "es"): 531, ("polysemy", "fr"): 516,
+}
+
+
+def test_all_fourteen_files_load_completely(dev_data, measure):
+    report = LoadReport()
+    items = load_ambigmt(dev_data, AMBIGUITY_TYPES, ("fr", "de", "es"), report)
+    counts = {}
+    for item in items:
+        counts[(item.type, item.lang)] = counts.get((item.type, item.lang), 0) + 1
+    assert counts == DEV_ROWS
+    assert report.malformed == []
+    assert len({item.id for item in items}) == len(items)
+    measure(f"AmbigMT dev: {len(items)} items; gender not derivable for {report.gender_not_derived}")
+
+
+def test_columns_are_read_by_meaning(dev_data):
+    formality = load_ambigmt(dev_data, ["formality"], ["fr"])[1]
+    assert formality.src.startswith("And, you know, I knew")
+    assert formality.refs[0].startswith("Mais je savais")
+    assert formality.context.startswith("- She moved in with him.")
+    assert formality.attributes == {"formality": "neutral"}
+    profession = load_ambigmt(dev_data, ["neutral_professions"], ["de"])[0]
+    assert profession.src.startswith("[pr] heads the Edhi Foundation")
+    assert profession.attributes == {"gender": "feminine"}
+    polysemy = load_ambigmt(dev_data, ["polysemy"], ["fr"])[0]
+    assert (polysemy.src, polysemy.attributes["sense"]) == ("about", "au sujet de")
+    it_es = [i for i in load_ambigmt(dev_data, ["it_resolution"], ["es"]) if i.attributes]
+    assert {i.attributes["gender"] for i in it_es} == {"masculine", "feminine"}
+
+
+def test_gender_from_pronouns():
+    assert gender_from_pronouns("She was born in 1947. Her award…") == "feminine"
+    assert gender_from_pronouns("He said his piece.") == "masculine"
+    assert gender_from_pronouns("They left. He and she stayed.") is None
+
+
+def test_jsonl_rows_load_and_malformed_rows_are_reported(tmp_path):
+    path = tmp_path / "set.jsonl"
+    rows = [
+        {"id": "a", "src": "Are you ready?", "ref": "Êtes-vous prêt ?", "lang": "fr", "type": "formality",
+         "attributes": {"formality": "formal"}},
+        "not json",
+        {"src": "Hi", "refs": ["Salut", "Bonjour"], "lang": "fr"},
+        {"src": "Missing lang", "ref": "x"},
+        {"src": "Bad ref", "ref": 3, "lang": "fr"},
+    ]
+    path.write_text("\n".join(r if isinstance(r, str) else json.dumps(r) for r in rows) + "\n")
+    report = LoadReport()
+    items = load_jsonl(path, report)
+    assert [i.id for i in items] == ["a", "set-3"]
+    assert items[1].refs == ["Salut", "Bonjour"]
+    assert [m.split(":")[1] for m in report.malformed] == ["2", "4", "5"]
+
+
+def test_unknown_type_is_rejected(tmp_path):
+    with pytest.raises(ValueError, match="unknown ambiguity type"):
+        load_ambigmt(tmp_path, ["sarcasm"])
