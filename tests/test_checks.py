@@ -17,11 +17,19 @@ from assistant.checks import (FEMININE, FORMAL, INFORMAL, MASCULINE, label_from_
                               read_gender)
 from evaluation.data import load_ambigmt
 
-# (accuracy, coverage) floors per language.
-FORMALITY_FLOORS = {"fr": (0.97, 0.95), "de": (0.97, 0.95), "es": (0.97, 0.55)}
-IT_GENDER_FLOORS = {"es": (0.95, 0.80)}
-PROFESSION_GENDER_FLOORS = {"de": (0.95, 0.85), "es": (0.85, 0.25)}
-NAME_GENDER_FLOORS = {"fr": (0.75, 0.25), "de": (0.75, 0.25), "es": (0.65, 0.18)}
+# What each dev-data file checks: (label in the output, file type, gold attribute, what the
+# gender is about, target language, (accuracy, coverage) floors).
+CHECKER_CASES = [
+    ("formality", "formality", "formality", None, "fr", (0.97, 0.95)),
+    ("formality", "formality", "formality", None, "de", (0.97, 0.95)),
+    ("formality", "formality", "formality", None, "es", (0.97, 0.55)),
+    ("it-gender", "it_resolution", "gender", "referent", "es", (0.95, 0.80)),
+    ("profession-gender", "neutral_professions", "gender", "person", "de", (0.95, 0.85)),
+    ("profession-gender", "neutral_professions", "gender", "person", "es", (0.85, 0.25)),
+    ("name-gender", "neutral_names", "gender", "person", "fr", (0.75, 0.25)),
+    ("name-gender", "neutral_names", "gender", "person", "de", (0.75, 0.25)),
+    ("name-gender", "neutral_names", "gender", "person", "es", (0.65, 0.18)),
+]
 
 
 def _gold_pairs(dev_data: Path, kind: str, lang: str, attribute: str) -> list[tuple[str, str]]:
@@ -39,39 +47,16 @@ def _score(pairs, classify) -> tuple[float, float, int]:
     return accuracy, len(covered) / max(len(pairs), 1), len(pairs)
 
 
-def _report(measure, name: str, lang: str, accuracy: float, coverage: float, n: int,
-            floors: tuple[float, float]):
+@pytest.mark.parametrize(("name", "kind", "attribute", "about", "lang", "floors"), CHECKER_CASES,
+                         ids=[f"{c[0]}-{c[4]}" for c in CHECKER_CASES])
+def test_checker_on_reference_translations(dev_data, measure, name, kind, attribute, about, lang, floors):
+    def classify(text: str) -> str | None:
+        return read_formality(text, lang).label if about is None else read_gender(text, lang, about=about).label
+
+    accuracy, coverage, n = _score(_gold_pairs(dev_data, kind, lang, attribute), classify)
     measure(f"checker {name} {lang}: accuracy {accuracy:.3f}, coverage {coverage:.3f} over {n} rows "
             f"(floors {floors[0]:.2f} / {floors[1]:.2f})")
     assert accuracy >= floors[0] and coverage >= floors[1]
-
-
-@pytest.mark.parametrize("lang", sorted(FORMALITY_FLOORS))
-def test_formality_checker_on_reference_translations(dev_data, lang, measure):
-    pairs = _gold_pairs(dev_data, "formality", lang, "formality")
-    _report(measure, "formality", lang, *_score(pairs, lambda t: read_formality(t, lang).label),
-            FORMALITY_FLOORS[lang])
-
-
-@pytest.mark.parametrize("lang", sorted(IT_GENDER_FLOORS))
-def test_referent_gender_checker_on_it_resolution(dev_data, lang, measure):
-    pairs = _gold_pairs(dev_data, "it_resolution", lang, "gender")
-    _report(measure, "it-gender", lang, *_score(pairs, lambda t: read_gender(t, lang, about="referent").label),
-            IT_GENDER_FLOORS[lang])
-
-
-@pytest.mark.parametrize("lang", sorted(PROFESSION_GENDER_FLOORS))
-def test_person_gender_checker_on_professions(dev_data, lang, measure):
-    pairs = _gold_pairs(dev_data, "neutral_professions", lang, "gender")
-    _report(measure, "profession-gender", lang, *_score(pairs, lambda t: read_gender(t, lang).label),
-            PROFESSION_GENDER_FLOORS[lang])
-
-
-@pytest.mark.parametrize("lang", sorted(NAME_GENDER_FLOORS))
-def test_person_gender_checker_on_names(dev_data, lang, measure):
-    pairs = _gold_pairs(dev_data, "neutral_names", lang, "gender")
-    _report(measure, "name-gender", lang, *_score(pairs, lambda t: read_gender(t, lang).label),
-            NAME_GENDER_FLOORS[lang])
 
 
 @pytest.mark.parametrize(("text", "lang", "label"), [

@@ -21,31 +21,12 @@ from pydantic import ConfigDict, PrivateAttr
 
 from ..errors import ModelLoadError
 from .config import GenerationConfig
-from .spec import MODEL_ENV_VAR, ModelSpec, looks_like_path
+from .spec import MODEL_ENV_VAR, ModelSpec, resolve_local_target
 
 OFFLINE_HINT = (
     "point at a local model instead, e.g. --model transformers:/path/to/model.gguf "
     f"(or a Hugging Face model folder), or set {MODEL_ENV_VAR}"
 )
-
-
-def resolve_local_target(target: str) -> tuple[str, str | None]:
-    """Map a spec target to (``from_pretrained`` path or id, GGUF file name or None)."""
-    if not looks_like_path(target):
-        return target, None
-    path = Path(target).expanduser()
-    if not path.exists():
-        raise ModelLoadError(f"model path not found: {path}")
-    if path.is_file():
-        if path.suffix != ".gguf":
-            raise ModelLoadError(f"{path} is not a .gguf file; give a GGUF file or a Hugging Face model folder")
-        return str(path.parent), path.name
-    if (path / "config.json").exists():
-        return str(path), None
-    ggufs = sorted(path.glob("*.gguf"))
-    if len(ggufs) == 1:
-        return str(path), ggufs[0].name
-    raise ModelLoadError(f"{path} holds no config.json and not exactly one .gguf file; name the model file itself")
 
 
 class PrefixKVCache:

@@ -5,8 +5,9 @@ from __future__ import annotations
 import difflib
 import os
 from dataclasses import dataclass
+from pathlib import Path
 
-from ..errors import ModelSpecError
+from ..errors import ModelLoadError, ModelSpecError
 
 DEFAULT_MODEL = "transformers:Qwen/Qwen2.5-1.5B-Instruct"
 MODEL_ENV_VAR = "INTERCPT_MODEL"
@@ -77,3 +78,22 @@ def looks_like_path(target: str) -> bool:
         or target.endswith(".gguf")
         or os.path.exists(os.path.expanduser(target))
     )
+
+
+def resolve_local_target(target: str) -> tuple[str, str | None]:
+    """Map a spec target to (``from_pretrained`` path or id, GGUF file name or None)."""
+    if not looks_like_path(target):
+        return target, None
+    path = Path(target).expanduser()
+    if not path.exists():
+        raise ModelLoadError(f"model path not found: {path}")
+    if path.is_file():
+        if path.suffix != ".gguf":
+            raise ModelLoadError(f"{path} is not a .gguf file; give a GGUF file or a Hugging Face model folder")
+        return str(path.parent), path.name
+    if (path / "config.json").exists():
+        return str(path), None
+    ggufs = sorted(path.glob("*.gguf"))
+    if len(ggufs) == 1:
+        return str(path), ggufs[0].name
+    raise ModelLoadError(f"{path} holds no config.json and not exactly one .gguf file; name the model file itself")

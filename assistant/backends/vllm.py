@@ -26,11 +26,11 @@ from pathlib import Path
 import httpx
 from langchain_openai import ChatOpenAI
 
-from ..errors import BackendError, ModelLoadError
+from ..errors import BackendError
 from .config import GenerationConfig
 from .gguf import cache_dir, gguf_to_hf_folder
 from .openai import chat_model
-from .spec import ModelSpec, looks_like_path
+from .spec import ModelSpec, resolve_local_target
 
 START_TIMEOUT_S = float(os.environ.get("INTERCPT_VLLM_START_TIMEOUT", 900))
 CPU_MAX_MODEL_LEN = 4096
@@ -51,16 +51,12 @@ def is_cpu_build() -> bool:
 
 def resolve_model(target: str) -> tuple[str, str]:
     """(what vLLM loads, the name it serves it under) for a spec target; GGUF files are converted."""
-    if not looks_like_path(target):
-        return target, target
-    path = Path(target).expanduser()
-    if not path.exists():
-        raise ModelLoadError(f"model path not found: {path}")
-    if path.is_file():
-        if path.suffix != ".gguf":
-            raise ModelLoadError(f"{path} is not a .gguf file; give a GGUF file or a Hugging Face model folder")
-        return str(gguf_to_hf_folder(path)), path.stem
-    return str(path.resolve()), path.name
+    path, gguf_file = resolve_local_target(target)
+    if gguf_file:
+        return str(gguf_to_hf_folder(Path(path) / gguf_file)), Path(gguf_file).stem
+    if Path(path).exists():
+        return str(Path(path).resolve()), Path(path).name
+    return target, target
 
 
 @dataclass
