@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from .checks import label_from_answer
-from .detection import ambiguity_types
+from .core import expectations
 from .transcript import Transcript
 
 WHO = {"human": "you said", "preference": "you said earlier", "simulated": "the simulated user said",
@@ -17,8 +16,7 @@ def explain(transcript: Transcript) -> list[str]:
         if not turn.answer:
             lines.append(f"{turn.span} → not answered ({turn.question})")
             continue
-        check = ambiguity_types()[turn.ambiguity].check
-        label = label_from_answer(check, turn.answer) if check else None
+        label = next((label for _, label in expectations([turn])), None)
         who = WHO.get(turn.answered_by, f"{turn.answered_by} said")
         lines.append(f"{turn.span} → {label + ', because ' if label else ''}{who}: {turn.answer}")
     for check in transcript.checks:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Callable, Protocol
+from typing import Callable, Iterable, Protocol
 
 from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.output_parsers import StrOutputParser
@@ -94,3 +94,15 @@ class SimulatedUser:
             }
         )
         return reply.strip().splitlines()[0].strip() if reply.strip() else None
+
+
+def scripted_then(answers: Iterable[str], fallback: Callable[[Turn], str | None] | None) -> Callable[[Turn], str | None]:
+    """Answer from ``answers`` in order; once they run out, ask ``fallback`` (or skip)."""
+    queue = list(answers)
+
+    def ask(turn: Turn) -> str | None:
+        if queue:
+            return queue.pop(0)
+        return fallback(turn) if fallback else None
+
+    return ask

@@ -20,8 +20,7 @@ from assistant.errors import IntercptError, InputError
 from assistant.explain import explain
 from assistant.languages import LANGUAGES
 from assistant.transcript import Transcript, Turn
-from assistant.users import HumanUser, SimulatedUser
-from assistant.cli.terminal import scripted_then
+from assistant.users import HumanUser, SimulatedUser, scripted_then
 
 SKIP = "skip"
 MAX_CONTEXT_CHARS = 20_000
@@ -76,9 +75,8 @@ def status_message(text: str) -> gr.ChatMessage:
     return gr.ChatMessage(content=text, metadata={"title": "Working", "status": "pending"})
 
 
-def result_message(transcript: Transcript) -> gr.ChatMessage:
-    lines = "\n".join(f"- {line}" for line in explain(transcript))
-    return gr.ChatMessage(content=f"**{transcript.translation}**" + (f"\n\n{lines}" if lines else ""))
+def account_markdown(transcript: Transcript) -> str:
+    return "\n".join(f"- {line}" for line in explain(transcript))
 
 
 def build_demo(assistants: dict[str, Assistant], model_spec: str, concurrency: int = 1) -> gr.Blocks:
@@ -93,8 +91,9 @@ def build_demo(assistants: dict[str, Assistant], model_spec: str, concurrency: i
         def out(messages: list, transcript: Transcript | None = None) -> tuple[Any, ...]:
             if transcript is None:
                 return messages, gr.update(), gr.update(), gr.update(), session_id
-            return messages, transcript.translation, "\n".join(f"- {line}" for line in explain(transcript)), \
-                transcript.to_dict(), session_id
+            account = account_markdown(transcript)
+            result = gr.ChatMessage(content=f"**{transcript.translation}**" + (f"\n\n{account}" if account else ""))
+            return messages + [result], transcript.translation, account, transcript.to_dict(), session_id
 
         shown: list[gr.ChatMessage] = []
         try:
@@ -125,7 +124,7 @@ def build_demo(assistants: dict[str, Assistant], model_spec: str, concurrency: i
             yield out(shown + [status_message("Translating…")])
             dialogue.finish()
             sessions.drop(session_id)
-            yield out(shown + [result_message(transcript)], transcript)
+            yield out(shown, transcript)
         except IntercptError as err:
             sessions.drop(session_id)
             yield out(shown + [gr.ChatMessage(content=f"⚠️ {err}")])

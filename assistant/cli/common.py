@@ -44,7 +44,6 @@ def load_model_with_status(spec: str):
         return load_chat_model(spec)
 
 
-
 def add_chain_arguments(parser: argparse.ArgumentParser) -> None:
     """Options of the chain shared by ``translate`` and ``chat``."""
     from ..core import DEFAULT_MAX_QUESTIONS, METHODS, PROMPT_VARIANTS

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import sys
-from typing import Callable, Iterable
 
 from ..explain import explain
 from ..transcript import Transcript, Turn
@@ -22,18 +21,6 @@ def ask_on_terminal(turn: Turn) -> str | None:
     if reply.isdigit() and 1 <= int(reply) <= len(turn.options):
         return turn.options[int(reply) - 1]
     return reply or None
-
-
-def scripted_then(answers: Iterable[str], fallback: Callable[[Turn], str | None] | None) -> Callable[[Turn], str | None]:
-    """Answer from ``answers`` in order; once they run out, ask ``fallback`` (or skip)."""
-    queue = list(answers)
-
-    def ask(turn: Turn) -> str | None:
-        if queue:
-            return queue.pop(0)
-        return fallback(turn) if fallback else None
-
-    return ask
 
 
 def print_result(transcript: Transcript) -> None:

@@ -77,8 +77,8 @@ def parse_gold(items: list[str]) -> dict[str, str]:
 
 
 def build_user(kind: str, args: argparse.Namespace, model, spec: str, context: str | None, gold: dict[str, str]):
-    from ..users import HumanUser, NoUser, OracleUser, SimulatedUser
-    from .terminal import ask_on_terminal, scripted_then
+    from ..users import HumanUser, NoUser, OracleUser, SimulatedUser, scripted_then
+    from .terminal import ask_on_terminal
 
     if kind == "human":
         return HumanUser(scripted_then(args.answer, ask_on_terminal if sys.stdin.isatty() else None))
