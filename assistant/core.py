@@ -25,6 +25,7 @@ from .inputs import neutralize_control_tokens, validate_source
 from .languages import language_name
 from .parsing import Detection, clean_translation, parse_detection
 from .prompts import load_prompt, prompts_root
+from .summarize import ContextPolicy, Summarizer, focus_spans
 from .transcript import Check, Transcript, Turn
 from .users import NoUser, User
 
@@ -69,10 +70,13 @@ class Assistant:
     repair_budget: how many sampled re-translations verify-and-repair may try.
     structured_output: the backend constrains replies to a JSON schema (vLLM does), so
         detection replies always parse; otherwise they are parsed tolerantly.
+    context_policy: how much of a long context the with-context translator reads
+        (default: an extract of 256 tokens; ``ContextPolicy("full")`` reads it all).
     """
 
     def __init__(self, chat_model: BaseChatModel, model_spec: str, *, prompts: str = "generalist",
-                 repair_budget: int = REPAIR_BUDGET, structured_output: bool = False):
+                 repair_budget: int = REPAIR_BUDGET, structured_output: bool = False,
+                 context_policy: ContextPolicy | None = None):
         if prompts not in PROMPT_VARIANTS:
             raise InputError(f"unknown prompt variant {prompts!r}; choose one of: {', '.join(PROMPT_VARIANTS)}")
         self.chat_model = chat_model
@@ -80,13 +84,23 @@ class Assistant:
         self.prompts = prompts
         self.repair_budget = repair_budget
         self.structured_output = structured_output
+        self.context_policy = context_policy or ContextPolicy()
         self._prompt_cache: dict[tuple, ChatPromptTemplate] = {}
+
+    @classmethod
+    def for_model(cls, chat_model: BaseChatModel, model_spec: str, **options) -> "Assistant":
+        """An Assistant that uses structured output where the spec's backend supports it."""
+        from .backends import supports_structured_output
+
+        return cls(chat_model, model_spec, structured_output=supports_structured_output(model_spec), **options)
 
     # ----- entry points
 
     def start(self, source: str, target_lang: str, *, method: str = "intercpt", context: str | None = None,
-              max_questions: int = DEFAULT_MAX_QUESTIONS) -> Dialogue:
-        """Validate the request and open a dialogue; nothing is generated yet."""
+              max_questions: int = DEFAULT_MAX_QUESTIONS, preferences: PreferenceMemory | None = None) -> Dialogue:
+        """Validate the request, bound the context, and open a dialogue; nothing is generated yet.
+
+        ``preferences`` answers the questions it remembers, without asking them again."""
         language_name(target_lang)
         if method not in METHODS:
             raise InputError(f"unknown method {method!r}; choose one of: {', '.join(METHODS)}")
@@ -97,19 +111,20 @@ class Assistant:
             raise InputError("the number of questions cannot be negative")
         transcript = Transcript(source=validate_source(source), target_lang=target_lang, method=method,
                                 model=self.model_spec, context=context)
-        return Dialogue(self, transcript, max_questions if method == "intercpt" else 0)
+        if context is not None:
+            with transcript.timed("context"):
+                transcript.bounded_context = self.context_policy.apply(
+                    context, transcript.source, focus_spans(transcript.source, target_lang))
+        return Dialogue(self, transcript, max_questions if method == "intercpt" else 0, preferences)
 
     def run(self, source: str, target_lang: str, *, method: str = "intercpt", context: str | None = None,
             user: User | None = None, max_questions: int = DEFAULT_MAX_QUESTIONS,
             preferences: PreferenceMemory | None = None) -> Transcript:
         """Ask (through ``user``), translate and verify in one call."""
-        dialogue = self.start(source, target_lang, method=method, context=context, max_questions=max_questions)
+        dialogue = self.start(source, target_lang, method=method, context=context, max_questions=max_questions,
+                              preferences=preferences)
         user = user or NoUser()
         while (turn := dialogue.next_question()) is not None:
-            remembered = preferences.lookup(turn) if preferences else None
-            if remembered:
-                dialogue.answer(remembered, "preference")
-                continue
             with dialogue.transcript.timed("answer"):
                 reply = user.answer(turn, dialogue.transcript.source)
             dialogue.answer(reply, user.name)
@@ -152,7 +167,7 @@ class Assistant:
         lang = transcript.target_lang
         source = neutralize_control_tokens(transcript.source)
         if transcript.method == "with-context":
-            inputs = {"context": neutralize_control_tokens(transcript.context or ""), "source": source}
+            inputs = {"context": neutralize_control_tokens(self.context_for_translator(transcript)), "source": source}
             name = "translate_context"
         else:
             turns = transcript.turns if turns is None else turns
@@ -163,6 +178,16 @@ class Assistant:
             name = "translate_clarified" if lines else "translate"
             inputs = {"source": source, "clarifications": "\n".join(lines)} if lines else {"source": source}
         return self._chain(name, lang, None, clean=True, seed=sample_seed).invoke(inputs)
+
+    def context_for_translator(self, transcript: Transcript) -> str:
+        """The bounded context, or under ``extract+abstract`` its summary (written once, kept in the transcript)."""
+        if transcript.bounded_context is None:
+            transcript.bounded_context = self.context_policy.apply(
+                transcript.context, transcript.source, focus_spans(transcript.source, transcript.target_lang))
+        bounded = transcript.bounded_context
+        if bounded.strategy == "extract+abstract" and bounded.summary is None:
+            bounded.summary = Summarizer(self.chat_model, transcript.target_lang)(bounded.text)
+        return bounded.summary or bounded.text
 
     def verify_and_repair(self, transcript: Transcript, translation: str, turns: list[Turn] | None = None
                           ) -> tuple[str, list[Check]]:

@@ -22,10 +22,12 @@ _LASTING = re.compile(r"\b(?:always|from now on|every time|for the rest)\b", re.
 class Dialogue:
     """One source text on its way through detect → ask → answer → translate → verify."""
 
-    def __init__(self, assistant: "Assistant", transcript: Transcript, max_questions: int):
+    def __init__(self, assistant: "Assistant", transcript: Transcript, max_questions: int,
+                 preferences: "PreferenceMemory | None" = None):
         self.assistant = assistant
         self.transcript = transcript
         self.max_questions = max_questions
+        self.preferences = preferences
         self.pending: Turn | None = None
         self._candidates: list[Candidate] | None = None
 
@@ -37,8 +39,13 @@ class Dialogue:
         with t.timed("detect"):
             if self._candidates is None:
                 self._candidates = find_candidates(t.source, t.target_lang) if self.max_questions else []
-            while self._candidates and len(t.turns) < self.max_questions:
-                turn = self.assistant.ask(t.source, t.target_lang, self._candidates.pop(0))
+            while self._candidates and sum(turn.answered_by != "preference" for turn in t.turns) < self.max_questions:
+                candidate = self._candidates.pop(0)
+                remembered = self.preferences.recall(candidate) if self.preferences else None
+                if remembered is not None:  # answered before: applied without asking again
+                    t.turns.append(remembered)
+                    continue
+                turn = self.assistant.ask(t.source, t.target_lang, candidate)
                 if turn is not None:
                     self.pending = turn
                     return turn
@@ -87,14 +94,30 @@ class Dialogue:
 
 
 class PreferenceMemory:
-    """Answers that state a lasting preference ("always formal"), reused for the rest of a session."""
+    """Answers reused for the rest of a session, without asking again.
 
-    def __init__(self) -> None:
-        self.by_ambiguity: dict[str, str] = {}
+    In a chat only answers that state a lasting preference ("always formal") are kept, one
+    per ambiguity type. In a document (``every_answer``) every answer is kept: "you" keeps
+    one register throughout, each person (name or profession word) one gender and each word
+    one sense; "it" is asked afresh, since it stands for different things in different places.
+    """
+
+    def __init__(self, every_answer: bool = False) -> None:
+        self.every_answer = every_answer
+        self.answered: dict[tuple[str, str], Turn] = {}
 
     def remember(self, turn: Turn, answer: str) -> None:
-        if _LASTING.search(answer):
-            self.by_ambiguity[turn.ambiguity] = answer
+        key = self._key(turn.ambiguity, turn.span)
+        if key is not None and (self.every_answer or _LASTING.search(answer)):
+            self.answered[key] = replace(turn, answer=answer)
 
-    def lookup(self, turn: Turn) -> str | None:
-        return self.by_ambiguity.get(turn.ambiguity)
+    def recall(self, candidate: Candidate) -> Turn | None:
+        """The remembered answer for ``candidate`` as a turn answered by "preference", or None."""
+        key = self._key(candidate.ambiguity, candidate.span)
+        known = self.answered.get(key) if key is not None else None
+        return replace(known, span=candidate.span, answered_by="preference") if known else None
+
+    def _key(self, ambiguity: str, span: str) -> tuple[str, str] | None:
+        if not self.every_answer or ambiguity == "formality":
+            return (ambiguity, "")
+        return None if ambiguity == "it_resolution" else (ambiguity, span.lower())

@@ -19,3 +19,7 @@ class ModelLoadError(IntercptError):
 
 class BackendError(IntercptError):
     """A model server is down, never became healthy, or answered something unusable."""
+
+
+class DataError(IntercptError):
+    """An evaluation data set is missing, cannot be downloaded or fails its checksum."""

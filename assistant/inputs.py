@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 
 from .errors import InputError
 
@@ -26,8 +27,8 @@ def validate_source(text: str | bytes, max_chars: int = MAX_SOURCE_CHARS) -> str
     if "\x00" in text or _control_share(text) > 0.1:
         raise InputError("the input looks like binary data, not text; give plain text to translate")
     text = text.strip()
-    if not text:
-        raise InputError("nothing to translate: the text is empty")
+    if not any(ch.isalnum() or unicodedata.category(ch).startswith(("P", "S")) for ch in text):
+        raise InputError("nothing to translate: the text is empty (only spaces or invisible characters)")
     if len(text) > max_chars:
         raise InputError(
             f"the text has {len(text)} characters; one request takes at most {max_chars}. "

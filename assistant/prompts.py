@@ -13,7 +13,6 @@ from __future__ import annotations
 import string
 from dataclasses import dataclass
 from functools import lru_cache
-from importlib import resources
 from pathlib import Path
 from typing import Any, Iterable
 
@@ -22,6 +21,7 @@ from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
 from langchain_core.prompts import ChatPromptTemplate
 
 from .languages import language_name
+from .paths import shipped_dir
 
 SYSTEM_VARIABLES = frozenset({"language"})
 
@@ -32,10 +32,7 @@ class PromptFileError(ValueError):
 
 def prompts_root() -> Path:
     """The installed copy (``assistant/_prompts``) or, in a source checkout, ``prompts/``."""
-    installed = resources.files("assistant").joinpath("_prompts")
-    if installed.is_dir():
-        return Path(str(installed))
-    return Path(__file__).resolve().parent.parent / "prompts"
+    return shipped_dir("prompts")
 
 
 @dataclass(frozen=True)

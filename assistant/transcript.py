@@ -48,11 +48,27 @@ class Alternative:
 
 
 @dataclass
+class BoundedContext:
+    """What a model reads of a long context (``assistant.summarize``): the kept text, the
+    0-based indices of the context sentences it comes from (in document order), its size in
+    tokens before and after bounding, the strategy, and, for ``extract+abstract``, a short
+    summary of the kept text for a person to read."""
+
+    text: str
+    indices: list[int]
+    tokens_in: int
+    tokens_out: int
+    strategy: str
+    summary: str | None = None
+
+
+@dataclass
 class Transcript:
     """What was asked, who answered, what came out, and how long each step took.
 
     ``timings`` maps a step name to seconds; ``context`` is what the caller supplied
-    (the translator only sees it with the with-context method).
+    (the translator only sees it with the with-context method); ``bounded_context`` is the
+    part of it that a model reads (the with-context translator, the simulated user).
     """
 
     source: str
@@ -65,6 +81,7 @@ class Transcript:
     alternatives: list[Alternative] = field(default_factory=list)
     checks: list[Check] = field(default_factory=list)
     timings: dict[str, float] = field(default_factory=dict)
+    bounded_context: BoundedContext | None = None
     schema_version: int = SCHEMA_VERSION
 
     @contextmanager
@@ -92,4 +109,6 @@ class Transcript:
             for a in data.get("alternatives", [])
         ]
         data["checks"] = [Check(**c) for c in data.get("checks", [])]
+        if data.get("bounded_context"):
+            data["bounded_context"] = BoundedContext(**data["bounded_context"])
         return cls(**data)

@@ -3,7 +3,10 @@
 import json
 import os
 import socket
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
+import httpx
 import pytest
 
 from assistant.backends import load_chat_model, supports_structured_output
@@ -12,6 +15,8 @@ from assistant.core import Assistant
 from assistant.detection import Candidate
 from assistant.parsing import Detection
 from assistant.errors import BackendError
+from assistant.transcript import Turn
+from assistant.users import OracleUser, SimulatedUser
 
 pytestmark = [pytest.mark.real_model, pytest.mark.vllm]
 
@@ -70,15 +75,132 @@ def test_another_process_reuses_the_server(vllm_model, intercpt_cli, test_model_
     assert vllm_backend.find_running(record.model).pid == record.pid
 
 
-def test_detection_uses_structured_output_on_vllm(vllm_model):
-    spec, model = vllm_model
+CONSTRAINT_FIELDS = ("response_format", "structured_outputs")
+
+
+class ConstraintProxy:
+    """A real HTTP server in front of the vLLM server that records every chat request and its reply.
+
+    mode ``pass`` forwards requests unchanged; ``strip`` drops output constraints (a server
+    that ignores them); ``reject`` answers HTTP 400 to any request carrying one (a server
+    that does not know them).
+    """
+
+    def __init__(self, upstream: str, mode: str):
+        self.upstream, self.mode = upstream.rstrip("/"), mode
+        self.exchanges: list[tuple[dict, int, str]] = []  # (request body, status, reply text)
+        proxy = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args):
+                pass
+
+            def do_GET(self):
+                reply = httpx.get(proxy.upstream + self.path.removeprefix("/v1"), timeout=30)
+                self._send(reply.status_code, reply.content)
+
+            def do_POST(self):
+                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+                constrained = any(field in body for field in CONSTRAINT_FIELDS)
+                if proxy.mode == "reject" and constrained:
+                    error = {"error": {"message": "unsupported parameter", "type": "invalid_request_error"}}
+                    proxy.exchanges.append((body, 400, ""))
+                    return self._send(400, json.dumps(error).encode())
+                if proxy.mode == "strip":
+                    body = {k: v for k, v in body.items() if k not in CONSTRAINT_FIELDS}
+                reply = httpx.post(proxy.upstream + self.path.removeprefix("/v1"), json=body, timeout=600)
+                text = reply.json()["choices"][0]["message"]["content"] if reply.status_code == 200 else ""
+                proxy.exchanges.append((body, reply.status_code, text))
+                self._send(reply.status_code, reply.content)
+
+            def _send(self, status, content):
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(content)))
+                self.end_headers()
+                self.wfile.write(content)
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.spec = f"openai:http://127.0.0.1:{self.server.server_address[1]}/v1"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def close(self):
+        self.server.shutdown()
+        self.server.server_close()
+
+
+@pytest.fixture
+def proxy(vllm_model, test_model_path):
+    proxies = []
+
+    def start(mode: str) -> ConstraintProxy:
+        proxies.append(ConstraintProxy(vllm_backend.ensure_server(test_model_path).base_url, mode))
+        return proxies[-1]
+
+    yield start
+    for running in proxies:
+        running.close()
+
+
+FORMALITY = Turn(ambiguity="formality", span="you", question="Are you speaking to someone formally or informally?",
+                 options=["formal", "informal", "generic"])
+CONTEXT = "Good afternoon, Professor Klein. Thank you for receiving me in your office."
+
+
+def test_chain_uses_structured_outputs_on_vllm(vllm_model, proxy):
+    spec, _ = vllm_model
     assert supports_structured_output(spec)
-    assistant = Assistant(model, spec, structured_output=True)
-    chain = assistant._chain("detect", "fr", ("formality",), schema=Detection)
-    raw = chain.invoke({"source": "Are you sure?", "span": "you", "ambiguity": "formality of you"})
-    Detection.model_validate_json(raw)  # the server kept the reply to the schema
+    recorder = proxy("pass")
+    assert supports_structured_output(recorder.spec)
+    model = load_chat_model(recorder.spec)
+    assistant = Assistant(model, recorder.spec, structured_output=True)
     turn = assistant.ask("Are you sure?", "fr", Candidate("formality", "you", 4))
     assert turn is None or turn.question
+    body, status, reply = recorder.exchanges[0]
+    assert status == 200
+    assert body["response_format"]["type"] == "json_schema"
+    assert body["response_format"]["json_schema"]["schema"] == Detection.model_json_schema()
+    Detection.model_validate_json(reply)  # the server kept the reply to the schema
+
+    answer = SimulatedUser(model, CONTEXT, "fr", structured_output=True).answer(FORMALITY, "Are you sure?")
+    body, status, reply = recorder.exchanges[-1]
+    assert body["structured_outputs"] == {"choice": FORMALITY.options}
+    assert reply in FORMALITY.options and answer == reply
+    print(f"\n[vllm] constrained detection {recorder.exchanges[0][2]!r}; simulated user chose {answer!r}")
+
+
+@pytest.mark.parametrize("mode", ["reject", "strip"])
+def test_chain_still_works_against_a_server_without_structured_outputs(vllm_model, proxy, mode):
+    server = proxy(mode)
+    model = load_chat_model(server.spec)
+    assistant = Assistant(model, server.spec, structured_output=supports_structured_output(server.spec))
+    user = SimulatedUser(model, CONTEXT, "fr", structured_output=True)
+    assert user.answer(FORMALITY, "Are you sure?")  # a free-text answer now
+    transcript = assistant.run("Are you sure?", "fr", user=user, max_questions=1)
+    assert transcript.translation.strip()
+    statuses = [status for _, status, _ in server.exchanges]
+    if mode == "reject":
+        assert statuses[0] == 400 and model.constraints_rejected
+        assert all(not any(f in body for f in CONSTRAINT_FIELDS) for body, _, _ in server.exchanges[1:])
+    else:
+        assert not model.constraints_rejected
+    assert statuses.count(200) >= 2
+    print(f"\n[vllm] {mode}: {transcript.translation!r} after {len(statuses)} requests")
+
+
+def test_chain_prompts_share_their_prefix_in_the_server_cache(vllm_model, measure):
+    spec, model = vllm_model
+    record = vllm_backend.ensure_server(spec.removeprefix("vllm:"))
+    assistant = Assistant(model, spec, structured_output=True)
+    sentences = ["Are you sure?", "Can you help me?", "Did you see it?", "Thank you, you are kind."]
+    before = vllm_backend.prefix_cache_stats(record.base_url)
+    for sentence in sentences:
+        assistant.run(sentence, "fr", user=OracleUser({"formality": "formal"}), max_questions=1)
+    used = vllm_backend.prefix_cache_stats(record.base_url) - before
+    measure(f"vLLM prefix cache over {len(sentences)} chain runs (0.5B): {used.hit_rate:.0%} of "
+            f"{used.queries:.0f} prompt tokens")
+    assert used.queries > 0
+    assert used.hit_rate >= 0.6, "the constant prompt prefix is not reused: check the prompts' layout"
 
 
 def test_shutdown_leaves_nothing_behind(vllm_model, test_model_path):

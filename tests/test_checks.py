@@ -2,61 +2,46 @@
 
 The reference translation of each row carries the label (formal/informal address, the
 gender of the person or of what "it" stands for), so the checkers can be measured on real
-sentences. Accuracy is over the rows where a checker gives a label; coverage is the share
-of rows where it does. The thresholds sit a little under today's numbers, to catch a
+sentences, through the evaluator's own F-Acc/G-Acc metrics (the numbers are the ceiling a
+system can reach). The floors are on the accuracy among the rows where a checker gives a
+label (acc / cov) and on the coverage, a little under today's numbers, to catch a
 regression without failing on noise.
 """
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
-from assistant.checks import (FEMININE, FORMAL, INFORMAL, MASCULINE, label_from_answer, read_formality,
-                              read_gender)
+from assistant.checks import FEMININE, FORMAL, INFORMAL, MASCULINE, label_from_answer, read_formality
 from evaluation.data import load_ambigmt
+from evaluation.metrics import corpus_scores, reference_record
 
-# What each dev-data file checks: (label in the output, file type, gold attribute, what the
-# gender is about, target language, (accuracy, coverage) floors).
+# What each dev-data file checks: (name, file type, metric prefix, target language,
+# (accuracy among readable rows, coverage) floors).
 CHECKER_CASES = [
-    ("formality", "formality", "formality", None, "fr", (0.97, 0.95)),
-    ("formality", "formality", "formality", None, "de", (0.97, 0.95)),
-    ("formality", "formality", "formality", None, "es", (0.97, 0.55)),
-    ("it-gender", "it_resolution", "gender", "referent", "es", (0.95, 0.80)),
-    ("profession-gender", "neutral_professions", "gender", "person", "de", (0.95, 0.85)),
-    ("profession-gender", "neutral_professions", "gender", "person", "es", (0.85, 0.25)),
-    ("name-gender", "neutral_names", "gender", "person", "fr", (0.75, 0.25)),
-    ("name-gender", "neutral_names", "gender", "person", "de", (0.75, 0.25)),
-    ("name-gender", "neutral_names", "gender", "person", "es", (0.65, 0.18)),
+    ("formality", "formality", "f", "fr", (0.97, 0.95)),
+    ("formality", "formality", "f", "de", (0.97, 0.95)),
+    ("formality", "formality", "f", "es", (0.97, 0.55)),
+    ("it-gender", "it_resolution", "g", "es", (0.95, 0.80)),
+    ("profession-gender", "neutral_professions", "g", "de", (0.95, 0.85)),
+    ("profession-gender", "neutral_professions", "g", "es", (0.85, 0.25)),
+    ("name-gender", "neutral_names", "g", "fr", (0.75, 0.25)),
+    ("name-gender", "neutral_names", "g", "de", (0.75, 0.25)),
+    ("name-gender", "neutral_names", "g", "es", (0.65, 0.18)),
 ]
 
 
-def _gold_pairs(dev_data: Path, kind: str, lang: str, attribute: str) -> list[tuple[str, str]]:
-    """(gold label, reference translation) for the items whose gold ``attribute`` is known."""
-    items = load_ambigmt(dev_data, [kind], [lang])
-    return [(i.attributes[attribute], i.refs[0]) for i in items
-            if i.attributes.get(attribute) in (FORMAL, INFORMAL, MASCULINE, FEMININE)]
-
-
-def _score(pairs, classify) -> tuple[float, float, int]:
-    pairs = list(pairs)
-    labelled = [(gold, classify(text)) for gold, text in pairs]
-    covered = [(gold, label) for gold, label in labelled if label is not None]
-    accuracy = sum(gold == label for gold, label in covered) / max(len(covered), 1)
-    return accuracy, len(covered) / max(len(pairs), 1), len(pairs)
-
-
-@pytest.mark.parametrize(("name", "kind", "attribute", "about", "lang", "floors"), CHECKER_CASES,
-                         ids=[f"{c[0]}-{c[4]}" for c in CHECKER_CASES])
-def test_checker_on_reference_translations(dev_data, measure, name, kind, attribute, about, lang, floors):
-    def classify(text: str) -> str | None:
-        return read_formality(text, lang).label if about is None else read_gender(text, lang, about=about).label
-
-    accuracy, coverage, n = _score(_gold_pairs(dev_data, kind, lang, attribute), classify)
-    measure(f"checker {name} {lang}: accuracy {accuracy:.3f}, coverage {coverage:.3f} over {n} rows "
-            f"(floors {floors[0]:.2f} / {floors[1]:.2f})")
-    assert accuracy >= floors[0] and coverage >= floors[1]
+@pytest.mark.parametrize(("name", "kind", "prefix", "lang", "floors"), CHECKER_CASES,
+                         ids=[f"{c[0]}-{c[3]}" for c in CHECKER_CASES])
+def test_checker_on_reference_translations(dev_data, measure, name, kind, prefix, lang, floors):
+    records = [reference_record(item) for item in load_ambigmt(dev_data, [kind], [lang])]
+    scores = corpus_scores(records, names=[f"{prefix}_acc", f"{prefix}_cov"], bootstrap=0)
+    accuracy, coverage = scores[f"{prefix}_acc"], scores[f"{prefix}_cov"]
+    readable_accuracy = accuracy.value / coverage.value
+    measure(f"checker {name} {lang}: {prefix}_acc {accuracy.value:.1f}, {prefix}_cov {coverage.value:.1f}, "
+            f"accuracy where readable {readable_accuracy:.3f} over {accuracy.n} rows "
+            f"({accuracy.excluded} without gold; floors {floors[0]:.2f} / {floors[1]:.2f})")
+    assert readable_accuracy >= floors[0] and coverage.value / 100 >= floors[1]
 
 
 @pytest.mark.parametrize(("text", "lang", "label"), [

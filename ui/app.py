@@ -19,11 +19,12 @@ from assistant.dialogue import Dialogue
 from assistant.errors import IntercptError, InputError
 from assistant.explain import explain
 from assistant.languages import LANGUAGES
+from assistant.summarize import BoundedContext, Summarizer, focus_spans
+from assistant.summarize.sentences import MAX_CONTEXT_CHARS
 from assistant.transcript import Transcript, Turn
 from assistant.users import HumanUser, SimulatedUser, scripted_then
 
 SKIP = "skip"
-MAX_CONTEXT_CHARS = 20_000
 MAX_UPLOAD_BYTES = 200_000
 MAX_SESSIONS = 256
 
@@ -79,6 +80,41 @@ def account_markdown(transcript: Transcript) -> str:
     return "\n".join(f"- {line}" for line in explain(transcript))
 
 
+def context_markdown(bounded: BoundedContext | None) -> str:
+    """What a model reads of the context: its size, the sentences kept, the summary if one was written."""
+    if bounded is None or not bounded.text:
+        return "_No context yet: the part a model reads appears here after a translation._"
+    sentences = ", ".join(str(i + 1) for i in bounded.indices)
+    lines = [f"**{bounded.strategy}**: {bounded.tokens_out} of {bounded.tokens_in} tokens (sentences {sentences})"]
+    if bounded.summary:
+        lines.append(f"**Summary:** {bounded.summary}")
+    lines.append("> " + bounded.text.replace("\n", "\n> "))
+    return "\n\n".join(lines)
+
+
+def show_context(transcript: dict | None) -> str:
+    """The context panel for the last transcript shown."""
+    bounded = (transcript or {}).get("bounded_context")
+    return context_markdown(BoundedContext(**bounded) if bounded else None)
+
+
+def summarize_context(assistant: Assistant, context: str, upload: str | None, lang: str,
+                      transcript: dict | None) -> str:
+    """The context panel with a summary the model writes of the extract (for the last text, or for none)."""
+    try:
+        text = read_context(context, upload)
+        if text is None:
+            return "_Add a context or upload a file first._"
+        source = (transcript or {}).get("source") or ""
+        bounded = assistant.context_policy.apply(text, source, focus_spans(source, lang) if source else ())
+        bounded.summary = Summarizer(assistant.chat_model, lang)(bounded.text)
+        return context_markdown(bounded)
+    except IntercptError as err:
+        return f"⚠️ {err}"
+    except Exception as err:  # noqa: BLE001 - a failing backend must reach the person as a message
+        return f"⚠️ The model backend failed: {type(err).__name__}: {err}"
+
+
 def build_demo(assistants: dict[str, Assistant], model_spec: str, concurrency: int = 1) -> gr.Blocks:
     """The app for one model; ``assistants`` maps each prompt variant to an Assistant on that model."""
     sessions = SessionStore()
@@ -110,7 +146,9 @@ def build_demo(assistants: dict[str, Assistant], model_spec: str, concurrency: i
             if simulate and not transcript.context:
                 raise InputError("the simulated user answers from the context: add a context first")
             simulated = (SimulatedUser(assistants[prompts].chat_model, transcript.context, lang,
-                                       specialist=prompts == "specialist") if simulate else None)
+                                       specialist=prompts == "specialist",
+                                       context_policy=assistants[prompts].context_policy,
+                                       structured_output=assistants[prompts].structured_output) if simulate else None)
             yield out([status_message("Looking for ambiguities…")])
             while (turn := dialogue.next_question()) is not None:
                 if simulated is None:
@@ -140,6 +178,9 @@ def build_demo(assistants: dict[str, Assistant], model_spec: str, concurrency: i
                                                   user=user, max_questions=max_questions)
         return transcript.to_dict()
 
+    def summarize(context: str, upload: str | None, lang: str, transcript: dict | None) -> str:
+        return summarize_context(assistants["generalist"], context, upload, lang, transcript)
+
     with gr.Blocks(title="intercpt") as demo:
         gr.Markdown("## intercpt — translation that asks before it guesses\n"
                     "Paste English text. When it is ambiguous for the target language, you get a question first.")
@@ -156,6 +197,9 @@ def build_demo(assistants: dict[str, Assistant], model_spec: str, concurrency: i
                 context = gr.Textbox(label="Context (optional)", lines=4,
                                      placeholder="Background the assistant may use: who is speaking to whom…")
                 upload = gr.File(label="Context file (.txt)", file_types=[".txt"], type="filepath")
+                with gr.Accordion("What a model reads of the context", open=False):
+                    context_view = gr.Markdown(context_markdown(None), elem_id="context-view")
+                    summarize_button = gr.Button("Summarize it for me", size="sm")
                 gr.Textbox(value=model_spec, label="Model", interactive=False)
             with gr.Column(scale=2):
                 translation = gr.Textbox(label="Translation", buttons=["copy"], interactive=False, render=False,
@@ -176,5 +220,8 @@ def build_demo(assistants: dict[str, Assistant], model_spec: str, concurrency: i
                 account.render()
                 with gr.Accordion("Transcript (JSON)", open=False):
                     transcript_view.render()
+        transcript_view.change(show_context, inputs=transcript_view, outputs=context_view, api_visibility="private")
+        summarize_button.click(summarize, inputs=[context, upload, lang, transcript_view], outputs=context_view,
+                               api_visibility="private", concurrency_limit=concurrency)
         gr.api(translate, api_name="translate", concurrency_limit=concurrency)
     return demo

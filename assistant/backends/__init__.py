@@ -40,7 +40,10 @@ def load_chat_model(spec: str | ModelSpec, generation: GenerationConfig | None =
 
 
 def supports_structured_output(spec: str | ModelSpec) -> bool:
-    """Whether the backend constrains replies to a JSON schema: vLLM servers that intercpt runs do.
-    An arbitrary OpenAI-compatible server may not, so its replies are parsed tolerantly instead."""
+    """Whether to ask the backend for constrained replies (a JSON schema, a list of choices).
+
+    The vLLM servers intercpt runs honour them. Any other OpenAI-compatible server is asked
+    too: one that rejects them gets plain requests from then on, one that ignores them gets
+    its replies parsed tolerantly. The in-process backend has no constrained decoding."""
     parsed = spec if isinstance(spec, ModelSpec) else ModelSpec.parse(spec)
-    return parsed.backend == "vllm"
+    return parsed.backend in ("vllm", "openai")

@@ -8,16 +8,12 @@ conversion is never picked up.
 from __future__ import annotations
 
 import hashlib
-import os
 import shutil
 import tempfile
 from pathlib import Path
 
 from ..errors import ModelLoadError
-
-
-def cache_dir() -> Path:
-    return Path(os.environ.get("INTERCPT_CACHE", Path.home() / ".cache" / "intercpt"))
+from ..paths import cache_dir
 
 
 def converted_folder(gguf_path: Path) -> Path:

@@ -32,7 +32,7 @@ OFFLINE_HINT = (
 class PrefixKVCache:
     """Key/value caches of recent prompts, reused for later prompts sharing their start."""
 
-    def __init__(self, capacity: int = 4, min_tokens: int = 16):
+    def __init__(self, capacity: int = 8, min_tokens: int = 16):
         self.capacity = capacity
         self.min_tokens = min_tokens
         self._entries: list[tuple[list[int], Any]] = []
@@ -145,16 +145,18 @@ class HFEngine:
         return options
 
 
-_ENGINES: dict[str, HFEngine] = {}
+_ENGINES: dict[tuple[str, str | None], HFEngine] = {}
 _ENGINES_LOCK = threading.Lock()
 
 
 def load_engine(target: str) -> HFEngine:
-    """Load a model once per process (a Hugging Face id, a model folder or a GGUF file)."""
+    """Load a model once per process (a Hugging Face id, a model folder, a GGUF file or a ``@preset``),
+    keyed by what it resolves to, so a preset and its model id share one engine."""
+    key = resolve_local_target(target)
     with _ENGINES_LOCK:
-        if target not in _ENGINES:
-            _ENGINES[target] = _load(target)
-        return _ENGINES[target]
+        if key not in _ENGINES:
+            _ENGINES[key] = _load(target)
+        return _ENGINES[key]
 
 
 def _load(target: str) -> HFEngine:

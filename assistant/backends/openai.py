@@ -3,8 +3,14 @@
 from __future__ import annotations
 
 import os
+from typing import Any
 
+import openai
+from langchain_core.callbacks import CallbackManagerForLLMRun
+from langchain_core.messages import BaseMessage
+from langchain_core.outputs import ChatResult
 from langchain_openai import ChatOpenAI
+from pydantic import PrivateAttr
 
 from ..errors import BackendError
 from .config import GenerationConfig
@@ -23,8 +29,6 @@ def api_key_from_env() -> str:
 
 def served_models(base_url: str, api_key: str, timeout: float = 10.0) -> list[str]:
     """Ids the server lists under /models; a clear error when it cannot be reached."""
-    import openai
-
     client = openai.OpenAI(base_url=base_url, api_key=api_key, timeout=timeout, max_retries=0)
     try:
         return [m.id for m in client.models.list()]
@@ -34,9 +38,40 @@ def served_models(base_url: str, api_key: str, timeout: float = 10.0) -> list[st
         raise BackendError(f"the model server at {base_url} answered HTTP {err.status_code} to /models") from err
 
 
+CONSTRAINT_KEYS = ("response_format", "extra_body")
+
+
+class ConstrainableChatOpenAI(ChatOpenAI):
+    """ChatOpenAI that drops output constraints a server rejects, so a chain that asks for them runs anywhere.
+
+    The chain asks for a JSON schema (``response_format``) or a list of choices (vLLM's
+    ``extra_body={"structured_outputs": ...}``). A server without them either ignores the
+    fields (the reply is then parsed tolerantly) or answers HTTP 400; on a 400 the request is
+    sent again without them, and once that works the model stops sending them.
+    """
+
+    _constraints_rejected: bool = PrivateAttr(default=False)
+
+    @property
+    def constraints_rejected(self) -> bool:
+        return self._constraints_rejected
+
+    def _generate(self, messages: list[BaseMessage], stop: list[str] | None = None,
+                  run_manager: CallbackManagerForLLMRun | None = None, **kwargs: Any) -> ChatResult:
+        plain = {k: v for k, v in kwargs.items() if k not in CONSTRAINT_KEYS}
+        if self._constraints_rejected or plain == kwargs:
+            return super()._generate(messages, stop, run_manager, **plain)
+        try:
+            return super()._generate(messages, stop, run_manager, **kwargs)
+        except openai.BadRequestError:
+            result = super()._generate(messages, stop, run_manager, **plain)
+            self._constraints_rejected = True
+            return result
+
+
 def chat_model(base_url: str, model: str, generation: GenerationConfig, api_key: str | None = None) -> ChatOpenAI:
     """A chat model for ``model`` on the server at ``base_url``."""
-    return ChatOpenAI(
+    return ConstrainableChatOpenAI(
         base_url=base_url,
         model=model,
         api_key=api_key or api_key_from_env(),

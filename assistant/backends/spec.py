@@ -8,13 +8,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import ModelLoadError, ModelSpecError
+from .presets import get_preset, is_preset_target
 
 DEFAULT_MODEL = "transformers:Qwen/Qwen2.5-1.5B-Instruct"
 MODEL_ENV_VAR = "INTERCPT_MODEL"
 
 SPEC_FORMS = {
-    "transformers": "transformers:<hf-id | local dir | file.gguf>",
-    "vllm": "vllm:<hf-id | local dir | file.gguf>",
+    "transformers": "transformers:<hf-id | local dir | file.gguf | @preset>",
+    "vllm": "vllm:<hf-id | local dir | file.gguf | @preset>",
     "openai": "openai:<base_url>[#<model>]",
 }
 
@@ -23,8 +24,8 @@ SPEC_FORMS = {
 class ModelSpec:
     """A parsed model spec.
 
-    ``target`` is a Hugging Face id, a local path or (for ``openai``) a base URL;
-    ``model`` is the served model name after ``#`` for ``openai`` specs.
+    ``target`` is a Hugging Face id, a local path, a ``@preset`` name (see ``presets.yaml``)
+    or (for ``openai``) a base URL; ``model`` is the served model name after ``#`` for ``openai`` specs.
     A spec without a backend prefix means ``transformers``.
     """
 
@@ -59,6 +60,8 @@ class ModelSpec:
             raise ModelSpecError(f"model spec for {backend!r} names no model; expected {SPEC_FORMS[backend]}")
         if backend == "openai" and not target.startswith(("http://", "https://")):
             raise ModelSpecError(f"openai spec needs an http(s) base URL; expected {SPEC_FORMS['openai']}")
+        if is_preset_target(target):
+            get_preset(target)  # an unknown name fails here, before anything loads
         return cls(backend, target, model)
 
     def __str__(self) -> str:
@@ -82,6 +85,8 @@ def looks_like_path(target: str) -> bool:
 
 def resolve_local_target(target: str) -> tuple[str, str | None]:
     """Map a spec target to (``from_pretrained`` path or id, GGUF file name or None)."""
+    if is_preset_target(target):
+        return get_preset(target).model, None
     if not looks_like_path(target):
         return target, None
     path = Path(target).expanduser()

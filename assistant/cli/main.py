@@ -11,7 +11,7 @@ import sys
 from .. import __version__
 from ..errors import IntercptError
 
-COMMAND_MODULES = ("ui", "translate", "chat", "serve")
+COMMAND_MODULES = ("ui", "translate", "chat", "evaluate", "serve")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -15,14 +15,18 @@ class ServeCommand(CLISubcommand):
         parser = subparsers.add_parser(
             self.name,
             help=self.help,
-            description=self.help + ". intercpt commands given --model vllm:<same model> reuse it.",
+            description=self.help + ". intercpt commands given --model vllm:<same model> reuse it. The server "
+            "gets flags tuned to the chain (prefix caching, context length, KV cache, the settings hybrid "
+            "SSM/attention models need); arguments after '--' override them.",
         )
-        parser.add_argument("--model", required=True, metavar="SPEC",
-                            help="vllm:<hf-id | local dir | file.gguf> (the 'vllm:' prefix may be left out)")
+        parser.add_argument("--model", metavar="SPEC",
+                            help="vllm:<hf-id | local dir | file.gguf | @preset> (the 'vllm:' prefix may be left out)")
+        parser.add_argument("--list-presets", action="store_true",
+                            help="list the backbone presets (@name), their models and the hardware they need")
         parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default: %(default)s)")
         parser.add_argument("--port", type=int, default=8000, help="port to listen on (default: %(default)s)")
         parser.add_argument("vllm_args", nargs=argparse.REMAINDER,
-                            help="after '--': extra arguments passed to vLLM's server unchanged")
+                            help="after '--': extra arguments passed to vLLM's server, overriding intercpt's")
         return parser
 
     def cmd(self, args: argparse.Namespace) -> int:
@@ -30,9 +34,14 @@ class ServeCommand(CLISubcommand):
         from ..backends.vllm import VLLMServer, find_running, resolve_model
         from ..errors import ModelSpecError
 
+        if args.list_presets:
+            print_presets()
+            return 0
+        if not args.model:
+            raise ModelSpecError("serve needs --model SPEC (or --list-presets)")
         spec = ModelSpec.parse(args.model if ":" in args.model else f"vllm:{args.model}")
         if spec.backend not in ("vllm", "transformers"):
-            raise ModelSpecError("serve launches vLLM: give vllm:<hf-id | local dir | file.gguf>")
+            raise ModelSpecError("serve launches vLLM: give vllm:<hf-id | local dir | file.gguf | @preset>")
         model, served_name = resolve_model(spec.target)
         running = find_running(model)
         if running:
@@ -45,6 +54,19 @@ class ServeCommand(CLISubcommand):
             print(f"Use it with --model openai:{server.base_url}#{served_name} or --model vllm:{spec.target}")
             print("Press Ctrl-C to stop.")
             return server.wait()
+
+
+def print_presets() -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    from ..backends.presets import hybrid_kind, presets
+
+    table = Table("preset", "model", "family", "hardware", box=None)
+    for preset in presets().values():
+        kind = hybrid_kind(preset.architecture)
+        table.add_row(f"@{preset.name}", preset.model, f"hybrid ({kind})" if kind else "dense", preset.hardware)
+    Console(width=160).print(table)
 
 
 def cmd_init() -> list[CLISubcommand]:

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 from ..errors import InputError
 from ..languages import LANGUAGES
 from ..users import USER_KINDS
-from .common import (add_chain_arguments, add_model_argument, load_model_with_status, make_assistant, read_context,
-                     read_text_argument)
+from .common import (add_chain_arguments, add_context_arguments, add_model_argument, context_policy_from,
+                     load_model_with_status, make_assistant, read_context, read_text_argument)
 from .types import CLISubcommand
 
 
@@ -20,6 +21,9 @@ class TranslateCommand(CLISubcommand):
     def subparser_init(self, subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
         parser = subparsers.add_parser(self.name, help=self.help, description=self.help)
         parser.add_argument("text", nargs="?", help="English text; '-' or omitted reads standard input")
+        parser.add_argument("--file", metavar="F",
+                            help="translate a UTF-8 text file paragraph by paragraph (document mode): each question "
+                            "is asked once and its answer kept for the whole document")
         parser.add_argument("--to", required=True, metavar="LANG", help=f"target language: {', '.join(LANGUAGES)}")
         add_model_argument(parser)
         add_chain_arguments(parser)
@@ -36,25 +40,35 @@ class TranslateCommand(CLISubcommand):
                             help="oracle labels: formality=formal|informal|neutral, gender=masculine|feminine, "
                             "sense=WORD, referent=TEXT")
         parser.add_argument("--json", action="store_true", help="print the full transcript as JSON")
+        add_context_arguments(parser)
         return parser
 
     def cmd(self, args: argparse.Namespace) -> int:
         from ..backends import default_model_spec
         from ..inputs import validate_source
         from ..languages import language_name
+        from ..summarize.document import split_paragraphs
         from .terminal import print_result
 
         language_name(args.to)
-        source = validate_source(read_text_argument(args.text))
+        if args.file is not None and args.text is not None:
+            raise InputError("give either TEXT or --file, not both")
+        document = read_document(args.file) if args.file is not None else None
+        if document is not None:
+            split_paragraphs(document)  # a bad document fails before the model loads
+        source = validate_source(read_text_argument(args.text)) if document is None else None
         context = read_context(args)
+        policy = context_policy_from(args)
         user_kind = args.user or ("human" if args.answer or sys.stdin.isatty() else "none")
         gold = parse_gold(args.gold) if user_kind == "oracle" else {}
         if user_kind == "simulated" and not (context and context.strip()):
             raise InputError("the simulated user needs a context to answer from (--context or --context-file)")
         spec = args.model or default_model_spec()
         model = load_model_with_status(spec)
-        assistant = make_assistant(model, spec, args.prompts)
-        user = build_user(user_kind, args, model, spec, context, gold)
+        assistant = make_assistant(model, spec, args.prompts, policy)
+        user = build_user(user_kind, args, model, spec, context, gold, policy)
+        if document is not None:
+            return translate_document(assistant, document, args, context, user)
         transcript = assistant.run(source, args.to, method=args.method, context=context, user=user,
                                    max_questions=args.max_questions)
         if args.json:
@@ -76,15 +90,50 @@ def parse_gold(items: list[str]) -> dict[str, str]:
     return gold
 
 
-def build_user(kind: str, args: argparse.Namespace, model, spec: str, context: str | None, gold: dict[str, str]):
+def read_document(path: str) -> str:
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise InputError(f"{path} is not UTF-8 text (binary data?)") from None
+    except OSError as err:
+        raise InputError(f"cannot read {path}: {err.strerror or err}") from None
+
+
+def translate_document(assistant, document: str, args: argparse.Namespace, context: str | None, user) -> int:
+    """Document mode: paragraphs on standard output, separated by blank lines; the account of each on stderr."""
+    from ..explain import explain
+    from ..summarize.document import DocumentTranslator
+
+    def announce(number: int, total: int, paragraph: str, _context: str | None) -> None:
+        print(f"[paragraph {number}/{total}] {paragraph[:70]}{'…' if len(paragraph) > 70 else ''}", file=sys.stderr)
+
+    translator = DocumentTranslator(assistant, args.to, method=args.method, max_questions=args.max_questions,
+                                    background=context)
+    result = translator.translate(document, user, on_paragraph=announce)
+    if args.json:
+        print(result.to_json())
+        return 0
+    print(result.translation)
+    for number, transcript in enumerate(result.paragraphs, 1):
+        for line in explain(transcript):
+            print(f"  · paragraph {number}: {line}", file=sys.stderr)
+    return 0
+
+
+def build_user(kind: str, args: argparse.Namespace, model, spec: str, context: str | None, gold: dict[str, str],
+               context_policy=None):
     from ..users import HumanUser, NoUser, OracleUser, SimulatedUser, scripted_then
     from .terminal import ask_on_terminal
 
     if kind == "human":
         return HumanUser(scripted_then(args.answer, ask_on_terminal if sys.stdin.isatty() else None))
     if kind == "simulated":
-        user_model = model if args.user_model in (None, spec) else load_model_with_status(args.user_model)
-        return SimulatedUser(user_model, context, args.to, specialist=args.prompts == "specialist")
+        from ..backends import supports_structured_output
+
+        user_spec = args.user_model or spec
+        user_model = model if user_spec == spec else load_model_with_status(user_spec)
+        return SimulatedUser(user_model, context, args.to, specialist=args.prompts == "specialist",
+                             context_policy=context_policy, structured_output=supports_structured_output(user_spec))
     if kind == "oracle":
         return OracleUser(gold)
     return NoUser()

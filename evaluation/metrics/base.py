@@ -1,0 +1,171 @@
+"""The metric template, its result type and the lazy registry of metrics.
+
+As in sacreBLEU, a metric first turns each record into a row of sufficient statistics and
+then computes one corpus value from the summed rows. Kept rows make bootstrap confidence
+intervals and paired significance tests cheap: resampling only re-weights the rows.
+"""
+
+from __future__ import annotations
+
+import difflib
+import importlib
+from abc import ABC, abstractmethod
+from collections.abc import Iterator, Mapping
+from dataclasses import asdict, dataclass
+from typing import Any
+
+import numpy as np
+
+from .fields import MetricError
+
+CONFIDENCE = 0.95
+
+
+@dataclass
+class Score:
+    """A corpus value on a 0-100 scale with its 95% bootstrap interval (None without resampling).
+
+    ``n`` is the number of records the metric counted and ``excluded`` the number of records of
+    the group it could not count (no gold label, e.g. "neutral" formality), so a table can say so.
+    """
+
+    name: str
+    value: float | None
+    ci_low: float | None
+    ci_high: float | None
+    n: int
+    signature: str
+    higher_is_better: bool = True
+    excluded: int = 0
+
+    def format(self, width: int = 1) -> str:
+        """``54.3 ±1.2`` (half the interval's width, as sacreBLEU prints it), or ``n/a``."""
+        if self.value is None:
+            return "n/a"
+        text = f"{self.value:.{width}f}"
+        if self.ci_low is not None and self.ci_high is not None:
+            text += f" ±{(self.ci_high - self.ci_low) / 2:.{width}f}"
+        return text
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def resample_weights(n: int, bootstrap: int, seed: int) -> np.ndarray:
+    """How often each of ``n`` rows is drawn in each of ``bootstrap`` resamples with replacement."""
+    rng = np.random.default_rng(seed)
+    return rng.multinomial(n, np.full(n, 1.0 / n), size=bootstrap).astype(np.float64)
+
+
+class Metric(ABC):
+    """Statistics per record, summed, then one aggregate (see the module docstring).
+
+    ``kinds`` names the ambiguity types the metric is reported for (None: every type).
+    """
+
+    name: str
+    kinds: tuple[str, ...] | None = None
+    higher_is_better: bool = True
+
+    @abstractmethod
+    def measure(self, records: list[dict[str, Any]]) -> tuple[np.ndarray, str]:
+        """One row of statistics per record (shape n x k) and the signature of the computation."""
+
+    @abstractmethod
+    def aggregate(self, totals: np.ndarray) -> float | None:
+        """The corpus value from summed rows; None where nothing was counted."""
+
+    def reported_for(self, kind: str) -> bool:
+        """Whether the metric is reported for an ambiguity type."""
+        return self.kinds is None or kind in self.kinds
+
+    def counted(self, stats: np.ndarray) -> np.ndarray:
+        """Which rows the metric counts (all, unless it needs a gold label)."""
+        return np.ones(len(stats), dtype=bool)
+
+    def segment(self, record: dict[str, Any]) -> dict[str, Any]:
+        """Readable per-item values for items.jsonl; corpus-only metrics (BLEU) give none."""
+        return {}
+
+    def values(self, stats: np.ndarray, weights: np.ndarray) -> np.ndarray:
+        """The aggregate under each resample's row weights (NaN where it is undefined)."""
+        totals = weights @ stats
+        return np.array([np.nan if (v := self.aggregate(t)) is None else v for t in totals], dtype=np.float64)
+
+    def score(self, records: list[dict[str, Any]], *, bootstrap: int = 1000, seed: int = 0) -> Score:
+        """The corpus score of one group, with a percentile bootstrap interval over its records."""
+        stats, signature = self.measure(records)
+        counted = int(self.counted(stats).sum())
+        value = self.aggregate(stats.sum(axis=0))
+        low = high = None
+        if value is not None and bootstrap > 0 and len(records) > 1:
+            samples = self.values(stats, resample_weights(len(records), bootstrap, seed))
+            samples = samples[~np.isnan(samples)]
+            if samples.size:
+                tail = (1 - CONFIDENCE) / 2 * 100
+                low, high = (float(x) for x in np.percentile(samples, [tail, 100 - tail]))
+                signature += f"|bs:{bootstrap}|seed:{seed}"
+        return Score(self.name, value, low, high, counted, signature, self.higher_is_better,
+                     excluded=len(records) - counted)
+
+
+class SegmentMetric(Metric):
+    """A metric whose statistics row is computed from each record on its own."""
+
+    @abstractmethod
+    def row(self, record: dict[str, Any]) -> list[float]:
+        """The statistics of one record."""
+
+    @abstractmethod
+    def signature(self) -> str:
+        """The options that define the metric, e.g. ``nrefs:1|checker:rules|unreadable:wrong``."""
+
+    def measure(self, records: list[dict[str, Any]]) -> tuple[np.ndarray, str]:
+        stats = np.array([self.row(r) for r in records], dtype=np.float64)
+        return stats, self.signature()
+
+
+class Registry(Mapping[str, Metric]):
+    """Metric names mapped to ``"module:Class"`` targets, imported and built on first use.
+
+    Unknown names get a "did you mean" answer (lm-evaluation-harness's registry does the same).
+    """
+
+    def __init__(self) -> None:
+        self._targets: dict[str, tuple[str, dict[str, Any]]] = {}
+        self._built: dict[str, Metric] = {}
+
+    def register(self, name: str, target: str, **options: Any) -> None:
+        """Add ``name``; ``target`` is ``"module:Class"`` and ``options`` its constructor arguments."""
+        if name in self._targets:
+            raise ValueError(f"metric {name!r} is registered already")
+        self._targets[name] = (target, options)
+
+    def __getitem__(self, name: str) -> Metric:
+        if name not in self._built:
+            if name not in self._targets:
+                raise MetricError(self._unknown(name))
+            target, options = self._targets[name]
+            module, _, attr = target.partition(":")
+            metric = getattr(importlib.import_module(module), attr)(**options)
+            if metric.name != name:
+                raise ValueError(f"registry name {name!r} does not match the metric's name {metric.name!r}")
+            self._built[name] = metric
+        return self._built[name]
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._targets
+
+    def get(self, name: str, default: Metric | None = None) -> Metric | None:
+        return self[name] if name in self._targets else default
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._targets)
+
+    def __len__(self) -> int:
+        return len(self._targets)
+
+    def _unknown(self, name: str) -> str:
+        close = difflib.get_close_matches(name, self._targets, n=3)
+        hint = f"; did you mean {' or '.join(close)}?" if close else ""
+        return f"unknown metric {name!r}{hint} (known: {', '.join(self._targets)})"

