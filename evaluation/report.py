@@ -233,12 +233,18 @@ def plot_scores(summary: dict[str, Any], folder: Path) -> list[Path]:
         axes[0][0].legend(fontsize="small")
         fig.suptitle(f"{kind} — {summary['run']['translator'].rsplit('/', 1)[-1]}, user {summary['run']['user']}",
                      fontsize="small")
-        fig.tight_layout()
-        path = folder / f"{kind}.png"
-        fig.savefig(path, dpi=100)
-        plt.close(fig)
-        written.append(path)
+        written.append(save_figure(fig, folder / f"{kind}.png"))
     return written
+
+
+def save_figure(fig, path: Path) -> Path:
+    """Write a matplotlib figure as a PNG and free it (plots are written in batches)."""
+    import matplotlib.pyplot as plt
+
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+    return path
 
 
 def write_report(out: Path, summary: dict[str, Any]) -> None:

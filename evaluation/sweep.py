@@ -9,8 +9,11 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
+from assistant.backends import load_chat_model
+
+from .report import save_figure
 from .runner import EvalConfig, evaluate
 
 _SIZE = re.compile(r"(\d+(?:\.\d+)?)\s*([bm])(?![a-z])", re.IGNORECASE)
@@ -32,13 +35,14 @@ def _slug(spec: str) -> str:
 
 
 def run_sweep(out: Path, translators: list[str], users: list[str], base: dict[str, Any],
-              progress: bool = True) -> dict[str, Any]:
+              progress: bool = True, load_model: Callable[[str], Any] = load_chat_model) -> dict[str, Any]:
     out.mkdir(parents=True, exist_ok=True)
     entries = []
     for translator in translators:
         for user in users:
             folder = out / f"{_slug(translator)}__{_slug(user)}"
-            summary = evaluate(EvalConfig(out=folder, translator=translator, user=user, **base), progress=progress)
+            summary = evaluate(EvalConfig(out=folder, translator=translator, user=user, **base), progress=progress,
+                               load_model=load_model)
             entries.append({"translator": translator, "user": user, "folder": folder.name,
                             "translator_size_b": model_size(translator), "user_size_b": model_size(user),
                             "groups": summary["groups"]})
@@ -101,9 +105,5 @@ def plot_scaling(sweep: dict[str, Any], folder: Path, axis: str) -> list[Path]:
             ax.set_xticks(positions, [_slug(r[axis]) for r in runs], rotation=20, fontsize="small")
         ax.set_ylabel(name)
         ax.legend(fontsize="small")
-        fig.tight_layout()
-        path = folder / f"scaling_{name.replace('@', 'at')}.png"
-        fig.savefig(path, dpi=100)
-        plt.close(fig)
-        written.append(path)
+        written.append(save_figure(fig, folder / f"scaling_{name.replace('@', 'at')}.png"))
     return written

@@ -12,6 +12,7 @@ import pytest
 
 from assistant.errors import BackendError, InputError
 from evaluation.runner import EvalConfig, Evaluation, evaluate, select_items
+from evaluation.sweep import model_size, run_sweep
 from tests.fakes import StepFake
 
 ASK = '{"ambiguous": true, "question": "Formal or informal?", "options": ["formal", "informal"]}'
@@ -115,3 +116,22 @@ def test_missing_data_and_unknown_types_get_clear_errors(tmp_path):
         Evaluation(config(tmp_path, data=str(tmp_path / "nope.jsonl")), lambda spec: None)
     with pytest.raises(InputError, match="no items"):
         Evaluation(config(tmp_path, types=("sarcasm",)), lambda spec: None)
+
+
+def test_model_size_is_read_from_the_model_name():
+    assert model_size("transformers:Qwen/Qwen2.5-1.5B-Instruct") == 1.5
+    assert model_size("vllm:/models/qwen2.5-coder-0.5b-instruct-q4_k_m.gguf") == 0.5
+    assert model_size("openai:http://host:8000/v1#smollm-360M") == 0.36
+    assert model_size("oracle") is None
+
+
+def test_a_sweep_runs_each_model_and_plots_score_against_size(tmp_path):
+    load, _ = fake_loader()
+    base = dict(data=str(SAMPLE), langs=None, methods=("intercpt", "no-extra"), bootstrap=20)
+    sweep = run_sweep(tmp_path / "sweep", ["transformers:m-0.5B", "transformers:m-1.5B"], ["oracle"], base,
+                      progress=False, load_model=load)
+    assert [r["translator_size_b"] for r in sweep["runs"]] == [0.5, 1.5]
+    for run in sweep["runs"]:
+        assert (tmp_path / "sweep" / run["folder"] / "report.md").is_file()
+    assert (tmp_path / "sweep" / "plots" / "scaling_f_acc.png").is_file()
+    assert "translator `transformers:m-1.5B`" in (tmp_path / "sweep" / "sweep.md").read_text()
