@@ -220,7 +220,7 @@ def scaling(model_path: str, settings: dict) -> dict:
             log(f"  {kind:6} {tokens:5} tokens: TTFT {rows[-1]['ttft_s']:7.2f} s, decode "
                 f"{rows[-1]['decode_ms_per_token']:6.1f} ms/token, cache {rows[-1]['cache_peak_mb']} MB "
                 f"(computed {rows[-1]['state_mb_computed']} MB)")
-        result["models"][kind] = {"architecture": config["architectures"][0], "folder": str(folder),
+        result["models"][kind] = {"architecture": config["architectures"][0],
                                   "parameters_m": round(parameter_count(folder) / 1e6), "rows": rows}
     dense_rows, hybrid_rows = result["models"]["dense"]["rows"], result["models"]["hybrid"]["rows"]
     result["hybrid_to_dense"] = [
@@ -338,7 +338,7 @@ def main(argv: list[str] | None = None) -> int:
     parts = {p.strip() for p in args.parts.split(",")}
     started = time.perf_counter()
     results = {"started": datetime.now(timezone.utc).isoformat(timespec="seconds"), "machine": machine(),
-               "model": model_path, "settings_name": settings_name, "settings": settings}
+               "model": Path(model_path).name, "settings_name": settings_name, "settings": settings}
     # The vLLM servers started on the way are stopped when this process exits.
     if "1" in parts:
         log("1. evaluator throughput")

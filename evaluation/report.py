@@ -225,8 +225,9 @@ def plot_scores(summary: dict[str, Any], folder: Path) -> list[Path]:
                     xs.append(l_index + m_index * width)
                     ys.append(score["value"])
                     low, high = score["ci_low"], score["ci_high"]
-                    errs[0].append(score["value"] - low if low is not None else 0)
-                    errs[1].append(high - score["value"] if high is not None else 0)
+                    # A percentile interval of a tiny sample may miss the value itself: no negative bars.
+                    errs[0].append(max(0.0, score["value"] - low) if low is not None else 0)
+                    errs[1].append(max(0.0, high - score["value"]) if high is not None else 0)
                 ax.bar(xs, ys, width, yerr=errs, capsize=3, label=method)
             ax.set_xticks([i + width * (len(methods) - 1) / 2 for i in range(len(langs))], langs)
             ax.set_title(name)
