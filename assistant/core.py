@@ -25,7 +25,7 @@ from .inputs import neutralize_control_tokens, validate_source
 from .languages import language_name
 from .parsing import Detection, clean_translation, parse_detection
 from .prompts import load_prompt, prompts_root
-from .summarize import ContextPolicy, Summarizer, focus_spans
+from .summarize import ContextPolicy, Summarizer
 from .transcript import Check, Transcript, Turn
 from .users import NoUser, User
 
@@ -113,8 +113,7 @@ class Assistant:
                                 model=self.model_spec, context=context)
         if context is not None:
             with transcript.timed("context"):
-                transcript.bounded_context = self.context_policy.apply(
-                    context, transcript.source, focus_spans(transcript.source, target_lang))
+                transcript.bounded_context = self.context_policy.for_source(context, transcript.source, target_lang)
         return Dialogue(self, transcript, max_questions if method == "intercpt" else 0, preferences)
 
     def run(self, source: str, target_lang: str, *, method: str = "intercpt", context: str | None = None,
@@ -180,10 +179,8 @@ class Assistant:
         return self._chain(name, lang, None, clean=True, seed=sample_seed).invoke(inputs)
 
     def context_for_translator(self, transcript: Transcript) -> str:
-        """The bounded context, or under ``extract+abstract`` its summary (written once, kept in the transcript)."""
-        if transcript.bounded_context is None:
-            transcript.bounded_context = self.context_policy.apply(
-                transcript.context, transcript.source, focus_spans(transcript.source, transcript.target_lang))
+        """The context ``start`` bounded, or under ``extract+abstract`` its summary (written once, kept in
+        the transcript)."""
         bounded = transcript.bounded_context
         if bounded.strategy == "extract+abstract" and bounded.summary is None:
             bounded.summary = Summarizer(self.chat_model, transcript.target_lang)(bounded.text)

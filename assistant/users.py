@@ -10,7 +10,7 @@ from langchain_core.output_parsers import StrOutputParser
 from .detection import ambiguity_types
 from .inputs import neutralize_control_tokens
 from .prompts import load_prompt
-from .summarize import ContextPolicy, focus_spans
+from .summarize import ContextPolicy
 from .transcript import Turn
 
 USER_KINDS = ("human", "simulated", "oracle", "none")
@@ -113,8 +113,7 @@ class SimulatedUser:
     def extract(self, source: str) -> str:
         """The part of the context read for questions about ``source`` (bounded once per source)."""
         if source not in self._extracts:
-            focus = focus_spans(source, self.target_lang)
-            self._extracts[source] = self.context_policy.apply(self.context, source, focus).text
+            self._extracts[source] = self.context_policy.for_source(self.context, source, self.target_lang).text
         return self._extracts[source]
 
 

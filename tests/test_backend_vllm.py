@@ -173,7 +173,7 @@ def test_chain_uses_structured_outputs_on_vllm(vllm_model, proxy):
 def test_chain_still_works_against_a_server_without_structured_outputs(vllm_model, proxy, mode):
     server = proxy(mode)
     model = load_chat_model(server.spec)
-    assistant = Assistant(model, server.spec, structured_output=supports_structured_output(server.spec))
+    assistant = Assistant.for_model(model, server.spec)
     user = SimulatedUser(model, CONTEXT, "fr", structured_output=True)
     assert user.answer(FORMALITY, "Are you sure?")  # a free-text answer now
     transcript = assistant.run("Are you sure?", "fr", user=user, max_questions=1)

@@ -19,7 +19,7 @@ from assistant.dialogue import Dialogue
 from assistant.errors import IntercptError, InputError
 from assistant.explain import explain
 from assistant.languages import LANGUAGES
-from assistant.summarize import BoundedContext, Summarizer, focus_spans
+from assistant.summarize import BoundedContext, Summarizer
 from assistant.summarize.sentences import MAX_CONTEXT_CHARS
 from assistant.transcript import Transcript, Turn
 from assistant.users import HumanUser, SimulatedUser, scripted_then
@@ -106,7 +106,7 @@ def summarize_context(assistant: Assistant, context: str, upload: str | None, la
         if text is None:
             return "_Add a context or upload a file first._"
         source = (transcript or {}).get("source") or ""
-        bounded = assistant.context_policy.apply(text, source, focus_spans(source, lang) if source else ())
+        bounded = assistant.context_policy.for_source(text, source, lang)
         bounded.summary = Summarizer(assistant.chat_model, lang)(bounded.text)
         return context_markdown(bounded)
     except IntercptError as err:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from ..languages import LANGUAGES
-from .common import add_chain_arguments, add_model_argument, load_model_with_status, make_assistant
+from .common import add_chain_arguments, add_model_argument, load_model_with_status
 from .types import CLISubcommand
 
 QUIT = {"/quit", "/exit", ":q"}
@@ -28,6 +28,7 @@ class ChatCommand(CLISubcommand):
 
     def cmd(self, args: argparse.Namespace) -> int:
         from ..backends import default_model_spec
+        from ..core import Assistant
         from ..dialogue import PreferenceMemory
         from ..errors import InputError
         from ..languages import language_name
@@ -36,7 +37,7 @@ class ChatCommand(CLISubcommand):
 
         language_name(args.to)
         spec = args.model or default_model_spec()
-        assistant = make_assistant(load_model_with_status(spec), spec, args.prompts)
+        assistant = Assistant.for_model(load_model_with_status(spec), spec, prompts=args.prompts)
         preferences = PreferenceMemory()
         user = HumanUser(ask_on_terminal)
         print(f"Translating into {language_name(args.to)}. Type English text; an empty line or /quit ends.")

@@ -89,12 +89,3 @@ def read_context(args: argparse.Namespace) -> str | None:
         return Path(args.context_file).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as err:
         raise InputError(f"cannot read the context file {args.context_file}: {err}") from None
-
-
-def make_assistant(model, spec: str, prompts: str = "generalist", context_policy=None):
-    """An Assistant on ``model``, using structured output where the backend supports it."""
-    from ..backends import supports_structured_output
-    from ..core import Assistant
-
-    return Assistant(model, spec, prompts=prompts, structured_output=supports_structured_output(spec),
-                     context_policy=context_policy)

@@ -10,7 +10,7 @@ from ..errors import InputError
 from ..languages import LANGUAGES
 from ..users import USER_KINDS
 from .common import (add_chain_arguments, add_context_arguments, add_model_argument, context_policy_from,
-                     load_model_with_status, make_assistant, read_context, read_text_argument)
+                     load_model_with_status, read_context, read_text_argument)
 from .types import CLISubcommand
 
 
@@ -45,6 +45,7 @@ class TranslateCommand(CLISubcommand):
 
     def cmd(self, args: argparse.Namespace) -> int:
         from ..backends import default_model_spec
+        from ..core import Assistant
         from ..inputs import validate_source
         from ..languages import language_name
         from ..summarize.document import split_paragraphs
@@ -65,7 +66,7 @@ class TranslateCommand(CLISubcommand):
             raise InputError("the simulated user needs a context to answer from (--context or --context-file)")
         spec = args.model or default_model_spec()
         model = load_model_with_status(spec)
-        assistant = make_assistant(model, spec, args.prompts, policy)
+        assistant = Assistant.for_model(model, spec, prompts=args.prompts, context_policy=policy)
         user = build_user(user_kind, args, model, spec, context, gold, policy)
         if document is not None:
             return translate_document(assistant, document, args, context, user)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from .common import add_model_argument, load_model_with_status, make_assistant
+from .common import add_model_argument, load_model_with_status
 from .types import CLISubcommand
 
 
@@ -23,11 +23,11 @@ class UICommand(CLISubcommand):
         from ui.app import build_demo
 
         from ..backends import ModelSpec, default_model_spec
-        from ..core import PROMPT_VARIANTS
+        from ..core import PROMPT_VARIANTS, Assistant
 
         spec = args.model or default_model_spec()
         model = load_model_with_status(spec)
-        assistants = {variant: make_assistant(model, spec, variant) for variant in PROMPT_VARIANTS}
+        assistants = {variant: Assistant.for_model(model, spec, prompts=variant) for variant in PROMPT_VARIANTS}
         # A server batches concurrent requests; the in-process model serves one at a time.
         concurrency = 8 if ModelSpec.parse(spec).backend in ("vllm", "openai") else 1
         demo = build_demo(assistants, spec, concurrency=concurrency)

@@ -55,6 +55,10 @@ class ContextPolicy:
         if self.encoder is not None:
             check_encoder(self.encoder)
 
+    def for_source(self, context: str | None, source: str, target_lang: str) -> BoundedContext:
+        """``apply`` with the spans the pre-pass flags in ``source`` as the focus."""
+        return self.apply(context, source, focus_spans(source, target_lang))
+
     def apply(self, context: str | None, source: str, focus: Iterable[str] = (),
               summarizer: Callable[[str], str] | None = None) -> BoundedContext:
         """The part of ``context`` a model should read to translate ``source``.
