@@ -320,3 +320,21 @@ def test_gate_references_read_as_their_own_gender(gate_dir, measure):
         assert det.value == 100.0 and undet.value < 2
         measure(f"GATE {lang}: references undetermined {undet.value:.1f}%, excluded (no keyword contrast) "
                 f"{undet.excluded} items")
+
+
+PROPOSED_REGISTRATIONS = [(f"{prefix}_{statistic}", f"evaluation.metrics.contrastive:{cls}", statistic)
+                          for prefix, cls in (("cocoa", "CocoaFormality"), ("gate", "GateGender"))
+                          for statistic in ("acc", "det_acc", "undet")]
+
+
+def test_metrics_build_from_registry_entries():
+    from evaluation.metrics.base import Registry
+
+    registry = Registry()
+    for name, target, statistic in PROPOSED_REGISTRATIONS:
+        registry.register(name, target, statistic=statistic)
+    assert [registry[name].name for name, _, _ in PROPOSED_REGISTRATIONS] == [n for n, _, _ in PROPOSED_REGISTRATIONS]
+    assert registry["cocoa_acc"].reported_for("formality") and not registry["cocoa_acc"].reported_for("polysemy")
+    assert registry["gate_undet"].reported_for("person_gender") and not registry["gate_undet"].higher_is_better
+    with pytest.raises(ValueError, match="unknown statistic 'mean'"):
+        CocoaFormality("mean")

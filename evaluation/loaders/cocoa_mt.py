@@ -115,7 +115,7 @@ def _read_domain(source: Path, lang: str, split: str, report: LoadReport) -> lis
 def _read_lines(path: Path) -> list[str]:
     """Lines without their ends; only ``\\n`` ends a line (``str.splitlines`` would also split at
     U+2028 or U+0085 inside a segment and shift every later line of the parallel files)."""
-    lines = path.read_text(encoding="utf-8").split("\n")
+    lines = path.read_text(encoding="utf-8-sig").split("\n")
     if lines and lines[-1] == "":
         lines.pop()
     return [line.removesuffix("\r") for line in lines]

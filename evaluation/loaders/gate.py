@@ -68,7 +68,7 @@ def _table(folder: Path, lang: str, variants: int) -> Path:
 
 
 def _read_table(path: Path, lang: str, split: str | None, report: LoadReport) -> list[Item]:
-    with open(path, newline="", encoding="utf-8") as handle:
+    with open(path, newline="", encoding="utf-8-sig") as handle:
         rows = csv.reader(handle, delimiter="\t", quoting=csv.QUOTE_NONE)
         header = next(rows, [])
         names = [name.strip() for name in header]

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from abc import abstractmethod
 from typing import Any, Protocol
 
 import numpy as np
@@ -141,8 +142,10 @@ def gate_entities(attributes: dict[str, str]) -> list[tuple[str, str, str]]:
     """(feminine keywords, masculine keywords, gold gender) per entity with a cue in the data."""
     genders = attributes.get("genders", "").split(";")
     kw_f, kw_m = attributes.get("kw_f", ""), attributes.get("kw_m", "")
-    split = (lambda s: s.split(";")) if len(genders) > 1 else (lambda s: [s])
-    entities = list(zip(split(kw_f), split(kw_m), genders))
+    if len(genders) > 1:
+        entities = list(zip(kw_f.split(";"), kw_m.split(";"), genders))
+    else:
+        entities = [(kw_f, kw_m, genders[0])]
     return [entity for entity in entities if any(_mention_cues(entity[0], entity[1]))]
 
 
@@ -162,9 +165,9 @@ class ThreeWayMetric(SegmentMetric):
         self.name = f"{self.prefix}_{statistic}"
         self.higher_is_better = statistic != "undet"
 
+    @abstractmethod
     def outcome(self, record: ScoredRecord) -> tuple[bool, str | None, str | None]:
         """(counted, label read off the translation, gold label)."""
-        raise NotImplementedError
 
     def row(self, record: ScoredRecord) -> list[float]:
         counted, observed, expected = self.outcome(record)
