@@ -115,12 +115,12 @@ def find_target_term(term: str, translation: str, target_lang: str | None) -> st
 
 @lru_cache(maxsize=None)
 def target_pipeline(lang: str) -> Any | None:
-    """The first installed spaCy pipeline for ``lang``, or None (the stem fallback is used)."""
+    """The first installed spaCy pipeline for ``lang`` (lemmas only: no parser, no entities), or None."""
     import spacy
 
     for name in TARGET_PIPELINES.get(lang, ()):
         try:
-            return spacy.load(name)
+            return spacy.load(name, exclude=["parser", "ner"])
         except (OSError, ImportError):
             continue
     return None
