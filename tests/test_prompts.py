@@ -33,7 +33,7 @@ def test_hostile_sources_are_passed_visibly_verbatim_as_data(source):
     messages = load_prompt("translate").chat_prompt("de").invoke({"source": source}).to_messages()
     assert isinstance(messages[-1], HumanMessage)
     assert source in messages[-1].content.replace(ZERO_WIDTH_SPACE, "")
-    assert messages[-1].content.count("source>") == 2  # only the template's own tags
+    assert messages[-1].content.count("</source>") == 1  # only the template's own closing tag
     assert messages[0].content == load_prompt("translate").chat_prompt("de").invoke({"source": "x"}).to_messages()[0].content
 
 
