@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 
 from .ambiguity import get_type
 from .detection import Candidate, find_candidates
+from .parsing import clean_translation
 from .steps import ModelSteps
 from .transcript import Alternative, Transcript, Turn
 from .users import User
@@ -23,10 +24,13 @@ _LASTING = re.compile(r"\b(?:always|from now on|every time|for the rest)\b", re.
 @dataclass(frozen=True)
 class Step:
     """What ``Dialogue.drive`` just did: ``asked`` (``turn`` is pending), ``answered`` (``turn`` got
-    its answer or was skipped), ``translating``, or ``done`` (the transcript is complete)."""
+    its answer or was skipped), ``translating``, ``token`` (``text`` is the next piece of the
+    first translation, as the model writes it; verification may still replace it), or ``done``
+    (the transcript is complete)."""
 
     kind: str
     turn: Turn | None = None
+    text: str = ""
 
 
 class Dialogue:
@@ -54,7 +58,7 @@ class Dialogue:
             self.answer(reply, user.name)
             yield Step("answered", turn)
         yield Step("translating")
-        self.finish()
+        yield from self._translate()
         yield Step("done")
 
     def next_question(self) -> Turn | None:
@@ -90,18 +94,21 @@ class Dialogue:
             self.preferences.remember(self.pending, reply)
         self.pending = None
 
-    def finish(self) -> Transcript:
-        """Translate with the answers, offer alternatives for skipped questions, verify and repair."""
+    def _translate(self) -> Iterator[Step]:
+        """Translate with the answers (streamed), verify and repair, offer alternatives for skipped questions."""
         t = self.transcript
         if self.pending is not None:
             self.answer(None, "none")
         with t.timed("translate"):
-            translation = self.steps.translate(t)
+            draft = ""
+            for piece in self.steps.stream_translation(t):
+                draft += piece
+                yield Step("token", text=piece)
+            translation = clean_translation(draft)
         with t.timed("verify"):
             t.translation, t.checks = self.steps.verify_and_repair(t, translation)
         with t.timed("alternatives"):
             t.alternatives = self._alternatives()
-        return t
 
     def _alternatives(self) -> list[Alternative]:
         """For the first skipped question with fixed options, the verified translation under each of two."""

@@ -6,6 +6,7 @@ users, so the dialogue (above) drives them and the steps never call back up.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from functools import lru_cache
 
 import yaml
@@ -19,6 +20,7 @@ from .ambiguity import get_type
 from .checks import expectations, length_plausible, read_label
 from .context import ContextPolicy, Summarizer
 from .detection import Candidate
+from .glossary import Glossary, check_terms
 from .parsing import Detection, clean_translation, parse_detection
 from .prompts import load_prompt, prompts_root, tagged
 from .transcript import Check, Transcript, Turn
@@ -41,6 +43,19 @@ def _reminders() -> dict:
 def repair_reminder(check: str, expected: str, lang: str) -> str:
     """The explicit instruction that goes with an answer meaning ``expected`` for ``check``."""
     return _reminders().get(check, {}).get(expected, {}).get(lang) or f"Use the {expected} form."
+
+
+def clarifications(transcript: Transcript, turns: list[Turn]) -> list[str]:
+    """What the translator is told beyond the source: each answer with its explicit reminder, then
+    the glossary terms the source contains."""
+    lang = transcript.target_lang
+    lines = []
+    for turn in (t for t in turns if t.answer):
+        lines.append(f"Q: {turn.question} A: {turn.answer}")
+        lines += [repair_reminder(check, label, lang) for check, label in expectations([turn])]
+    if transcript.terms:
+        lines += [_reminders()["terms"], *Glossary.prompt_lines(transcript.terms)]
+    return lines
 
 
 class ModelSteps:
@@ -88,20 +103,21 @@ class ModelSteps:
         by an explicit instruction for the target language, which small models follow far
         more reliably than the answer alone.
         """
-        lang = transcript.target_lang
-        source = transcript.source
+        name, inputs = self._translation_prompt(transcript, turns)
+        return self._chain(name, transcript.target_lang, None, clean=True, seed=sample_seed).invoke(inputs)
+
+    def stream_translation(self, transcript: Transcript) -> Iterator[str]:
+        """The first translation as the model writes it, piece by piece (cleaned once it is complete)."""
+        name, inputs = self._translation_prompt(transcript, None)
+        return self._chain(name, transcript.target_lang, None).stream(inputs)
+
+    def _translation_prompt(self, transcript: Transcript, turns: list[Turn] | None) -> tuple[str, dict[str, str]]:
         if transcript.method == "with-context":
-            inputs = {"context": self.context_for_translator(transcript), "source": source}
-            name = "translate_context"
-        else:
-            turns = transcript.turns if turns is None else turns
-            lines = []
-            for turn in (t for t in turns if t.answer):
-                lines.append(f"Q: {turn.question} A: {turn.answer}")
-                lines += [repair_reminder(check, label, lang) for check, label in expectations([turn])]
-            name = "translate_clarified" if lines else "translate"
-            inputs = {"source": source, "clarifications": "\n".join(lines)} if lines else {"source": source}
-        return self._chain(name, lang, None, clean=True, seed=sample_seed).invoke(inputs)
+            return "translate_context", {"context": self.context_for_translator(transcript), "source": transcript.source}
+        lines = clarifications(transcript, transcript.turns if turns is None else turns)
+        if not lines:
+            return "translate", {"source": transcript.source}
+        return "translate_clarified", {"source": transcript.source, "clarifications": "\n".join(lines)}
 
     def context_for_translator(self, transcript: Transcript) -> str:
         """The context the dialogue bounded, or under ``extract+abstract`` its summary (written once,
@@ -130,7 +146,7 @@ class ModelSteps:
                 observed = read_label(name, text, lang)
                 status = "unchecked" if observed is None else ("pass" if observed == expected else "fail")
                 checks.append(Check(name=name, expected=expected, observed=observed, status=status))
-            return checks
+            return checks + check_terms(transcript.terms, text, lang)
 
         checks = evaluate(translation)
         attempts = 1

@@ -185,3 +185,26 @@ def test_explanation_names_each_choice_and_its_reason():
     assert lines[0] == "you → formal, because you said: formal, speaking to my boss"
     assert lines[1].startswith("it → not answered")
     assert "checked: formality is formal" in lines
+
+
+def test_glossary_terms_reach_the_prompt_and_are_verified_and_repaired(tmp_path):
+    from assistant.glossary import Glossary
+
+    path = tmp_path / "terms.csv"
+    path.write_text("invoice,facture\n", encoding="utf-8")
+    fake = StepFake(detect=[NOT_AMBIGUOUS], translate=["Voici la note.", "Voici les factures."], calls=[])
+    transcript = Assistant(fake, "fake:m").run("Here are the invoices.", "fr", method="no-extra",
+                                               glossary=Glossary.load(path, "fr"))
+    assert [(t.source, t.target) for t in transcript.terms] == [("invoice", "facture")]
+    prompt = [m for step, m, _ in fake.calls if step == "translate"][0][-1].content
+    assert '"invoice" → "facture"' in prompt
+    terms = check(transcript.checks, "terms")
+    assert (terms.status, terms.attempts) == ("pass", 2) and transcript.translation == "Voici les factures."
+
+
+def test_drive_streams_the_translation_then_reports_done():
+    fake = StepFake(detect=[ASK], translate=["Vous êtes sûr ?"], calls=[])
+    dialogue = Assistant(fake, "fake:m").start("Are you sure?", "fr")
+    kinds = [step.kind for step in dialogue.drive(OracleUser({"formality": "formal"}))]
+    assert kinds[:2] == ["asked", "answered"] and kinds[2] == "translating" and kinds[-1] == "done"
+    assert "token" in kinds and dialogue.transcript.translation == "Vous êtes sûr ?"
