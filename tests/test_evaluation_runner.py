@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from assistant.errors import BackendError, InputError
-from evaluation.runner import EvalConfig, Evaluation, evaluate, select_items
+from evaluation.config import EvalConfig
+from evaluation.runner import Evaluation, evaluate, select_items
 from evaluation.sweep import model_size, run_sweep
 from tests.fakes import StepFake
 
@@ -127,9 +128,9 @@ def test_model_size_is_read_from_the_model_name():
 
 def test_a_sweep_runs_each_model_and_plots_score_against_size(tmp_path):
     load, _ = fake_loader()
-    base = dict(data=str(SAMPLE), langs=None, methods=("intercpt", "no-extra"), bootstrap=20)
-    sweep = run_sweep(tmp_path / "sweep", ["transformers:m-0.5B", "transformers:m-1.5B"], ["oracle"], base,
-                      progress=False, load_model=load)
+    base = config(tmp_path, out=tmp_path / "sweep", methods=("intercpt", "no-extra"), bootstrap=20)
+    sweep = run_sweep(base, ["transformers:m-0.5B", "transformers:m-1.5B"], ["oracle"], progress=False,
+                      load_model=load)
     assert [r["translator_size_b"] for r in sweep["runs"]] == [0.5, 1.5]
     for run in sweep["runs"]:
         assert (tmp_path / "sweep" / run["folder"] / "report.md").is_file()
