@@ -1,11 +1,14 @@
 """Loading AmbigMT (with its quirks) and the generic JSONL format."""
 
 import json
+from pathlib import Path
 
 import pytest
 
+from assistant.ambiguity import get_type
+from assistant.errors import InputError
 from evaluation.data import LoadReport
-from evaluation.loaders import ambigmt, jsonl
+from evaluation.loaders import DATA_SETS, ambigmt, jsonl, load_items, resolve
 from evaluation.loaders.ambigmt import AMBIGUITY_TYPES, gender_from_pronouns
 
 # Rows per file in the dev half (from its data card).
@@ -72,3 +75,26 @@ def test_jsonl_rows_load_and_malformed_rows_are_reported(tmp_path):
 def test_unknown_type_is_rejected(tmp_path):
     with pytest.raises(ValueError, match="unknown ambiguity type"):
         ambigmt.load(tmp_path, types=["sarcasm"])
+
+
+def test_data_values_name_their_loader(dev_data, tmp_path, monkeypatch):
+    sample = Path(__file__).resolve().parent.parent / "datasets" / "fixtures" / "sample.jsonl"
+    assert resolve(f"ambigmt:{dev_data}") == (DATA_SETS["ambigmt"], dev_data)
+    assert resolve(str(dev_data)) == (DATA_SETS["ambigmt"], dev_data)
+    assert resolve(str(sample)) == (DATA_SETS["jsonl"], sample)
+    monkeypatch.setenv("INTERCPT_AMBIGMT_DIR", str(dev_data))
+    assert resolve("ambigmt")[0] is DATA_SETS["ambigmt"]
+    with pytest.raises(InputError, match="no such folder"):
+        resolve(f"gate:{tmp_path / 'missing'}")
+    with pytest.raises(InputError, match="no such file or folder.*cocoa-mt:DIR"):
+        resolve("nothing-here")
+    report = LoadReport()
+    items = load_items(f"ambigmt:{dev_data}", ("formality",), ("de",), report)
+    assert {(i.type, i.lang) for i in items} == {("formality", "de")} and report.malformed == []
+    assert [i.id for i in load_items(str(sample), None, ("de",), LoadReport())] == ["name-1"]
+
+
+def test_gold_attributes_are_named_by_the_ambiguity_table(dev_data):
+    for kind in AMBIGUITY_TYPES:
+        items = [i for i in ambigmt.load(dev_data, ["es"], types=[kind]) if i.attributes]
+        assert items and {tuple(i.attributes) for i in items} == {(get_type(kind).gold,)}
