@@ -146,12 +146,13 @@ class Evaluation:
                 self._user_model = model if config.user == config.translator else self._load_model(self._user_spec)
 
     def _user_for(self, item: Item) -> User:
-        """The oracle, nobody, or a simulated user reading the item's context (nobody where it has none)."""
+        """The oracle, nobody, or a simulated user reading the item's context; nobody where the item
+        has nothing to answer from (no gold label for the oracle, no context for the simulated user)."""
         kind = self.config.user if self.config.user in (NO_USER, ORACLE) else "simulated"
-        if kind == "simulated" and not item.context:
+        if (kind == ORACLE and not item.attributes) or (kind == "simulated" and not item.context.strip()):
             kind = NO_USER
         simulated = kind == "simulated"
-        return make_user(kind, target_lang=item.lang, gold=item.attributes, context=item.context or None,
+        return make_user(kind, target_lang=item.lang, gold=item.attributes, context=item.context,
                          chat_model=self._user_model if simulated else None,
                          structured_output=simulated and supports_structured_output(self._user_spec),
                          specialist=self.config.chain.prompts == "specialist", context_policy=self._policy)

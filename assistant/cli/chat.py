@@ -28,7 +28,7 @@ class ChatCommand(CLISubcommand):
 
     def cmd(self, args: argparse.Namespace) -> int:
         from ..backends import default_model_spec
-        from ..core import Assistant
+        from ..chain import Assistant
         from ..dialogue import PreferenceMemory
         from ..errors import InputError
         from ..languages import language_name

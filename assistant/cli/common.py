@@ -46,7 +46,7 @@ def load_model_with_status(spec: str):
 
 def add_chain_arguments(parser: argparse.ArgumentParser) -> None:
     """Options of the chain shared by ``translate`` and ``chat``."""
-    from ..core import DEFAULT_MAX_QUESTIONS, METHODS, PROMPT_VARIANTS
+    from ..chain import DEFAULT_MAX_QUESTIONS, METHODS, PROMPT_VARIANTS
 
     parser.add_argument("--method", default="intercpt", choices=METHODS,
                         help="intercpt asks before translating; with-context translates given the context; "
@@ -60,7 +60,7 @@ def add_chain_arguments(parser: argparse.ArgumentParser) -> None:
 
 def add_context_arguments(parser: argparse.ArgumentParser) -> None:
     """How much of a long context the simulated user and the with-context translator read."""
-    from ..summarize import DEFAULT_BUDGET, DEFAULT_STRATEGY, ENCODERS, STRATEGIES
+    from ..context import DEFAULT_BUDGET, DEFAULT_STRATEGY, ENCODERS, STRATEGIES
 
     group = parser.add_argument_group("long contexts")
     group.add_argument("--context-strategy", default=DEFAULT_STRATEGY, choices=STRATEGIES,
@@ -76,7 +76,7 @@ def add_context_arguments(parser: argparse.ArgumentParser) -> None:
 
 def context_policy_from(args: argparse.Namespace):
     """The ContextPolicy the --context-* options describe (checked before any model loads)."""
-    from ..summarize import ContextPolicy
+    from ..context import ContextPolicy
 
     return ContextPolicy(strategy=args.context_strategy, budget=args.context_budget, encoder=args.context_encoder)
 

@@ -29,7 +29,7 @@ class EvaluateCommand(CLISubcommand):
     help = "score the chain and its baselines on AmbigMT or a JSONL data set (resumable)"
 
     def subparser_init(self, subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
-        from ..core import DEFAULT_MAX_QUESTIONS, METHODS, PROMPT_VARIANTS
+        from ..chain import DEFAULT_MAX_QUESTIONS, METHODS, PROMPT_VARIANTS
 
         parser = subparsers.add_parser(
             self.name, help=self.help, description=self.help + ". Rerun the same command to finish a killed run; "
@@ -73,7 +73,7 @@ class EvaluateCommand(CLISubcommand):
         from evaluation.sweep import run_sweep
 
         from ..backends import default_model_spec
-        from ..core import METHODS
+        from ..chain import METHODS
 
         unknown = [m for m in args.methods if m not in METHODS]
         if unknown:

@@ -45,10 +45,10 @@ class TranslateCommand(CLISubcommand):
 
     def cmd(self, args: argparse.Namespace) -> int:
         from ..backends import default_model_spec
-        from ..core import Assistant
+        from ..chain import Assistant
         from ..inputs import validate_source
         from ..languages import language_name
-        from ..summarize.document import split_paragraphs
+        from ..document import split_paragraphs
         from .terminal import print_result
 
         language_name(args.to)
@@ -103,7 +103,7 @@ def read_document(path: str) -> str:
 def translate_document(assistant, document: str, args: argparse.Namespace, context: str | None, user) -> int:
     """Document mode: paragraphs on standard output, separated by blank lines; the account of each on stderr."""
     from ..explain import explain
-    from ..summarize.document import DocumentTranslator
+    from ..document import DocumentTranslator
 
     def announce(number: int, total: int, paragraph: str, _context: str | None) -> None:
         print(f"[paragraph {number}/{total}] {paragraph[:70]}{'…' if len(paragraph) > 70 else ''}", file=sys.stderr)

@@ -23,7 +23,7 @@ class UICommand(CLISubcommand):
         from ui.app import build_demo
 
         from ..backends import ModelSpec, default_model_spec
-        from ..core import PROMPT_VARIANTS, Assistant
+        from ..chain import PROMPT_VARIANTS, Assistant
 
         spec = args.model or default_model_spec()
         model = load_model_with_status(spec)

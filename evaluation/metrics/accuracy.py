@@ -15,16 +15,16 @@ from typing import Any
 import numpy as np
 
 from assistant import __version__
-from assistant.checks import CHECKERS
+from assistant.checks import CHECKERS, checker_for
 
 from ..records import Output
 from .base import SegmentMetric
-from .table import checker_of, entry, gold_of
+from .table import entry, gold_of
 
 
 def observed_label(output: Output) -> str | None:
     """What the item type's checker reads off the translation (None: unreadable, or no checker)."""
-    checker = checker_of(output.item.type)
+    checker = checker_for(output.item.type)
     return checker.read(output.translation, output.item.lang) if checker else None
 
 
@@ -44,11 +44,11 @@ class CheckerMetric(SegmentMetric):
         self.name = f"{prefix}_{self.suffix}"
 
     def reported_for(self, kind: str) -> bool:
-        checker = checker_of(kind)
+        checker = checker_for(kind)
         return checker is not None and checker.metric == self.prefix
 
     def row(self, output: Output) -> list[float]:
-        checker = checker_of(output.item.type)
+        checker = checker_for(output.item.type)
         expected = gold_of(output.item)
         if checker is None or checker.metric != self.prefix or expected not in checker.labels:
             return [0.0, 0.0, 0.0]

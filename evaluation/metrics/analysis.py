@@ -5,12 +5,12 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from assistant.checks import label_from_answer
+from assistant.checks import CHECKERS, checker_for, expectations
 from assistant.transcript import Turn
 
 from ..records import Output, Record
 from .accuracy import observed_label
-from .table import checker_of, entry
+from .table import entry
 
 UNREADABLE, UNKNOWN = "unreadable", "unknown"
 ERROR_TYPES = ("no_question", "wrong_phenomenon", "answer_contradicts_gold", "ignored_answer")
@@ -27,7 +27,7 @@ def bias(outputs: list[Output]) -> dict[str, dict[str, Any]]:
     gold_counts: dict[str, Counter] = {}
     output_counts: dict[str, Counter] = {}
     for output in outputs:
-        checker, kind = checker_of(output.item.type), entry(output.item.type)
+        checker, kind = checker_for(output.item.type), entry(output.item.type)
         if checker is None or not kind.gold:
             continue
         labels.setdefault(kind.gold, checker.labels)
@@ -53,8 +53,8 @@ def error_types(record: Record) -> list[str]:
     - ``wrong_phenomenon``: questions were asked, none about the item's phenomenon (the table's
       ``family``: names and professions are one, a person's gender);
     - ``answer_contradicts_gold``: an answer about the item's phenomenon asks for the label
-      opposite to the gold one, as the chain reads it (``label_from_answer`` with the type's
-      checker; an answer naming a noun carries no readable label and never counts);
+      opposite to the gold one, as the chain itself reads it (``assistant.checks.expectations``;
+      an answer naming a noun carries no readable label and never counts);
     - ``ignored_answer``: a final check of an answered phenomenon failed.
     """
     transcript = record.transcript
@@ -68,7 +68,7 @@ def error_types(record: Record) -> list[str]:
         errors.append("wrong_phenomenon")
     if any(_contradicts(record, turn) for turn in on_topic):
         errors.append("answer_contradicts_gold")
-    answered = {checker.name for turn in transcript.turns if turn.answer and (checker := checker_of(turn.ambiguity))}
+    answered = {checker.name for turn in transcript.turns if turn.answer and (checker := checker_for(turn.ambiguity))}
     if any(check.name in answered and check.status == "fail" for check in transcript.checks):
         errors.append("ignored_answer")
     return errors
@@ -80,8 +80,7 @@ def _family(kind: str) -> str:
 
 
 def _contradicts(record: Record, turn: Turn) -> bool:
-    checker, kind = checker_of(turn.ambiguity), entry(turn.ambiguity)
-    if checker is None or not turn.answer or not kind.gold:
-        return False
-    expected, said = record.item.attributes.get(kind.gold), label_from_answer(checker.name, turn.answer)
-    return expected in checker.labels and said is not None and said != expected
+    """Whether the label the chain reads off the answer (``expectations``) is the opposite of the gold one."""
+    expected = record.item.attributes.get(entry(turn.ambiguity).gold or "")
+    return any(expected in CHECKERS[checker].labels and said != expected
+               for checker, said in expectations([turn]))

@@ -1,13 +1,12 @@
-"""The evaluator's view of the ambiguity table (``assistant.ambiguity``) and its checkers.
+"""The evaluator's view of the ambiguity table (``assistant.ambiguity``).
 
-A type the table does not know (a JSONL item of type "unknown") has no checker, gold
-attribute or headline metric: it is scored with the text metrics only.
+A type the table does not know (a JSONL item of type "unknown") has no gold attribute or
+headline metric (and ``checker_for`` gives it no checker): it is scored with the text metrics only.
 """
 
 from __future__ import annotations
 
 from assistant.ambiguity import AmbiguityType, ambiguity_types
-from assistant.checks import Checker, checker_for
 
 from ..data import Item
 
@@ -17,11 +16,6 @@ DEFAULT_HEADLINE = "chrf"
 
 def entry(kind: str) -> AmbiguityType | None:
     return ambiguity_types().get(kind)
-
-
-def checker_of(kind: str) -> Checker | None:
-    """The checker that reads a type's label off a translation (None: the type has none)."""
-    return checker_for(kind) if entry(kind) else None
 
 
 def gold_of(item: Item) -> str | None:
