@@ -74,9 +74,14 @@ def resample_weights(n: int, bootstrap: int, seed: int) -> np.ndarray:
 
 
 class Metric(ABC):
-    """Statistics per output, summed, then one aggregate (see the module docstring)."""
+    """Statistics per output, summed, then one aggregate (see the module docstring).
+
+    ``kinds`` names the ambiguity types the metric is reported for (None: every type); a metric
+    whose types come from the ambiguity table overrides ``reported_for`` instead.
+    """
 
     name: str
+    kinds: tuple[str, ...] | None = None
     higher_is_better: bool = True
 
     @abstractmethod
@@ -88,8 +93,8 @@ class Metric(ABC):
         """The corpus value from summed rows; None where nothing was counted."""
 
     def reported_for(self, kind: str) -> bool:
-        """Whether the metric is reported for an ambiguity type (by default: every type)."""
-        return True
+        """Whether the metric is reported for an ambiguity type."""
+        return self.kinds is None or kind in self.kinds
 
     def counted(self, stats: np.ndarray) -> np.ndarray:
         """Which rows the metric counts (all, unless it needs a gold label)."""

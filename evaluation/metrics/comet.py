@@ -214,12 +214,10 @@ def add_comet_scores(records: list[Record], model: str, *, env: Path | None = No
 
 class CometMean(SegmentMetric):
     """Mean COMET segment score (x100) of the records that were scored; records without one are not counted.
-    Reported only where a run asked for COMET, since scoring needs its own environment."""
+    Reported only where a run asked for COMET (``kinds`` is empty), since scoring needs its own environment."""
 
     name = "comet"
-
-    def reported_for(self, kind: str) -> bool:
-        return False
+    kinds = ()
 
     def row(self, output: Output) -> list[float]:
         score = output.scores.get("comet")
