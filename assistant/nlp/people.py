@@ -127,16 +127,19 @@ def _parse(text: str) -> Any:
 
 
 def _number(token: Any, default: str = SINGULAR) -> str:
-    if token.tag_ in ("NNS", "NNPS") or "Plur" in token.morph.get("Number"):
+    if token.tag_ in ("NNS", "NNPS"):
         return PLURAL
-    return default
+    if token.tag_ in ("NN", "NNP"):
+        return SINGULAR
+    return PLURAL if "Plur" in token.morph.get("Number") else default
 
 
 def _name(ent: Any, sentence_of: dict[int, int]) -> Mention:
     doc = ent.doc
-    first = ent[0]
-    title = doc[ent.start - 1].lower_ if ent.start > 0 else ""
-    settled, evidence = TITLES.get(title), f"title {doc[ent.start - 1].text}" if title in TITLES else None
+    title_token = ent[0] if ent[0].lower_ in TITLES else doc[ent.start - 1] if ent.start > 0 else None
+    first = ent[1] if ent[0].lower_ in TITLES and len(ent) > 1 else ent[0]
+    title = title_token.lower_ if title_token is not None else ""
+    settled, evidence = TITLES.get(title), f"title {title_token.text}" if title in TITLES else None
     if settled is None:
         _, settled = name_gender(first.text)
         evidence = f"first name {first.text}" if settled else None
@@ -265,12 +268,13 @@ def _antecedent(pronoun: Any, candidates: list[Mention], by_head: dict[int, Ment
     if len(candidates) <= 1:
         return candidates[0] if candidates else None
     subject = _clause_subject(pronoun)
+    inside = subject is not None and pronoun.i in {t.i for t in subject.subtree}
     if subject is not None and subject.lower_ in ("who", "that", "which") and subject.head.dep_ == "relcl":
         subject = subject.head.head  # "the teacher, who thanked her": the teacher
     lower = pronoun.lower_
     own = by_head.get(subject.i) if subject is not None else None
     if lower in ("himself", "herself") or (pronoun.dep_ == "poss" and own is not None
-                                           and pronoun.i not in {t.i for t in subject.subtree}):
+                                           and not inside):
         return own if own in candidates else None
     if pronoun.dep_ in SUBJECTS:
         main = _main_subject(pronoun)
@@ -288,13 +292,19 @@ def _antecedent(pronoun: Any, candidates: list[Mention], by_head: dict[int, Ment
 
 
 def _clause_subject(token: Any) -> Any | None:
-    """The subject of the clause a token belongs to."""
+    """The subject of the clause a token belongs to: coordinated verbs share their subject, and
+    "asked the researcher to present..." has the object of "asked" as the subject of "present"."""
     for verb in [token.head, *token.head.ancestors]:
-        subject = next((c for c in verb.children if c.dep_ in SUBJECTS and c is not token), None)
+        subject = next((c for c in verb.children if c.dep_ in SUBJECTS and c.i != token.i), None)
         if subject is not None:
             return subject
-        if verb.dep_ in CLAUSE_LINKS or verb.dep_ == "ROOT":
-            return None
+        if verb.dep_ == "xcomp":
+            controller = next((c for c in verb.head.children if c.dep_ == "dobj"), None)
+            if controller is not None:
+                return controller
+        if verb.dep_ == "conj" or verb.dep_ not in CLAUSE_LINKS | {"ROOT"}:
+            continue
+        return None
     return None
 
 

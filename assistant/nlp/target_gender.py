@@ -63,7 +63,10 @@ def gender_of_mention(translation: str, lang: str, mention: Mention | None = Non
         return Reading(None)
     doc = target_pipeline(lang)(translation)
     anchors = [t for t in doc if t.pos_ in _ANCHOR_POS and _gender(t) and t.pos_ != "DET"]
-    if place is not None:
+    if place is None:  # the whole text: person-like words only, not object clitics or participles
+        anchors = [t for t in anchors if t.pos_ in ("NOUN", "PROPN")
+                   or (t.pos_ == "PRON" and t.dep_.startswith("nsubj") and "3" in t.morph.get("Person"))]
+    else:
         anchors = [t for t in anchors if abs(t.idx / max(len(translation), 1) - place) <= MAX_DRIFT]
         if mention.number:
             number = "Plur" if mention.number == "plural" else "Sing"
@@ -117,7 +120,8 @@ def _german(translation: str, place: float | None) -> Reading:
         elif word in _GERMAN_PRONOUNS or (word.lower() in ("er", "sein", "seine") and n == 0):
             found.append((_GERMAN_PRONOUNS[word.lower()], word, at))
     if place is not None:
-        found = [f for f in found if abs(f[2] / max(len(translation), 1) - place) <= MAX_DRIFT]
+        found = sorted((f for f in found if abs(f[2] / max(len(translation), 1) - place) <= MAX_DRIFT),
+                       key=lambda f: abs(f[2] / max(len(translation), 1) - place))[:1]
     counts = Counter(label for label, _, _ in found)
     if not counts or counts[MASCULINE] == counts[FEMININE]:
         return Reading(None, tuple(w for _, w, _ in found))
