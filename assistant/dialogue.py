@@ -1,35 +1,61 @@
 """Dialogue state: the pending question, the answers so far, and what a session remembers.
 
 A ``Dialogue`` advances one step per call, so a caller that waits for a person between
-steps (the browser) drives it the same way as one that answers at once (the CLI).
+steps (the browser) drives it the same way as one that answers at once (the CLI):
+``drive(user)`` runs it as far as ``user`` can answer and reports each step on the way.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import replace
-from typing import TYPE_CHECKING
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
 
-from .detection import Candidate, ambiguity_types, find_candidates
+from .ambiguity import get_type
+from .detection import Candidate, find_candidates
+from .steps import ModelSteps
 from .transcript import Alternative, Transcript, Turn
-
-if TYPE_CHECKING:
-    from .core import Assistant
+from .users import User
 
 _LASTING = re.compile(r"\b(?:always|from now on|every time|for the rest)\b", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Step:
+    """What ``Dialogue.drive`` just did: ``asked`` (``turn`` is pending), ``answered`` (``turn`` got
+    its answer or was skipped), ``translating``, or ``done`` (the transcript is complete)."""
+
+    kind: str
+    turn: Turn | None = None
 
 
 class Dialogue:
     """One source text on its way through detect → ask → answer → translate → verify."""
 
-    def __init__(self, assistant: "Assistant", transcript: Transcript, max_questions: int,
+    def __init__(self, steps: ModelSteps, transcript: Transcript, max_questions: int,
                  preferences: "PreferenceMemory | None" = None):
-        self.assistant = assistant
+        self.steps = steps
         self.transcript = transcript
         self.max_questions = max_questions
         self.preferences = preferences
         self.pending: Turn | None = None
         self._candidates: list[Candidate] | None = None
+
+    def drive(self, user: User | None) -> Iterator[Step]:
+        """Ask, let ``user`` answer, translate: one ``Step`` per event. With ``user=None`` (a person
+        who answers later) it stops after the first pending question; call ``answer`` and then
+        ``drive`` again to go on."""
+        while (turn := self.next_question()) is not None:
+            yield Step("asked", turn)
+            if user is None:
+                return
+            with self.transcript.timed("answer"):
+                reply = user.answer(turn, self.transcript.source)
+            self.answer(reply, user.name)
+            yield Step("answered", turn)
+        yield Step("translating")
+        self.finish()
+        yield Step("done")
 
     def next_question(self) -> Turn | None:
         """The next clarifying question, or None when there is nothing (more) to ask."""
@@ -45,20 +71,23 @@ class Dialogue:
                 if remembered is not None:  # answered before: applied without asking again
                     t.turns.append(remembered)
                     continue
-                turn = self.assistant.ask(t.source, t.target_lang, candidate)
+                turn = self.steps.ask(t.source, t.target_lang, candidate)
                 if turn is not None:
                     self.pending = turn
                     return turn
         return None
 
     def answer(self, reply: str | None, answered_by: str) -> None:
-        """Record the reply to the pending question; None or blank means skipped."""
+        """Record the reply to the pending question (None or blank means skipped); a reply the
+        session's preferences keep is remembered there."""
         if self.pending is None:
             raise RuntimeError("there is no pending question to answer")
         reply = reply.strip() if reply and reply.strip() else None
         self.pending.answer = reply
         self.pending.answered_by = answered_by if reply else "none"
         self.transcript.turns.append(self.pending)
+        if self.preferences and reply:
+            self.preferences.remember(self.pending, reply)
         self.pending = None
 
     def finish(self) -> Transcript:
@@ -67,18 +96,19 @@ class Dialogue:
         if self.pending is not None:
             self.answer(None, "none")
         with t.timed("translate"):
-            translation = self.assistant.translate_transcript(t)
+            translation = self.steps.translate(t)
         with t.timed("verify"):
-            t.translation, t.checks = self.assistant.verify_and_repair(t, translation)
+            t.translation, t.checks = self.steps.verify_and_repair(t, translation)
         with t.timed("alternatives"):
             t.alternatives = self._alternatives()
         return t
 
     def _alternatives(self) -> list[Alternative]:
         """For the first skipped question with fixed options, the verified translation under each of two."""
+        lang = self.transcript.target_lang
         skipped = next(
             (turn for turn in self.transcript.turns
-             if turn.answer is None and len(ambiguity_types()[turn.ambiguity].options) >= 2),
+             if turn.answer is None and len(get_type(turn.ambiguity).options(lang)) >= 2),
             None,
         )
         if skipped is None:
@@ -87,8 +117,8 @@ class Dialogue:
         for option in skipped.options[:2]:
             assumed = replace(skipped, answer=option, answered_by="assumed")
             turns = [assumed if turn is skipped else turn for turn in self.transcript.turns]
-            draft = self.assistant.translate_transcript(self.transcript, turns)
-            translation, checks = self.assistant.verify_and_repair(self.transcript, draft, turns)
+            draft = self.steps.translate(self.transcript, turns)
+            translation, checks = self.steps.verify_and_repair(self.transcript, draft, turns)
             alternatives.append(Alternative(f"{skipped.span} → {option}", translation, checks))
         return alternatives
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .core import expectations
+from .checks import expectations
 from .transcript import Transcript
 
 WHO = {"human": "you said", "preference": "you said earlier", "simulated": "the simulated user said",

@@ -19,11 +19,13 @@ from typing import Any, Iterable
 import yaml
 from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
 from langchain_core.prompts import ChatPromptTemplate
+from langchain_core.runnables import Runnable
 
 from .languages import language_name
 from .paths import shipped_dir
 
 SYSTEM_VARIABLES = frozenset({"language"})
+PROMPT_TAG = "prompt:{}"
 
 
 class PromptFileError(ValueError):
@@ -122,3 +124,9 @@ def _load_examples(path: Path, required: list[str]) -> dict[str, list[dict[str, 
 def load_prompt(name: str) -> PromptSpec:
     """The prompt ``prompts/<name>.yaml``, parsed once per process."""
     return parse_prompt_file(prompts_root() / f"{name}.yaml")
+
+
+def tagged(chain: Runnable, prompt_id: str) -> Runnable:
+    """``chain`` with its prompt's id as run name and tag, so traces (and test fakes) can tell
+    the steps apart without reading prompt wording."""
+    return chain.with_config(run_name=prompt_id, tags=[PROMPT_TAG.format(prompt_id)])

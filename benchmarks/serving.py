@@ -42,7 +42,7 @@ sys.path.insert(0, str(REPO))
 from assistant.backends import load_chat_model  # noqa: E402
 from assistant.backends import vllm as vllm_backend  # noqa: E402
 from assistant.backends.presets import server_env  # noqa: E402
-from assistant.core import Assistant  # noqa: E402
+from assistant.chain import Assistant  # noqa: E402
 from assistant.detection import ambiguity_types  # noqa: E402
 from assistant.paths import cache_dir  # noqa: E402
 from assistant.prompts import load_prompt  # noqa: E402

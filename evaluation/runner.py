@@ -20,9 +20,9 @@ from typing import Any, Callable
 from tqdm import tqdm
 
 from assistant.backends import default_model_spec, load_chat_model, supports_structured_output
-from assistant.core import DEFAULT_MAX_QUESTIONS, METHODS, Assistant
+from assistant.chain import DEFAULT_MAX_QUESTIONS, METHODS, Assistant
 from assistant.errors import InputError
-from assistant.summarize import DEFAULT_BUDGET, DEFAULT_STRATEGY, ContextPolicy
+from assistant.context import DEFAULT_BUDGET, DEFAULT_STRATEGY, ContextPolicy
 from assistant.users import NoUser, OracleUser, SimulatedUser, User
 
 from .data import AMBIGUITY_TYPES, Item, LoadReport, load_ambigmt, load_jsonl

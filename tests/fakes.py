@@ -8,9 +8,24 @@ from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.messages import AIMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
 
+from assistant.prompts import PROMPT_TAG
+
+# The prompt each step's calls are tagged with (see ``assistant.prompts.tagged``).
+STEP_OF_PROMPT = {"detect": "detect", "user": "user", "summarize": "summary", "translate": "translate",
+                  "translate_clarified": "translate", "translate_context": "translate"}
+
+
+def prompt_step(run_manager: Any) -> str:
+    """The step a call belongs to, read from the prompt tag of the run (never from prompt wording)."""
+    for tag in getattr(run_manager, "tags", None) or []:
+        for prompt, step in STEP_OF_PROMPT.items():
+            if tag == PROMPT_TAG.format(prompt):
+                return step
+    raise AssertionError(f"a chain call without a known prompt tag: {getattr(run_manager, 'tags', None)}")
+
 
 class StepFake(BaseChatModel):
-    """Routes each call by its system prompt to the detect, user or translate reply queue.
+    """Routes each call by its prompt's tag to the detect, user, translate or summary reply queue.
 
     A queue that runs dry repeats its last reply. ``calls`` keeps (step, messages, kwargs).
     """
@@ -18,6 +33,7 @@ class StepFake(BaseChatModel):
     detect: list[str] = []
     user: list[str] = []
     translate: list[str] = []
+    summary: list[str] = []
     calls: list[tuple[str, list, dict]] = []
 
     @property
@@ -25,8 +41,7 @@ class StepFake(BaseChatModel):
         return "step-fake"
 
     def _generate(self, messages, stop=None, run_manager=None, **kwargs: Any) -> ChatResult:
-        system = messages[0].content
-        step = "detect" if "help a translator" in system else "user" if "You wrote an English text" in system else "translate"
+        step = prompt_step(run_manager)
         self.calls.append((step, messages, kwargs))
         queue = getattr(self, step)
         reply = queue.pop(0) if len(queue) > 1 else queue[0]

@@ -5,14 +5,14 @@ from langchain_core.messages import HumanMessage, SystemMessage
 
 from assistant.backends import load_chat_model
 from assistant.backends.hf import PrefixKVCache, load_engine
-from assistant.core import Assistant
+from assistant.chain import Assistant
 from assistant.errors import ModelLoadError
 
 pytestmark = pytest.mark.real_model
 
 
 def test_translates_a_sentence(hf_model, test_model_path):
-    transcript = Assistant(hf_model, f"transformers:{test_model_path}").translate("Where is the station?", "de")
+    transcript = Assistant(hf_model, f"transformers:{test_model_path}").run("Where is the station?", "de", method="no-extra")
     assert transcript.translation.strip()
     assert transcript.translation != "Where is the station?"
     print(f"\n[transformers] de: {transcript.translation!r} in {transcript.timings['translate']:.2f}s")

@@ -11,7 +11,7 @@ import pytest
 
 from assistant.backends import load_chat_model, supports_structured_output
 from assistant.backends import vllm as vllm_backend
-from assistant.core import Assistant
+from assistant.chain import Assistant
 from assistant.detection import Candidate
 from assistant.parsing import Detection
 from assistant.errors import BackendError
@@ -42,7 +42,7 @@ def _port_open(host: str, port: int) -> bool:
 
 def test_translates_a_sentence(vllm_model):
     spec, model = vllm_model
-    transcript = Assistant(model, spec).translate("Where is the station?", "de")
+    transcript = Assistant(model, spec).run("Where is the station?", "de", method="no-extra")
     assert transcript.translation.strip()
     print(f"\n[vllm] de: {transcript.translation!r} in {transcript.timings['translate']:.2f}s")
 
@@ -60,7 +60,7 @@ def test_openai_backend_picks_the_served_model(vllm_model, test_model_path):
     record = vllm_backend.ensure_server(test_model_path)
     model = load_chat_model(f"openai:{record.base_url}")
     assert model.model_name == record.served_name
-    assert Assistant(model, f"openai:{record.base_url}").translate("Thank you.", "es").translation.strip()
+    assert Assistant(model, f"openai:{record.base_url}").run("Thank you.", "es", method="no-extra").translation.strip()
     with pytest.raises(BackendError, match="does not serve 'other'"):
         load_chat_model(f"openai:{record.base_url}#other")
 

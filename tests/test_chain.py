@@ -2,7 +2,7 @@
 
 import pytest
 
-from assistant.core import Assistant
+from assistant.chain import Assistant
 from assistant.dialogue import PreferenceMemory
 from assistant.errors import InputError
 from assistant.users import HumanUser, NoUser, OracleUser, SimulatedUser

@@ -11,7 +11,7 @@ import pytest
 from langchain_core.messages import convert_to_openai_messages
 
 from assistant.backends.hf import load_engine
-from assistant.core import Assistant
+from assistant.chain import Assistant
 from assistant.inputs import neutralize_control_tokens
 from assistant.prompts import load_prompt
 from assistant.users import SimulatedUser

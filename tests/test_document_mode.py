@@ -5,13 +5,12 @@ import json
 import pytest
 
 from assistant.checks import read_formality
-from assistant.core import Assistant
+from assistant.chain import Assistant
 from assistant.errors import InputError
-from assistant.summarize import ContextPolicy
-from assistant.summarize.document import DocumentTranslator, split_paragraphs
+from assistant.context import ContextPolicy
+from assistant.document import DocumentTranslator, split_paragraphs
 from assistant.users import HumanUser, NoUser
 from tests.fakes import StepFake
-from tests.test_summarize import SummaryFake
 
 ASK_YOU = '{"ambiguous": true, "question": "Formal or informal?", "options": ["formal", "informal"]}'
 ASK_NAME = '{"ambiguous": true, "question": "Is Blair a man or a woman?", "options": ["a man", "a woman"]}'
@@ -80,7 +79,7 @@ def test_the_first_paragraph_without_background_has_nothing_to_read_for_with_con
 
 
 def test_extract_plus_abstract_keeps_a_rolling_summary():
-    fake = SummaryFake(summary=["Sam, a woman, called her mother."], detect=['{"ambiguous": false}'],
+    fake = StepFake(summary=["Sam, a woman, called her mother."], detect=['{"ambiguous": false}'],
                        translate=["Elle est là."], calls=[])
     assistant = Assistant(fake, "fake:m", context_policy=ContextPolicy("extract+abstract"))
     result = DocumentTranslator(assistant, "fr").translate("Sam called her mother.\n\nSam is here.\n\nSam left.")
@@ -132,7 +131,7 @@ def test_cli_document_mode_keeps_one_register_and_asks_once(intercpt_cli, test_m
     asked = [(t["ambiguity"], t["span"].lower()) for t in turns if t["answered_by"] != "preference"]
     assert asked and len(asked) == len(set(asked)), turns  # each distinct question once
     assert all(t["answer"] == "formal, I am writing to my director" for t in turns if t["ambiguity"] == "formality")
-    registers = [read_formality(p["translation"], "fr").label for p in paragraphs]
+    registers = [read_formality(p["translation"], "fr") for p in paragraphs]
     assert set(registers) == {"formal"}, registers  # every paragraph says "vous"
     assert "\n\n" in data["translation"]
     measure(f"document mode 0.5B, 3 paragraphs: registers {registers}; questions asked {asked}; "

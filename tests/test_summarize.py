@@ -2,13 +2,11 @@
 and the abstractive step (on a fake model for control flow, on the real small model for the real path)."""
 
 import pytest
-from langchain_core.messages import AIMessage
-from langchain_core.outputs import ChatGeneration, ChatResult
 
-from assistant.core import Assistant
+from assistant.chain import Assistant
 from assistant.errors import InputError
-from assistant.summarize import STRATEGIES, BoundedContext, ContextPolicy, Summarizer, count_tokens, focus_spans
-from assistant.summarize.sentences import MAX_CONTEXT_CHARS, split_sentences
+from assistant.context import STRATEGIES, BoundedContext, ContextPolicy, Summarizer, count_tokens, focus_spans
+from assistant.context.sentences import MAX_CONTEXT_CHARS, split_sentences
 from assistant.transcript import Transcript
 from assistant.users import SimulatedUser
 from tests.fakes import StepFake
@@ -143,20 +141,8 @@ def test_the_encoder_adds_meaning_when_installed():
     assert "physician" in semantic.text and "physician" not in lexical.text
 
 
-class SummaryFake(StepFake):
-    """StepFake that also answers the summary prompt from its own queue."""
-
-    summary: list[str] = []
-
-    def _generate(self, messages, stop=None, run_manager=None, **kwargs):
-        if "short summaries" not in messages[0].content:
-            return super()._generate(messages, stop, run_manager, **kwargs)
-        self.calls.append(("summary", messages, kwargs))
-        return ChatResult(generations=[ChatGeneration(message=AIMessage(content=self.summary[0]))])
-
-
 def test_extract_plus_abstract_summarizes_the_extract_only():
-    fake = SummaryFake(summary=["Bilquis, a woman, heads the foundation."], translate=["x"], detect=["x"], calls=[])
+    fake = StepFake(summary=["Bilquis, a woman, heads the foundation."], translate=["x"], detect=["x"], calls=[])
     bounded = ContextPolicy("extract+abstract", 40).apply(BIOGRAPHY, SOURCE, focus=("[pr]",),
                                                           summarizer=Summarizer(fake, "de"))
     assert bounded.summary == "Bilquis, a woman, heads the foundation."
@@ -180,7 +166,7 @@ def test_with_context_reads_the_extract_and_records_it():
 
 
 def test_with_context_under_extract_plus_abstract_reads_the_summary():
-    fake = SummaryFake(summary=["She heads it."], detect=["x"], translate=["Sie leitet die Stiftung."], calls=[])
+    fake = StepFake(summary=["She heads it."], detect=["x"], translate=["Sie leitet die Stiftung."], calls=[])
     assistant = Assistant(fake, "fake:m", context_policy=ContextPolicy("extract+abstract", 24))
     transcript = assistant.run(SOURCE, "de", method="with-context", context=BIOGRAPHY)
     assert fake.steps().count("summary") == 1  # written once, reused by the repair retries

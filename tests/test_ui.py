@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from assistant.core import PROMPT_VARIANTS, Assistant
+from assistant.chain import PROMPT_VARIANTS, Assistant
 
 pytestmark = pytest.mark.real_model
 

@@ -14,13 +14,13 @@ from typing import Any, Iterator
 
 import gradio as gr
 
-from assistant.core import DEFAULT_MAX_QUESTIONS, METHODS, PROMPT_VARIANTS, Assistant
+from assistant.chain import DEFAULT_MAX_QUESTIONS, METHODS, PROMPT_VARIANTS, Assistant
 from assistant.dialogue import Dialogue
 from assistant.errors import IntercptError, InputError
 from assistant.explain import explain
 from assistant.languages import LANGUAGES
-from assistant.summarize import BoundedContext, Summarizer
-from assistant.summarize.sentences import MAX_CONTEXT_CHARS
+from assistant.context import BoundedContext, Summarizer
+from assistant.context.sentences import MAX_CONTEXT_CHARS
 from assistant.transcript import Transcript, Turn
 from assistant.users import HumanUser, SimulatedUser, scripted_then
 

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from assistant import __version__
-from assistant.checks import FEMININE, FORMAL, INFORMAL, MASCULINE, read_formality, read_gender
+from assistant.checks import FEMININE, FORMAL, INFORMAL, MASCULINE, checker_for
 
 from .base import SegmentMetric
 from .fields import GENDER_TYPES, gold, kind, lang, translation
@@ -30,12 +30,8 @@ def checked_attribute(ambiguity: str) -> str | None:
 
 def observed_label(record: dict[str, Any]) -> str | None:
     """What the checker reads off the translation for the item's type (None: unreadable or not checked)."""
-    ambiguity, text, target = kind(record), translation(record), lang(record)
-    if ambiguity == "formality":
-        return read_formality(text, target).label
-    if ambiguity in GENDER_TYPES:
-        return read_gender(text, target, about="referent" if ambiguity == "it_resolution" else "person").label
-    return None
+    checker = checker_for(kind(record))
+    return checker.read(translation(record), lang(record)) if checker else None
 
 
 class _GoldLabelMetric(SegmentMetric):

@@ -6,7 +6,7 @@ from collections import Counter
 from typing import Any
 
 from assistant.checks import label_from_answer
-from assistant.detection import ambiguity_types
+from assistant.checks import checker_for
 
 from .accuracy import LABELS, checked_attribute, observed_label
 from .fields import family, gold, kind
@@ -71,13 +71,13 @@ def error_types(record: dict[str, Any]) -> list[str]:
 
 
 def _check(turn: dict[str, Any]) -> str | None:
-    entry = ambiguity_types().get(turn["ambiguity"])
-    return entry.check if entry else None
+    checker = checker_for(turn["ambiguity"])
+    return checker.name if checker else None
 
 
 def _contradicts(record: dict[str, Any], turn: dict[str, Any]) -> bool:
-    check = _check(turn)
-    if not check or not turn.get("answer"):
+    checker = checker_for(turn["ambiguity"])
+    if not checker or not turn.get("answer"):
         return False
-    expected, said = gold(record, check), label_from_answer(check, turn["answer"])
-    return expected in LABELS.get(check, ()) and said is not None and said != expected
+    expected, said = gold(record, checker.answers), label_from_answer(checker.answers, turn["answer"])
+    return expected in checker.labels and said is not None and said != expected

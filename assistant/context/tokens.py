@@ -9,7 +9,7 @@ measures the ratio when given one).
 
 from __future__ import annotations
 
-from ..detection import english_pipeline
+from ..nlp.pipelines import english_pipeline
 
 
 def count_tokens(text: str) -> int:

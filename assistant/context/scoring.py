@@ -13,7 +13,8 @@ import re
 from dataclasses import dataclass
 from typing import Any, Iterable, Sequence
 
-from ..detection import GENDERED_PRONOUNS, PLACEHOLDER, SECOND_PERSON, TITLES, english_pipeline
+from ..detection import GENDERED_PRONOUNS, PLACEHOLDER, SECOND_PERSON, TITLES
+from ..nlp.pipelines import english_pipeline
 from .encoders import Encoder
 from .sentences import Sentence
 

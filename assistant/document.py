@@ -13,15 +13,13 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from ..core import DEFAULT_MAX_QUESTIONS, Assistant
-from ..dialogue import PreferenceMemory
-from ..errors import InputError
-from ..inputs import validate_source
-from ..transcript import Transcript, Turn
-from ..users import NoUser, User
-from .abstract import Summarizer
-from .policy import focus_spans
-from .sentences import MAX_CONTEXT_CHARS
+from .chain import DEFAULT_MAX_QUESTIONS, Assistant, PreferenceMemory
+from .context import Summarizer, focus_spans
+from .context.sentences import MAX_CONTEXT_CHARS
+from .errors import InputError
+from .inputs import validate_source
+from .transcript import Transcript, Turn
+from .users import NoUser, User
 
 MAX_DOCUMENT_CHARS = MAX_CONTEXT_CHARS
 _PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n\s*")

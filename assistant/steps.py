@@ -1,9 +1,7 @@
-"""The translation assistant: detect an ambiguity, ask, translate with the answers, verify.
+"""The model steps of the chain: ask about a candidate, translate, verify and repair.
 
-Knows nothing of the terminal, the browser or HTTP; every caller passes a langchain
-chat model built by ``assistant.backends.load_chat_model``. ``Assistant.start`` opens a
-step-by-step ``Dialogue`` (for the UI); ``Assistant.run`` drives one to the end with a
-``User`` (for the CLI and the evaluator).
+Each step is one prompt sent to the chat model; none of them knows about dialogues or
+users, so the dialogue (above) drives them and the steps never call back up.
 """
 
 from __future__ import annotations
@@ -17,21 +15,16 @@ from langchain_core.prompts import ChatPromptTemplate
 from langchain_core.runnables import Runnable, RunnableLambda
 from pydantic import BaseModel
 
-from .checks import label_from_answer, length_plausible, read_label
-from .detection import Candidate, ambiguity_types
-from .dialogue import Dialogue, PreferenceMemory
-from .errors import InputError
-from .inputs import neutralize_control_tokens, validate_source
-from .languages import language_name
+from .ambiguity import get_type
+from .checks import expectations, length_plausible, read_label
+from .context import ContextPolicy, Summarizer
+from .detection import Candidate
+from .inputs import neutralize_control_tokens
 from .parsing import Detection, clean_translation, parse_detection
-from .prompts import load_prompt, prompts_root
-from .summarize import ContextPolicy, Summarizer
+from .prompts import load_prompt, prompts_root, tagged
 from .transcript import Check, Transcript, Turn
-from .users import NoUser, User
 
-METHODS = ("intercpt", "with-context", "no-extra")
 PROMPT_VARIANTS = ("generalist", "specialist")
-DEFAULT_MAX_QUESTIONS = 3
 REPAIR_BUDGET = 3
 RETRY_TEMPERATURE = 0.7
 
@@ -51,112 +44,45 @@ def repair_reminder(check: str, expected: str, lang: str) -> str:
     return _reminders().get(check, {}).get(expected, {}).get(lang) or f"Use the {expected} form."
 
 
-def expectations(turns: list[Turn]) -> list[tuple[str, str]]:
-    """(check, label) for every answer the checks can read, e.g. ("formality", "formal")."""
-    wanted = []
-    for turn in turns:
-        check = ambiguity_types()[turn.ambiguity].check
-        label = label_from_answer(check, turn.answer) if check and turn.answer else None
-        if label:
-            wanted.append((check, label))
-    return wanted
-
-
-class Assistant:
-    """Runs the chain and its baselines on one chat model.
+class ModelSteps:
+    """The chain's calls to one chat model.
 
     prompts: ``generalist`` detection prompts show examples of every ambiguity type;
         ``specialist`` ones only the type the pre-pass found.
     repair_budget: how many sampled re-translations verify-and-repair may try.
-    structured_output: the backend constrains replies to a JSON schema (vLLM does), so
-        detection replies always parse; otherwise they are parsed tolerantly.
-    context_policy: how much of a long context the with-context translator reads
-        (default: an extract of 256 tokens; ``ContextPolicy("full")`` reads it all).
+    structured_output: the backend constrains replies to a JSON schema, so detection
+        replies always parse; otherwise they are parsed tolerantly.
+    context_policy: how much of a long context a model reads.
     """
 
-    def __init__(self, chat_model: BaseChatModel, model_spec: str, *, prompts: str = "generalist",
-                 repair_budget: int = REPAIR_BUDGET, structured_output: bool = False,
-                 context_policy: ContextPolicy | None = None):
-        if prompts not in PROMPT_VARIANTS:
-            raise InputError(f"unknown prompt variant {prompts!r}; choose one of: {', '.join(PROMPT_VARIANTS)}")
+    def __init__(self, chat_model: BaseChatModel, *, prompts: str = "generalist", repair_budget: int = REPAIR_BUDGET,
+                 structured_output: bool = False, context_policy: ContextPolicy | None = None):
         self.chat_model = chat_model
-        self.model_spec = model_spec
         self.prompts = prompts
         self.repair_budget = repair_budget
         self.structured_output = structured_output
         self.context_policy = context_policy or ContextPolicy()
         self._prompt_cache: dict[tuple, ChatPromptTemplate] = {}
 
-    @classmethod
-    def for_model(cls, chat_model: BaseChatModel, model_spec: str, **options) -> "Assistant":
-        """An Assistant that uses structured output where the spec's backend supports it."""
-        from .backends import supports_structured_output
-
-        return cls(chat_model, model_spec, structured_output=supports_structured_output(model_spec), **options)
-
-    # ----- entry points
-
-    def start(self, source: str, target_lang: str, *, method: str = "intercpt", context: str | None = None,
-              max_questions: int = DEFAULT_MAX_QUESTIONS, preferences: PreferenceMemory | None = None) -> Dialogue:
-        """Validate the request, bound the context, and open a dialogue; nothing is generated yet.
-
-        ``preferences`` answers the questions it remembers, without asking them again."""
-        language_name(target_lang)
-        if method not in METHODS:
-            raise InputError(f"unknown method {method!r}; choose one of: {', '.join(METHODS)}")
-        context = context.strip() if context and context.strip() else None
-        if method == "with-context" and context is None:
-            raise InputError("the with-context method needs a context (--context or --context-file)")
-        if max_questions < 0:
-            raise InputError("the number of questions cannot be negative")
-        transcript = Transcript(source=validate_source(source), target_lang=target_lang, method=method,
-                                model=self.model_spec, context=context)
-        if context is not None:
-            with transcript.timed("context"):
-                transcript.bounded_context = self.context_policy.for_source(context, transcript.source, target_lang)
-        return Dialogue(self, transcript, max_questions if method == "intercpt" else 0, preferences)
-
-    def run(self, source: str, target_lang: str, *, method: str = "intercpt", context: str | None = None,
-            user: User | None = None, max_questions: int = DEFAULT_MAX_QUESTIONS,
-            preferences: PreferenceMemory | None = None) -> Transcript:
-        """Ask (through ``user``), translate and verify in one call."""
-        dialogue = self.start(source, target_lang, method=method, context=context, max_questions=max_questions,
-                              preferences=preferences)
-        user = user or NoUser()
-        while (turn := dialogue.next_question()) is not None:
-            with dialogue.transcript.timed("answer"):
-                reply = user.answer(turn, dialogue.transcript.source)
-            dialogue.answer(reply, user.name)
-            if preferences and reply:
-                preferences.remember(turn, reply)
-        return dialogue.finish()
-
-    def translate(self, source: str, target_lang: str) -> Transcript:
-        """Translate with nothing extra (the paper's no-extra setting)."""
-        return self.run(source, target_lang, method="no-extra")
-
-    # ----- the steps a Dialogue calls
-
     def ask(self, source: str, target_lang: str, candidate: Candidate) -> Turn | None:
         """One detection call (retried once, sampling, if unparsable): a question, or None."""
-        kind = ambiguity_types()[candidate.ambiguity]
+        kind = get_type(candidate.ambiguity)
         prompt = load_prompt("detect")
         groups = (candidate.ambiguity,) if self.prompts == "specialist" else tuple(prompt.examples)
         inputs = {"source": neutralize_control_tokens(source), "span": candidate.span, "ambiguity": kind.label}
         detection = None
         for seed in (None, 1):
-            chain = self._chain("detect", target_lang, groups, seed=seed, schema=Detection if self.structured_output
-                                else None)
-            detection = parse_detection(chain.invoke(inputs))
+            schema = Detection if self.structured_output else None
+            detection = parse_detection(self._chain("detect", target_lang, groups, seed=seed, schema=schema)
+                                        .invoke(inputs))
             if detection is not None:
                 break
         if detection is None or not detection.ambiguous:
             return None
-        options = list(kind.options) or detection.options[:4]
+        options = list(kind.options(target_lang)) or detection.options[:4]
         return Turn(ambiguity=candidate.ambiguity, span=candidate.span, question=detection.question, options=options)
 
-    def translate_transcript(self, transcript: Transcript, turns: list[Turn] | None = None,
-                             sample_seed: int | None = None) -> str:
+    def translate(self, transcript: Transcript, turns: list[Turn] | None = None, sample_seed: int | None = None) -> str:
         """Translate by the transcript's method, conditioned on the answered ``turns`` (default: its own).
 
         Each answer whose meaning the checks can read ("formal, my boss" -> formal) is followed
@@ -179,8 +105,8 @@ class Assistant:
         return self._chain(name, lang, None, clean=True, seed=sample_seed).invoke(inputs)
 
     def context_for_translator(self, transcript: Transcript) -> str:
-        """The context ``start`` bounded, or under ``extract+abstract`` its summary (written once, kept in
-        the transcript)."""
+        """The context the dialogue bounded, or under ``extract+abstract`` its summary (written once,
+        kept in the transcript)."""
         bounded = transcript.bounded_context
         if bounded.strategy == "extract+abstract" and bounded.summary is None:
             bounded.summary = Summarizer(self.chat_model, transcript.target_lang)(bounded.text)
@@ -210,7 +136,7 @@ class Assistant:
         checks = evaluate(translation)
         attempts = 1
         while _badness(checks) != (0, 0) and attempts <= self.repair_budget:
-            candidate = self.translate_transcript(transcript, turns, sample_seed=attempts)
+            candidate = self.translate(transcript, turns, sample_seed=attempts)
             attempts += 1
             candidate_checks = evaluate(candidate)
             if _badness(candidate_checks) < _badness(checks):
@@ -234,4 +160,5 @@ class Assistant:
             }
         model = self.chat_model.bind(**options) if options else self.chat_model
         chain = self._prompt_cache[key] | model | StrOutputParser()
-        return chain | RunnableLambda(clean_translation) if clean else chain
+        chain = chain | RunnableLambda(clean_translation) if clean else chain
+        return tagged(chain, prompt_name)

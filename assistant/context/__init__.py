@@ -1,8 +1,7 @@
 """Long contexts, bounded: the part of a context a model reads, and optional summaries of it.
 
 ``ContextPolicy(strategy, budget, encoder).apply(context, source, focus)`` gives a
-``BoundedContext``; ``Summarizer`` writes the abstractive summary; ``document`` translates
-a whole document paragraph by paragraph.
+``BoundedContext``; ``Summarizer`` writes the abstractive summary.
 """
 
 from ..transcript import BoundedContext

@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Iterator
 
-from ..detection import english_pipeline
+from ..nlp.pipelines import english_pipeline
 from ..errors import InputError
 
 # Parsing cost grows with the text: beyond this a person is asked for the part that matters.

@@ -1,0 +1,95 @@
+"""The ambiguity table (``prompts/ambiguities.yaml``): everything the product knows of each type.
+
+One entry per type says where it matters, which pre-pass rule finds it, what a person may
+answer, which checker verifies it, how an oracle answers from a gold label and which metric
+heads its report, so adding a type means adding one entry (and, if it needs one, a rule or
+a checker registered under the name the entry gives).
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+import yaml
+
+from .errors import InputError
+from .prompts import prompts_root
+
+TABLE_FILE = "ambiguities.yaml"
+DEFAULT_OPTIONS = "default"
+ANY_VALUE = "*"
+
+
+@dataclass(frozen=True)
+class AmbiguityType:
+    """One entry of the table; see the comments at the top of ``prompts/ambiguities.yaml``."""
+
+    name: str
+    label: str
+    languages: tuple[str, ...]
+    family: str
+    detect: str | None
+    check: str | None
+    gold: str | None
+    oracle: Mapping[str, str]
+    headline: str
+    options_by_lang: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    lexicon: frozenset[str] = field(default_factory=frozenset)
+
+    def options(self, lang: str) -> tuple[str, ...]:
+        """The answer buttons for ``lang``; empty when the translator model proposes them."""
+        return self.options_by_lang.get(lang) or self.options_by_lang.get(DEFAULT_OPTIONS, ())
+
+    def oracle_answer(self, gold: Mapping[str, str]) -> str | None:
+        """What an oracle says when the item's gold label is known; None when the data gives none."""
+        value = gold.get(self.gold) if self.gold else None
+        if not value:
+            return None
+        template = self.oracle.get(value) or self.oracle.get(ANY_VALUE)
+        return template.format(value=value) if template else None
+
+
+def parse_table(data: Mapping[str, Any]) -> dict[str, AmbiguityType]:
+    """Build the types from the table's YAML mapping (a type name to its entry)."""
+    return {
+        name: AmbiguityType(
+            name=name,
+            label=entry["label"],
+            languages=tuple(entry["languages"]),
+            family=entry.get("family", name),
+            detect=entry.get("detect"),
+            check=entry.get("check"),
+            gold=entry.get("gold"),
+            oracle=dict(entry.get("oracle") or {}),
+            headline=entry.get("headline", "chrf"),
+            options_by_lang={lang: tuple(opts) for lang, opts in (entry.get("options") or {}).items()},
+            lexicon=frozenset(entry.get("lexicon") or ()),
+        )
+        for name, entry in data.items()
+    }
+
+
+@lru_cache(maxsize=1)
+def ambiguity_types() -> dict[str, AmbiguityType]:
+    """Every type of the table, read once per process."""
+    return parse_table(yaml.safe_load((prompts_root() / TABLE_FILE).read_text(encoding="utf-8")))
+
+
+def get_type(name: str) -> AmbiguityType:
+    """The type called ``name``; an unknown name gets the close ones."""
+    known = ambiguity_types()
+    if name not in known:
+        close = difflib.get_close_matches(name, known, n=2)
+        hint = f" (did you mean {' or '.join(close)}?)" if close else ""
+        raise InputError(f"unknown ambiguity type {name!r}{hint}; known: {', '.join(known)}")
+    return known[name]
+
+
+def family_of(name: str) -> str:
+    """The family of a type (a type outside the table is its own family)."""
+    entry = ambiguity_types().get(name)
+    return entry.family if entry else name

@@ -1,0 +1,130 @@
+"""The chain's public API: detect an ambiguity, ask, translate with the answers, verify.
+
+Knows nothing of the terminal, the browser or HTTP; callers pass a langchain chat model
+built by ``assistant.backends.load_chat_model``. ``Assistant.start`` opens a step-by-step
+``Dialogue`` (the browser answers between steps); ``Assistant.run`` drives one to the end
+with a ``User`` (the CLI and the evaluator).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from langchain_core.language_models.chat_models import BaseChatModel
+
+from .backends import ModelSpec, supports_structured_output
+from .context import DEFAULT_BUDGET, DEFAULT_STRATEGY, ENCODERS, STRATEGIES, ContextPolicy
+from .dialogue import Dialogue, PreferenceMemory
+from .errors import InputError
+from .inputs import validate_source
+from .languages import language_name
+from .steps import PROMPT_VARIANTS, REPAIR_BUDGET, ModelSteps
+from .transcript import Transcript
+from .users import NoUser, User
+
+METHODS = ("intercpt", "with-context", "no-extra")
+DEFAULT_MAX_QUESTIONS = 3
+MAX_QUESTIONS_LIMIT = 10
+
+__all__ = ["METHODS", "PROMPT_VARIANTS", "DEFAULT_MAX_QUESTIONS", "MAX_QUESTIONS_LIMIT", "Assistant", "ChainOptions",
+           "Dialogue", "PreferenceMemory"]
+
+
+@dataclass(frozen=True)
+class ChainOptions:
+    """How the chain runs, shared by every front end (translate, chat, the web app, the evaluator).
+
+    The field metadata is the single source of each command-line option: help text, metavar,
+    choices and bounds; the front ends generate their options from it.
+    """
+
+    method: str = field(default="intercpt", metadata={
+        "help": "intercpt asks before translating; with-context translates given the context; no-extra translates "
+                "the text alone", "choices": METHODS})
+    max_questions: int = field(default=DEFAULT_MAX_QUESTIONS, metadata={
+        "help": "ask at most J questions per text", "metavar": "J", "min": 0, "max": MAX_QUESTIONS_LIMIT})
+    prompts: str = field(default="generalist", metadata={
+        "help": "detection (and simulated-user) prompts with examples of every ambiguity type, or of the one found",
+        "choices": PROMPT_VARIANTS})
+    context_strategy: str = field(default=DEFAULT_STRATEGY, metadata={
+        "help": "how much of a long context a model reads: extract (the most relevant sentences within the budget), "
+                "extract+abstract (also a model summary of them), truncate-head (the last tokens), truncate-tail "
+                "(the first tokens), full (all of it)", "choices": STRATEGIES})
+    context_budget: int = field(default=DEFAULT_BUDGET, metadata={
+        "help": "most context tokens a model reads, counted as spaCy word tokens", "metavar": "TOKENS"})
+    context_encoder: str | None = field(default=None, metadata={
+        "help": "a local sentence encoder that adds meaning to the extract's relevance score (needs its package)",
+        "choices": tuple(sorted(ENCODERS))})
+
+    def __post_init__(self) -> None:
+        if self.method not in METHODS:
+            raise InputError(f"unknown method {self.method!r}; choose one of: {', '.join(METHODS)}")
+        if self.prompts not in PROMPT_VARIANTS:
+            raise InputError(f"unknown prompt variant {self.prompts!r}; choose one of: {', '.join(PROMPT_VARIANTS)}")
+        if not 0 <= self.max_questions <= MAX_QUESTIONS_LIMIT:
+            raise InputError(f"the number of questions must be between 0 and {MAX_QUESTIONS_LIMIT}, "
+                             f"not {self.max_questions}")
+        self.context_policy()  # a bad strategy, budget or encoder fails here, before any model loads
+
+    def context_policy(self) -> ContextPolicy:
+        return ContextPolicy(strategy=self.context_strategy, budget=self.context_budget, encoder=self.context_encoder)
+
+
+class Assistant:
+    """Runs the chain and its baselines on one chat model (see ``ModelSteps`` for the options)."""
+
+    def __init__(self, chat_model: BaseChatModel, model_spec: str, *, prompts: str = "generalist",
+                 repair_budget: int = REPAIR_BUDGET, structured_output: bool = False,
+                 context_policy: ContextPolicy | None = None):
+        if prompts not in PROMPT_VARIANTS:
+            raise InputError(f"unknown prompt variant {prompts!r}; choose one of: {', '.join(PROMPT_VARIANTS)}")
+        self.model_spec = model_spec
+        self.steps = ModelSteps(chat_model, prompts=prompts, repair_budget=repair_budget,
+                                structured_output=structured_output, context_policy=context_policy)
+
+    @classmethod
+    def for_model(cls, chat_model: BaseChatModel, spec: ModelSpec, **options) -> "Assistant":
+        """An Assistant that uses structured output where the spec's backend supports it."""
+        return cls(chat_model, str(spec), structured_output=supports_structured_output(spec), **options)
+
+    @property
+    def chat_model(self) -> BaseChatModel:
+        return self.steps.chat_model
+
+    @property
+    def context_policy(self) -> ContextPolicy:
+        return self.steps.context_policy
+
+    @property
+    def structured_output(self) -> bool:
+        return self.steps.structured_output
+
+    def start(self, source: str, target_lang: str, *, method: str = "intercpt", context: str | None = None,
+              max_questions: int = DEFAULT_MAX_QUESTIONS, preferences: PreferenceMemory | None = None) -> Dialogue:
+        """Validate the request, bound the context, and open a dialogue; nothing is generated yet.
+
+        ``preferences`` answers the questions it remembers, without asking them again."""
+        language_name(target_lang)
+        if method not in METHODS:
+            raise InputError(f"unknown method {method!r}; choose one of: {', '.join(METHODS)}")
+        context = context.strip() if context and context.strip() else None
+        if method == "with-context" and context is None:
+            raise InputError("the with-context method needs a context to read")
+        if not 0 <= max_questions <= MAX_QUESTIONS_LIMIT:
+            raise InputError(f"the number of questions must be between 0 and {MAX_QUESTIONS_LIMIT}")
+        transcript = Transcript(source=validate_source(source), target_lang=target_lang, method=method,
+                                model=self.model_spec, context=context)
+        if context is not None:
+            with transcript.timed("context"):
+                transcript.bounded_context = self.context_policy.for_source(context, transcript.source, target_lang)
+        return Dialogue(self.steps, transcript, max_questions if method == "intercpt" else 0, preferences)
+
+    def run(self, source: str, target_lang: str, *, method: str = "intercpt", context: str | None = None,
+            user: User | None = None, max_questions: int = DEFAULT_MAX_QUESTIONS,
+            preferences: PreferenceMemory | None = None) -> Transcript:
+        """Ask (through ``user``; nobody answers by default), translate and verify in one call."""
+        dialogue = self.start(source, target_lang, method=method, context=context, max_questions=max_questions,
+                              preferences=preferences)
+        for _ in dialogue.drive(user or NoUser()):
+            pass
+        return dialogue.transcript

@@ -1,0 +1,1 @@
+"""Language resources the pre-pass and the checkers share (spaCy pipelines, word lists)."""
