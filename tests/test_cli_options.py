@@ -16,6 +16,7 @@ from assistant.cli.options import add_options, from_args
 @dataclass(frozen=True)
 class Inner:
     budget: int = field(default=256, metadata={"help": "tokens kept", "metavar": "TOKENS", "min": 8})
+    method: str = "x"  # left out by the outer field's "exclude": the outer config has its own --method
 
 
 @dataclass(frozen=True)
@@ -28,7 +29,7 @@ class Config:
     model: ModelSpec = field(default_factory=lambda: ModelSpec.parse("openai:http://127.0.0.1:1/v1"),
                              metadata={"help": "which model"})
     progress: bool = field(default=True, metadata={"help": "show progress"})
-    inner: Inner = field(default_factory=Inner)
+    inner: Inner = field(default_factory=Inner, metadata={"exclude": ("method",)})
 
 
 def parser_for(cls=Config, **options) -> argparse.ArgumentParser:
@@ -48,6 +49,11 @@ def test_options_given_are_parsed_by_the_field_types():
 def test_options_left_out_keep_the_dataclass_defaults():
     config = from_args(Config, parser_for().parse_args(["--out", "run"]))
     assert config == Config(out=Path("run"))
+
+
+def test_a_nested_field_names_the_inner_fields_it_leaves_out():
+    config = from_args(Config, parser_for().parse_args(["--out", "run", "--method", "b"]))
+    assert (config.method, config.inner.method) == ("b", "x")
 
 
 def test_given_values_override_the_options():

@@ -23,7 +23,14 @@ COMMAND_GROUP = "intercpt.commands"
 
 
 class ArgumentParser(argparse.ArgumentParser):
-    """Usage errors on one line, with where to read more, instead of the whole usage block."""
+    """Usage errors on one line, with where to read more, instead of the whole usage block.
+
+    Abbreviated options are refused: with options generated from config fields, an abbreviation
+    would silently change meaning when a field is added (``--method`` would match ``--methods``)."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        kwargs.setdefault("allow_abbrev", False)
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> typing.NoReturn:
         self.exit(2, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")

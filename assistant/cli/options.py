@@ -5,8 +5,8 @@ A field becomes ``--field-name``; its ``metadata`` gives ``help``, ``metavar``, 
 annotation decides the parsing: ``int``/``float``/``str``/``Path``, a class with a ``parse``
 classmethod (``ModelSpec``), ``X | None``, ``tuple[X, ...]`` (a comma-separated list whose every
 element is checked), ``bool`` (``--x``/``--no-x``). A field whose type is itself a dataclass
-adds that dataclass's options (flattened). Options left out keep the dataclass's defaults,
-because ``from_args`` passes only what was given.
+adds that dataclass's options (flattened), less those its ``exclude`` metadata names. Options
+left out keep the dataclass's defaults, because ``from_args`` passes only what was given.
 """
 
 from __future__ import annotations
@@ -31,22 +31,24 @@ def add_options(parser: argparse.ArgumentParser | argparse._ArgumentGroup, cls: 
             continue
         kind = hints[f.name]
         if _is_nested(kind):
-            add_options(parser, kind, exclude=exclude, repeatable=repeatable)
+            add_options(parser, kind, exclude=(*exclude, *f.metadata.get("exclude", ())), repeatable=repeatable)
         else:
             parser.add_argument(option_name(f.name), **_argument(f, kind, repeat=f.name in repeatable))
 
 
-def from_args(cls: type, args: argparse.Namespace, **given: Any) -> Any:
-    """Build ``cls`` (and its nested config dataclasses) from parsed options; ``given`` overrides them."""
+def from_args(cls: type, args: argparse.Namespace, *, exclude: Collection[str] = (), **given: Any) -> Any:
+    """Build ``cls`` (and its nested config dataclasses) from parsed options; ``given`` overrides them.
+
+    Fields ``exclude``d (and those a nested field's ``exclude`` metadata names) keep their defaults."""
     hints = typing.get_type_hints(cls)
     values = {}
     for f in dataclasses.fields(cls):
-        if not f.init:
+        if not f.init or f.name in exclude:
             continue
         if f.name in given:
             values[f.name] = given[f.name]
         elif _is_nested(hints[f.name]):
-            values[f.name] = from_args(hints[f.name], args)
+            values[f.name] = from_args(hints[f.name], args, exclude=(*exclude, *f.metadata.get("exclude", ())))
         elif hasattr(args, f.name):
             values[f.name] = getattr(args, f.name)
     return cls(**values)
