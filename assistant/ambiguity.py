@@ -12,6 +12,7 @@ import difflib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
 import yaml
@@ -73,10 +74,15 @@ def parse_table(data: Mapping[str, Any]) -> dict[str, AmbiguityType]:
     }
 
 
+def table_path() -> Path:
+    """Where the table is read from: the copy shipped with the prompts."""
+    return prompts_root() / TABLE_FILE
+
+
 @lru_cache(maxsize=1)
 def ambiguity_types() -> dict[str, AmbiguityType]:
     """Every type of the table, read once per process."""
-    return parse_table(yaml.safe_load((prompts_root() / TABLE_FILE).read_text(encoding="utf-8")))
+    return parse_table(yaml.safe_load(table_path().read_text(encoding="utf-8")))
 
 
 def get_type(name: str) -> AmbiguityType:

@@ -8,12 +8,28 @@ import unicodedata
 from .errors import InputError
 
 MAX_SOURCE_CHARS = 5000
-# Chat-template control tokens of common model families, and the tags our prompts wrap user
-# text in. Inside user text they would end the data block or open a new turn, so each gets
-# a zero-width space inside.
+ZERO_WIDTH_SPACE = "\u200b"
+# Chat-template control tokens of the common model families, and the tags our prompts wrap
+# person-, file- and model-written text in. Inside such text they would end the data block or
+# open a new turn, so each gets a zero-width space after its first character: the person reading
+# the text sees nothing, the tokenizer no longer finds the token. ``<|`` is broken wherever it
+# stands (Qwen/ChatML, Llama 3, Phi: any name, any length, nested or split), and so is DeepSeek's
+# fullwidth ``<｜``; the rest are matched by name, in any case.
+_ANGLE_TOKENS = (
+    "s", "bos", "eos", "pad", "unk", "mask", "start_of_turn", "end_of_turn", "start_of_image", "end_of_image",
+    "think", "tool_call", "tool_response", "tools", "image", "img",
+    "source", "context", "clarifications", "text",  # our own prompt tags
+)
+_BRACKET_TOKENS = (  # Mistral's instruction and tool markers
+    "INST", "SYSTEM_PROMPT", "AVAILABLE_TOOLS", "TOOL_CALLS", "TOOL_RESULTS", "TOOL_CONTENT", "THINK",
+    "IMG", "IMG_BREAK", "IMG_END", "PREFIX", "MIDDLE", "SUFFIX",
+)
 _CONTROL_TOKENS = re.compile(
-    r"<\|[A-Za-z_][\w.-]{0,40}\|>|\[/?INST\]|<</?SYS>>|</?s>|<(?:start|end)_of_turn>"
-    r"|</?(?:source|context|clarifications|text)>"
+    r"<[|\uff5c]"
+    r"|<</?SYS>>"
+    rf"|<\s*/?\s*(?:{'|'.join(_ANGLE_TOKENS)})\b[^<>]{{0,200}}>"
+    rf"|\[\s*/?\s*(?:{'|'.join(_BRACKET_TOKENS)})\s*\]",
+    re.IGNORECASE,
 )
 
 
@@ -45,5 +61,7 @@ def _control_share(text: str) -> float:
 
 
 def neutralize_control_tokens(text: str) -> str:
-    """Make chat-template control tokens in user text inert, so text stays data inside a prompt."""
-    return _CONTROL_TOKENS.sub(lambda m: m.group(0)[0] + "\u200b" + m.group(0)[1:], text)
+    """Make chat-template control tokens and our prompt tags in ``text`` inert, so it stays data in a prompt.
+
+    Idempotent: an inert token is not matched again."""
+    return _CONTROL_TOKENS.sub(lambda m: m.group(0)[0] + ZERO_WIDTH_SPACE + m.group(0)[1:], text)

@@ -17,10 +17,11 @@ from pathlib import Path
 from typing import Any, Iterable
 
 import yaml
-from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
-from langchain_core.prompts import ChatPromptTemplate
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
+from langchain_core.prompts import ChatPromptTemplate, HumanMessagePromptTemplate
 from langchain_core.runnables import Runnable
 
+from .inputs import neutralize_control_tokens
 from .languages import language_name
 from .paths import shipped_dir
 
@@ -65,8 +66,32 @@ class PromptSpec:
             for pair in self.examples.get(group, []):
                 messages.append(HumanMessage(self.human.format(**{k: pair[k] for k in self.input_variables})))
                 messages.append(AIMessage(pair[self.reply_key]))
-        messages.append(("human", self.human))
+        messages.append(DataHumanMessagePromptTemplate.from_template(self.human))
         return ChatPromptTemplate.from_messages(messages)
+
+
+class DataHumanMessagePromptTemplate(HumanMessagePromptTemplate):
+    """The variable human turn: every value is text to work on, never a turn break or one of our tags.
+
+    Neutralising here rather than at the call sites means no caller can forget it (a source, a
+    span, a context, a model-written question or option, an answer all pass through)."""
+
+    def format(self, **kwargs: Any) -> BaseMessage:
+        return super().format(**_as_data(kwargs))
+
+    async def aformat(self, **kwargs: Any) -> BaseMessage:
+        return await super().aformat(**_as_data(kwargs))
+
+
+def _as_data(values: dict[str, Any]) -> dict[str, Any]:
+    def inert(value: Any) -> Any:
+        if isinstance(value, str):
+            return neutralize_control_tokens(value)
+        if isinstance(value, (list, tuple)):
+            return type(value)(inert(item) for item in value)
+        return value
+
+    return {name: inert(value) for name, value in values.items()}
 
 
 def template_variables(template: str) -> set[str]:

@@ -19,7 +19,6 @@ from .ambiguity import get_type
 from .checks import expectations, length_plausible, read_label
 from .context import ContextPolicy, Summarizer
 from .detection import Candidate
-from .inputs import neutralize_control_tokens
 from .parsing import Detection, clean_translation, parse_detection
 from .prompts import load_prompt, prompts_root, tagged
 from .transcript import Check, Transcript, Turn
@@ -69,7 +68,7 @@ class ModelSteps:
         kind = get_type(candidate.ambiguity)
         prompt = load_prompt("detect")
         groups = (candidate.ambiguity,) if self.prompts == "specialist" else tuple(prompt.examples)
-        inputs = {"source": neutralize_control_tokens(source), "span": candidate.span, "ambiguity": kind.label}
+        inputs = {"source": source, "span": candidate.span, "ambiguity": kind.label}
         detection = None
         for seed in (None, 1):
             schema = Detection if self.structured_output else None
@@ -90,15 +89,15 @@ class ModelSteps:
         more reliably than the answer alone.
         """
         lang = transcript.target_lang
-        source = neutralize_control_tokens(transcript.source)
+        source = transcript.source
         if transcript.method == "with-context":
-            inputs = {"context": neutralize_control_tokens(self.context_for_translator(transcript)), "source": source}
+            inputs = {"context": self.context_for_translator(transcript), "source": source}
             name = "translate_context"
         else:
             turns = transcript.turns if turns is None else turns
             lines = []
             for turn in (t for t in turns if t.answer):
-                lines.append(f"Q: {turn.question} A: {neutralize_control_tokens(turn.answer)}")
+                lines.append(f"Q: {turn.question} A: {turn.answer}")
                 lines += [repair_reminder(check, label, lang) for check, label in expectations([turn])]
             name = "translate_clarified" if lines else "translate"
             inputs = {"source": source, "clarifications": "\n".join(lines)} if lines else {"source": source}

@@ -11,7 +11,6 @@ from langchain_core.output_parsers import StrOutputParser
 from .ambiguity import get_type
 from .context import ContextPolicy
 from .errors import InputError
-from .inputs import neutralize_control_tokens
 from .prompts import load_prompt, tagged
 from .transcript import Turn
 
@@ -96,8 +95,8 @@ class SimulatedUser:
         chain = tagged(self._prompt.chat_prompt(self.target_lang, groups) | model | StrOutputParser(), "user")
         reply = chain.invoke(
             {
-                "context": neutralize_control_tokens(self.extract(source)),
-                "source": neutralize_control_tokens(source),
+                "context": self.extract(source),
+                "source": source,
                 "question": turn.question,
                 "options": ", ".join(turn.options) or "(none)",
             }

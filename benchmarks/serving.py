@@ -43,7 +43,7 @@ from assistant.backends import load_chat_model  # noqa: E402
 from assistant.backends import vllm as vllm_backend  # noqa: E402
 from assistant.backends.presets import server_env  # noqa: E402
 from assistant.chain import Assistant  # noqa: E402
-from assistant.detection import ambiguity_types  # noqa: E402
+from assistant.ambiguity import get_type  # noqa: E402
 from assistant.paths import cache_dir  # noqa: E402
 from assistant.prompts import load_prompt  # noqa: E402
 from assistant.users import OracleUser  # noqa: E402
@@ -113,7 +113,7 @@ def first_token_latency(model_path: str, sentences: list[str], repeats: int) -> 
     record = vllm_backend.ensure_server(model_path)
     prompt = load_prompt("detect")
     template = prompt.chat_prompt(TARGET_LANG, tuple(prompt.examples))
-    label = ambiguity_types()["formality"].label
+    label = get_type("formality").label
 
     def messages(sentence: str, nonce: str = "") -> list[dict]:
         from langchain_core.messages import convert_to_openai_messages

@@ -208,15 +208,18 @@ def test_the_real_model_summarizes_an_extract(hf_model):
 
 
 def test_the_ui_context_panel_shows_what_a_model_reads():
-    from ui.app import context_markdown, show_context
+    from ui.app import ChatHandlers, context_markdown
 
     fake = StepFake(detect=["x"], translate=["Sie leitet die Edhi-Stiftung."], calls=[])
-    transcript = Assistant(fake, "fake:m", context_policy=ContextPolicy("extract", 24)).run(
-        SOURCE, "de", method="with-context", context=BIOGRAPHY)
-    panel = show_context(transcript.to_dict())
+    assistant = Assistant(fake, "fake:m", context_policy=ContextPolicy("extract", 24))
+    handlers = ChatHandlers({"generalist": assistant})
+    outputs = list(handlers.respond(SOURCE, [], "de", "with-context", 3, "generalist", False, BIOGRAPHY, None, "s"))
+    transcript = handlers.sessions.get("s").last
+    panel = handlers.show_context("s")
+    assert outputs[-1][3]["bounded_context"]["indices"] == transcript.bounded_context.indices
     assert panel.startswith(f"**extract**: {transcript.bounded_context.tokens_out} of 97 tokens (sentences ")
     assert "> " + transcript.bounded_context.text in panel
-    assert show_context(None) == context_markdown(None) and "No context" in context_markdown(None)
+    assert handlers.show_context("other") == context_markdown(None) and "No context" in context_markdown(None)
 
 
 @pytest.mark.real_model
@@ -226,6 +229,7 @@ def test_the_ui_summarizes_an_uploaded_context_with_the_real_model(hf_model, tes
     upload = tmp_path / "biography.txt"
     upload.write_text(BIOGRAPHY * 3, encoding="utf-8")
     assistant = Assistant(hf_model, f"transformers:{test_model_path}", context_policy=ContextPolicy("extract", 40))
-    panel = summarize_context(assistant, "", str(upload), "de", {"source": SOURCE})
+    last = Transcript(source=SOURCE, target_lang="de", method="with-context", model="m")
+    panel = summarize_context(assistant, "", str(upload), "de", last)
     assert panel.startswith("**extract**: ") and "**Summary:** " in panel
     assert "she received" in panel and "⚠️" not in panel

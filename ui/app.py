@@ -1,7 +1,8 @@
 """The browser UI: a chat in which the assistant asks its clarifying questions as answer buttons.
 
-Thin by design: every step is the assistant's ``Dialogue``; this module only turns it into
-chat messages and keeps one dialogue per browser session (server-side, keyed by an id in
+Thin by design: every step is the assistant's ``Dialogue`` (driven by ``Dialogue.drive``, as
+the CLI drives it); this module only turns the steps into chat messages and keeps each browser
+session's state on the server (the pending dialogue and the last transcript, keyed by an id in
 ``gr.State``, so that a model never travels through Gradio's state copies).
 """
 
@@ -9,6 +10,7 @@ from __future__ import annotations
 
 import uuid
 from collections import OrderedDict
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -19,34 +21,41 @@ from assistant.dialogue import Dialogue
 from assistant.errors import IntercptError, InputError
 from assistant.explain import explain
 from assistant.languages import LANGUAGES
-from assistant.context import BoundedContext, Summarizer
+from assistant.context import Summarizer
 from assistant.context.sentences import MAX_CONTEXT_CHARS
-from assistant.transcript import Transcript, Turn
-from assistant.users import HumanUser, SimulatedUser, scripted_then
+from assistant.transcript import BoundedContext, Transcript, Turn
+from assistant.users import make_user, scripted_then
 
 SKIP = "skip"
 MAX_UPLOAD_BYTES = 200_000
 MAX_SESSIONS = 256
 
 
+@dataclass
+class Session:
+    """One browser session's state on the server: the dialogue waiting for an answer, and the
+    transcript last shown (the context panel and the summary read it from here)."""
+
+    dialogue: Dialogue | None = None
+    last: Transcript | None = None
+
+
 class SessionStore:
-    """Pending dialogues by browser session, oldest dropped first beyond ``capacity``."""
+    """Sessions by browser session id, least recently used dropped first beyond ``capacity``."""
 
     def __init__(self, capacity: int = MAX_SESSIONS):
         self.capacity = capacity
-        self._dialogues: OrderedDict[str, Dialogue] = OrderedDict()
+        self._sessions: OrderedDict[str, Session] = OrderedDict()
 
-    def get(self, session_id: str | None) -> Dialogue | None:
-        return self._dialogues.get(session_id) if session_id else None
-
-    def put(self, session_id: str, dialogue: Dialogue) -> None:
-        self._dialogues[session_id] = dialogue
-        self._dialogues.move_to_end(session_id)
-        while len(self._dialogues) > self.capacity:
-            self._dialogues.popitem(last=False)
-
-    def drop(self, session_id: str) -> None:
-        self._dialogues.pop(session_id, None)
+    def get(self, session_id: str | None) -> Session:
+        """The session's state (a fresh one for an unknown id), marked as most recently used."""
+        session = self._sessions.pop(session_id, None) if session_id else None
+        session = session or Session()
+        if session_id:
+            self._sessions[session_id] = session
+            while len(self._sessions) > self.capacity:
+                self._sessions.popitem(last=False)
+        return session
 
 
 def read_context(context: str | None, upload: str | None) -> str | None:
@@ -92,21 +101,14 @@ def context_markdown(bounded: BoundedContext | None) -> str:
     return "\n\n".join(lines)
 
 
-def show_context(transcript: dict | None) -> str:
-    """The context panel for the last transcript shown."""
-    bounded = (transcript or {}).get("bounded_context")
-    return context_markdown(BoundedContext(**bounded) if bounded else None)
-
-
 def summarize_context(assistant: Assistant, context: str, upload: str | None, lang: str,
-                      transcript: dict | None) -> str:
+                      last: Transcript | None) -> str:
     """The context panel with a summary the model writes of the extract (for the last text, or for none)."""
     try:
         text = read_context(context, upload)
         if text is None:
             return "_Add a context or upload a file first._"
-        source = (transcript or {}).get("source") or ""
-        bounded = assistant.context_policy.for_source(text, source, lang)
+        bounded = assistant.context_policy.for_source(text, last.source if last else "", lang)
         bounded.summary = Summarizer(assistant.chat_model, lang)(bounded.text)
         return context_markdown(bounded)
     except IntercptError as err:
@@ -115,14 +117,21 @@ def summarize_context(assistant: Assistant, context: str, upload: str | None, la
         return f"⚠️ The model backend failed: {type(err).__name__}: {err}"
 
 
-def build_demo(assistants: dict[str, Assistant], model_spec: str, concurrency: int = 1) -> gr.Blocks:
-    """The app for one model; ``assistants`` maps each prompt variant to an Assistant on that model."""
-    sessions = SessionStore()
+class ChatHandlers:
+    """What the app's events call: the chat turn, the one-call translation, the context panel.
 
-    def respond(message: str, history: list, lang: str, method: str, max_questions: float, prompts: str,
+    Kept apart from the layout so the handlers can be tested on a fake chat model.
+    """
+
+    def __init__(self, assistants: dict[str, Assistant], sessions: SessionStore | None = None):
+        self.assistants = assistants
+        self.sessions = sessions or SessionStore()
+
+    def respond(self, message: str, history: list, lang: str, method: str, max_questions: float, prompts: str,
                 simulate: bool, context: str, upload: str | None, session_id: str | None
                 ) -> Iterator[tuple[Any, ...]]:
         session_id = session_id or uuid.uuid4().hex
+        session = self.sessions.get(session_id)
 
         def out(messages: list, transcript: Transcript | None = None) -> tuple[Any, ...]:
             if transcript is None:
@@ -132,55 +141,63 @@ def build_demo(assistants: dict[str, Assistant], model_spec: str, concurrency: i
             return messages + [result], transcript.translation, account, transcript.to_dict(), session_id
 
         shown: list[gr.ChatMessage] = []
+        assistant = self.assistants[prompts]
         try:
-            dialogue = sessions.get(session_id)
+            dialogue = session.dialogue
             if dialogue is not None and dialogue.pending is not None:
-                answer = None if message.strip().lower() == SKIP else message
-                dialogue.answer(answer, "human")
+                dialogue.answer(None if message.strip().lower() == SKIP else message, "human")
             else:
-                dialogue = assistants[prompts].start(message, lang, method=method,
-                                                     context=read_context(context, upload),
-                                                     max_questions=int(max_questions))
-            sessions.put(session_id, dialogue)
+                dialogue = assistant.start(message, lang, method=method, context=read_context(context, upload),
+                                           max_questions=int(max_questions))
+            session.dialogue = dialogue
             transcript = dialogue.transcript
-            if simulate and not transcript.context:
-                raise InputError("the simulated user answers from the context: add a context first")
-            simulated = (SimulatedUser(assistants[prompts].chat_model, transcript.context, lang,
-                                       specialist=prompts == "specialist",
-                                       context_policy=assistants[prompts].context_policy,
-                                       structured_output=assistants[prompts].structured_output) if simulate else None)
+            user = None
+            if simulate:
+                user = make_user("simulated", target_lang=lang, chat_model=assistant.chat_model,
+                                 structured_output=assistant.structured_output, context=transcript.context,
+                                 specialist=prompts == "specialist", context_policy=assistant.context_policy)
             yield out([status_message("Looking for ambiguities…")])
-            while (turn := dialogue.next_question()) is not None:
-                if simulated is None:
-                    yield out(shown + [question_message(turn)])
+            for step in dialogue.drive(user):
+                if step.kind == "asked" and user is None:
+                    yield out(shown + [question_message(step.turn)])
                     return
-                shown.append(gr.ChatMessage(content=turn.question, metadata={"title": f"Question about “{turn.span}”"}))
-                yield out(shown + [status_message("The simulated user is answering…")])
-                reply = simulated.answer(turn, transcript.source)
-                dialogue.answer(reply, simulated.name)
-                shown.append(gr.ChatMessage(content=reply or SKIP, metadata={"title": "Simulated user"}))
-            yield out(shown + [status_message("Translating…")])
-            dialogue.finish()
-            sessions.drop(session_id)
+                if step.kind == "asked":
+                    shown.append(gr.ChatMessage(content=step.turn.question,
+                                                metadata={"title": f"Question about “{step.turn.span}”"}))
+                    yield out(shown + [status_message("The simulated user is answering…")])
+                elif step.kind == "answered" and user is not None:
+                    shown.append(gr.ChatMessage(content=step.turn.answer or SKIP, metadata={"title": "Simulated user"}))
+                elif step.kind == "translating":
+                    yield out(shown + [status_message("Translating…")])
+            session.dialogue, session.last = None, transcript
             yield out(shown, transcript)
         except IntercptError as err:
-            sessions.drop(session_id)
+            session.dialogue = None
             yield out(shown + [gr.ChatMessage(content=f"⚠️ {err}")])
         except Exception as err:  # noqa: BLE001 - a failing backend must reach the person as a message
-            sessions.drop(session_id)
+            session.dialogue = None
             yield out(shown + [gr.ChatMessage(content=f"⚠️ The model backend failed: {type(err).__name__}: {err}")])
 
-    def translate(text: str, target_lang: str, method: str = "intercpt", context: str = "",
+    def translate(self, text: str, target_lang: str, method: str = "intercpt", context: str = "",
                   answers: list[str] | None = None, max_questions: int = DEFAULT_MAX_QUESTIONS) -> dict:
         """Translate in one call, answering the questions with ``answers`` in order; returns the transcript."""
-        user = HumanUser(scripted_then(answers or [], None))
-        transcript = assistants["generalist"].run(text, target_lang, method=method, context=context or None,
+        user = make_user("human", target_lang=target_lang, ask=scripted_then(answers or [], None))
+        transcript = self.assistants["generalist"].run(text, target_lang, method=method, context=context or None,
                                                   user=user, max_questions=max_questions)
         return transcript.to_dict()
 
-    def summarize(context: str, upload: str | None, lang: str, transcript: dict | None) -> str:
-        return summarize_context(assistants["generalist"], context, upload, lang, transcript)
+    def show_context(self, session_id: str | None) -> str:
+        last = self.sessions.get(session_id).last
+        return context_markdown(last.bounded_context if last else None)
 
+    def summarize(self, context: str, upload: str | None, lang: str, session_id: str | None) -> str:
+        return summarize_context(self.assistants["generalist"], context, upload, lang, self.sessions.get(session_id).last)
+
+
+
+def build_demo(assistants: dict[str, Assistant], model_spec: str, concurrency: int = 1) -> gr.Blocks:
+    """The app for one model; ``assistants`` maps each prompt variant to an Assistant on that model."""
+    handlers = ChatHandlers(assistants)
     with gr.Blocks(title="intercpt") as demo:
         gr.Markdown("## intercpt — translation that asks before it guesses\n"
                     "Paste English text. When it is ambiguous for the target language, you get a question first.")
@@ -207,7 +224,7 @@ def build_demo(assistants: dict[str, Assistant], model_spec: str, concurrency: i
                 account = gr.Markdown(render=False)
                 transcript_view = gr.JSON(label="Transcript", render=False)
                 gr.ChatInterface(
-                    respond,
+                    handlers.respond,
                     additional_inputs=[lang, method, max_questions, prompts, simulate, context, upload, session],
                     additional_outputs=[translation, account, transcript_view, session],
                     api_name="chat",
@@ -220,8 +237,8 @@ def build_demo(assistants: dict[str, Assistant], model_spec: str, concurrency: i
                 account.render()
                 with gr.Accordion("Transcript (JSON)", open=False):
                     transcript_view.render()
-        transcript_view.change(show_context, inputs=transcript_view, outputs=context_view, api_visibility="private")
-        summarize_button.click(summarize, inputs=[context, upload, lang, transcript_view], outputs=context_view,
+        transcript_view.change(handlers.show_context, inputs=session, outputs=context_view, api_visibility="private")
+        summarize_button.click(handlers.summarize, inputs=[context, upload, lang, session], outputs=context_view,
                                api_visibility="private", concurrency_limit=concurrency)
-        gr.api(translate, api_name="translate", concurrency_limit=concurrency)
+        gr.api(handlers.translate, api_name="translate", concurrency_limit=concurrency)
     return demo

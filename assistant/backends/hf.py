@@ -117,19 +117,6 @@ class HFEngine:
         usage = {"input_tokens": len(ids), "output_tokens": int(new_tokens.numel()), "cached_tokens": reused}
         return text, usage
 
-    def generate_batch(self, conversations: list[list[dict[str, str]]], config: GenerationConfig) -> list[str]:
-        """Generate replies for several prompts in one padded forward pass per step."""
-        texts = [
-            self.tokenizer.apply_chat_template(m, tokenize=False, add_generation_prompt=True) for m in conversations
-        ]
-        self.tokenizer.padding_side = "left"
-        batch = self.tokenizer(texts, add_special_tokens=False, padding=True, return_tensors="pt")
-        batch = batch.to(self.model.device)
-        with self.lock:
-            out = self.model.generate(**batch, **self._decoding(config))
-        prompt_len = batch["input_ids"].shape[1]
-        return self.tokenizer.batch_decode(out[:, prompt_len:], skip_special_tokens=True)
-
     def _decoding(self, config: GenerationConfig) -> dict[str, Any]:
         import torch
 
@@ -256,15 +243,6 @@ class TransformersChatModel(BaseChatModel):
             },
         )
         return ChatResult(generations=[ChatGeneration(message=message)])
-
-    def batch(self, inputs: list[Any], config: Any = None, *, return_exceptions: bool = False, **kwargs: Any):
-        """Generate all inputs in one padded batch instead of one thread per input."""
-        if len(inputs) < 2 or return_exceptions:
-            return super().batch(inputs, config, return_exceptions=return_exceptions, **kwargs)
-        stop = kwargs.pop("stop", None)
-        conversations = [convert_to_openai_messages(self._convert_input(i).to_messages()) for i in inputs]
-        texts = self._engine.generate_batch(conversations, self._config(kwargs))
-        return [AIMessage(content=_cut_at_stop(t, stop)) for t in texts]
 
     def _config(self, overrides: dict[str, Any]) -> GenerationConfig:
         known = {k: overrides[k] for k in ("temperature", "max_tokens", "seed") if k in overrides}

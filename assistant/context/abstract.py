@@ -9,7 +9,6 @@ from __future__ import annotations
 from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.output_parsers import StrOutputParser
 
-from ..inputs import neutralize_control_tokens
 from ..prompts import load_prompt, tagged
 
 SUMMARY_MAX_TOKENS = 120
@@ -29,5 +28,5 @@ class Summarizer:
             return ""
         prompt = load_prompt("summarize").chat_prompt(self.target_lang, [EXAMPLE_GROUP])
         model = self.chat_model.bind(max_tokens=SUMMARY_MAX_TOKENS)
-        reply = tagged(prompt | model | StrOutputParser(), "summarize").invoke({"text": neutralize_control_tokens(text)})
+        reply = tagged(prompt | model | StrOutputParser(), "summarize").invoke({"text": text})
         return " ".join(reply.split())

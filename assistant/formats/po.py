@@ -1,0 +1,75 @@
+"""gettext ``.po``/``.pot`` through polib: msgid → msgstr, msgid_plural → msgstr[n].
+
+Entries already translated (and not fuzzy) are left alone: a human translation is never
+overwritten. Comments, flags, occurrences and the header are kept; ``Language`` and, when
+missing, ``Plural-Forms`` are set for the target language from translate-toolkit's table.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Sequence
+
+import polib
+
+from ..errors import InputError
+from .base import Document, Unit, UnitTranslation
+
+_NPLURALS = re.compile(r"nplurals\s*=\s*(\d+)")
+
+
+def read_po(path: Path) -> "PoDocument":
+    try:
+        catalog = polib.pofile(str(path), wrapwidth=0)
+    except (OSError, ValueError, UnicodeDecodeError) as err:
+        raise InputError(f"{path} is not a readable gettext PO file: {err}") from None
+    entries = [e for e in catalog if not e.obsolete and e.msgid and (not e.translated() or "fuzzy" in e.flags)]
+    units = [Unit(id=str(e.linenum), source=e.msgid, note=_note(e), plural=e.msgid_plural or None) for e in entries]
+    return PoDocument(path, units, catalog=catalog, entries=entries)
+
+
+def _note(entry: polib.POEntry) -> str | None:
+    parts = [f"context: {entry.msgctxt}" if entry.msgctxt else "", entry.comment, entry.tcomment]
+    return "\n".join(p for p in parts if p) or None
+
+
+@dataclass
+class PoDocument(Document):
+    catalog: polib.POFile = None  # type: ignore[assignment]
+    entries: list[polib.POEntry] = field(default_factory=list)
+
+    def write(self, translations: Sequence[UnitTranslation], out_path: Path, target_lang: str | None = None) -> None:
+        self._check_count(translations)
+        nplurals = self._nplurals(target_lang)
+        for entry, translated in zip(self.entries, translations):
+            if entry.msgid_plural:
+                singular, plural = translated.segments
+                # nplurals 1 (Japanese): the one form is the plural; otherwise form 0 is the singular.
+                forms = [plural] if nplurals == 1 else [singular] + [plural] * (nplurals - 1)
+                entry.msgstr_plural = dict(enumerate(forms))
+            else:
+                entry.msgstr = translated.segments[0]
+            if translated.uncertain and "fuzzy" not in entry.flags:
+                entry.flags.append("fuzzy")
+            elif not translated.uncertain and "fuzzy" in entry.flags:
+                entry.flags.remove("fuzzy")
+                entry.previous_msgid = entry.previous_msgid_plural = entry.previous_msgctxt = None
+        self.catalog.save(str(out_path))
+
+    def _nplurals(self, target_lang: str | None) -> int:
+        """From the file's Plural-Forms header, else the target language's (set in the header), else 2."""
+        if target_lang:
+            self.catalog.metadata["Language"] = target_lang
+        found = _NPLURALS.search(self.catalog.metadata.get("Plural-Forms", ""))
+        if found and "INTEGER" not in self.catalog.metadata["Plural-Forms"]:
+            return int(found.group(1))
+        from translate.lang.data import languages
+
+        language = target_lang or self.catalog.metadata.get("Language", "")
+        if language in languages:
+            _, nplurals, rule = languages[language]
+            self.catalog.metadata["Plural-Forms"] = f"nplurals={nplurals}; plural={rule};"
+            return nplurals
+        return 2
