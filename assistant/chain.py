@@ -16,6 +16,7 @@ from .backends import ModelSpec, supports_structured_output
 from .context import DEFAULT_BUDGET, DEFAULT_STRATEGY, ENCODERS, STRATEGIES, ContextPolicy
 from .dialogue import Dialogue, PreferenceMemory
 from .errors import InputError
+from .glossary import Glossary
 from .inputs import validate_source
 from .languages import language_name
 from .steps import PROMPT_VARIANTS, REPAIR_BUDGET, ModelSteps
@@ -100,10 +101,12 @@ class Assistant:
         return self.steps.structured_output
 
     def start(self, source: str, target_lang: str, *, method: str = "intercpt", context: str | None = None,
-              max_questions: int = DEFAULT_MAX_QUESTIONS, preferences: PreferenceMemory | None = None) -> Dialogue:
+              max_questions: int = DEFAULT_MAX_QUESTIONS, preferences: PreferenceMemory | None = None,
+              glossary: Glossary | None = None) -> Dialogue:
         """Validate the request, bound the context, and open a dialogue; nothing is generated yet.
 
-        ``preferences`` answers the questions it remembers, without asking them again."""
+        ``preferences`` answers the questions it remembers, without asking them again; the
+        ``glossary`` entries found in the source are given to the translator and checked."""
         language_name(target_lang)
         if method not in METHODS:
             raise InputError(f"unknown method {method!r}; choose one of: {', '.join(METHODS)}")
@@ -114,6 +117,8 @@ class Assistant:
             raise InputError(f"the number of questions must be between 0 and {MAX_QUESTIONS_LIMIT}")
         transcript = Transcript(source=validate_source(source), target_lang=target_lang, method=method,
                                 model=self.model_spec, context=context)
+        if glossary is not None:
+            transcript.terms = glossary.terms_in(transcript.source)
         if context is not None:
             with transcript.timed("context"):
                 transcript.bounded_context = self.context_policy.for_source(context, transcript.source, target_lang)
@@ -121,10 +126,10 @@ class Assistant:
 
     def run(self, source: str, target_lang: str, *, method: str = "intercpt", context: str | None = None,
             user: User | None = None, max_questions: int = DEFAULT_MAX_QUESTIONS,
-            preferences: PreferenceMemory | None = None) -> Transcript:
+            preferences: PreferenceMemory | None = None, glossary: Glossary | None = None) -> Transcript:
         """Ask (through ``user``; nobody answers by default), translate and verify in one call."""
         dialogue = self.start(source, target_lang, method=method, context=context, max_questions=max_questions,
-                              preferences=preferences)
+                              preferences=preferences, glossary=glossary)
         for _ in dialogue.drive(user or NoUser()):
             pass
         return dialogue.transcript

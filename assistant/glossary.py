@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import InputError
-from .transcript import Check
+from .transcript import Check, Term
 
 MAX_TERM_CHARS = 200
 _HEADER_WORDS = {("source", "target"), ("source term", "target term"), ("term", "translation")}
@@ -34,17 +34,11 @@ TARGET_PIPELINES = {
 }
 
 
-@dataclass(frozen=True)
-class GlossaryEntry:
-    source: str
-    target: str
-
-
 @dataclass
 class Glossary:
     """Term pairs from English (``source_lang``) to ``target_lang`` (None when the file does not say)."""
 
-    entries: list[GlossaryEntry]
+    entries: list[Term]
     source_lang: str = "en"
     target_lang: str | None = None
     _lemmas: dict[str, tuple[tuple[str, str], ...]] = field(default_factory=dict, repr=False)
@@ -69,9 +63,9 @@ class Glossary:
         glossary.target_lang = glossary.target_lang or target_lang
         return glossary
 
-    def terms_in(self, source: str) -> list[GlossaryEntry]:
+    def terms_in(self, source: str) -> list[Term]:
         """The entries whose source term occurs in ``source`` in any inflected form, in glossary order."""
-        from .detection import english_pipeline
+        from .nlp.pipelines import english_pipeline
 
         nlp = english_pipeline()
         words = _words(nlp(source))
@@ -84,7 +78,7 @@ class Glossary:
         return found
 
     @staticmethod
-    def prompt_lines(entries: list[GlossaryEntry]) -> list[str]:
+    def prompt_lines(entries: list[Term]) -> list[str]:
         """One line per entry, both terms as JSON strings: a term cannot add a line or read as an instruction."""
         return [f"{json.dumps(e.source, ensure_ascii=False)} → {json.dumps(e.target, ensure_ascii=False)}"
                 for e in entries]
@@ -92,9 +86,14 @@ class Glossary:
 
 def terms_check(source: str, translation: str, glossary: Glossary) -> list[Check]:
     """For each glossary term in the source: pass when its target term is in the translation, inflected or not."""
+    return check_terms(glossary.terms_in(source), translation, glossary.target_lang)
+
+
+def check_terms(entries: list[Term], translation: str, target_lang: str | None) -> list[Check]:
+    """One ``terms`` check per entry: pass when its target term is in the translation, inflected or not."""
     checks = []
-    for entry in glossary.terms_in(source):
-        observed = find_target_term(entry.target, translation, glossary.target_lang)
+    for entry in entries:
+        observed = find_target_term(entry.target, translation, target_lang)
         checks.append(Check(name="terms", expected=f"{entry.source} → {entry.target}", observed=observed,
                             status="pass" if observed is not None else "fail"))
     return checks
@@ -198,11 +197,11 @@ def _is_language(code: str) -> bool:
     return code in languages
 
 
-def _entry(path: Path, where: int | str, source: str, target: str) -> GlossaryEntry:
+def _entry(path: Path, where: int | str, source: str, target: str) -> Term:
     source, target = " ".join(source.split()), " ".join(target.split())
     if len(source) > MAX_TERM_CHARS or len(target) > MAX_TERM_CHARS:
         raise InputError(f"{path}, entry {where}: a term is longer than {MAX_TERM_CHARS} characters")
-    return GlossaryEntry(source, target)
+    return Term(source, target)
 
 
 def _read_tbx(path: Path, target_lang: str | None) -> Glossary:

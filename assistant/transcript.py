@@ -10,7 +10,7 @@ from typing import Any, Iterator
 
 from .errors import DataError
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: glossary terms
 
 
 @dataclass
@@ -50,6 +50,14 @@ class Alternative:
 
 
 @dataclass
+class Term:
+    """A glossary entry found in the source: the translation must render ``source`` as ``target``."""
+
+    source: str
+    target: str
+
+
+@dataclass
 class BoundedContext:
     """What a model reads of a long context (``assistant.context``): the kept text, the
     0-based indices of the context sentences it comes from (in document order), its size in
@@ -68,6 +76,7 @@ class BoundedContext:
 class Transcript:
     """What was asked, who answered, what came out, and how long each step took.
 
+    ``terms`` are the glossary entries found in the source;
     ``timings`` maps a step name to seconds; ``context`` is what the caller supplied
     (the translator only sees it with the with-context method); ``bounded_context`` is the
     part of it that a model reads (the with-context translator, the simulated user).
@@ -84,6 +93,7 @@ class Transcript:
     checks: list[Check] = field(default_factory=list)
     timings: dict[str, float] = field(default_factory=dict)
     bounded_context: BoundedContext | None = None
+    terms: list[Term] = field(default_factory=list)
     schema_version: int = SCHEMA_VERSION
 
     @contextmanager
@@ -104,9 +114,10 @@ class Transcript:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> "Transcript":
-        """The transcript ``to_dict`` wrote; a record of another schema version is refused, not misread."""
+        """The transcript ``to_dict`` wrote (this version or an older one); a record of a newer schema
+        version is refused, not misread."""
         version = data.get("schema_version")
-        if version != SCHEMA_VERSION:
+        if not isinstance(version, int) or not 1 <= version <= SCHEMA_VERSION:
             raise DataError(f"a transcript of schema version {version!r} cannot be read by this version of intercpt "
                             f"(it reads version {SCHEMA_VERSION})")
         data = dict(data)
@@ -116,6 +127,8 @@ class Transcript:
             for a in data.get("alternatives", [])
         ]
         data["checks"] = [Check(**c) for c in data.get("checks", [])]
+        data["terms"] = [Term(**t) for t in data.get("terms", [])]
+        data["schema_version"] = SCHEMA_VERSION
         if data.get("bounded_context"):
             data["bounded_context"] = BoundedContext(**data["bounded_context"])
         return cls(**data)

@@ -46,12 +46,14 @@ from assistant.chain import Assistant  # noqa: E402
 from assistant.ambiguity import get_type  # noqa: E402
 from assistant.paths import cache_dir  # noqa: E402
 from assistant.prompts import load_prompt  # noqa: E402
-from assistant.users import OracleUser  # noqa: E402
+from assistant.users import OracleUser, make_user  # noqa: E402
 
 from backbones import HYBRID_CONFIG, build_hybrid, parameter_count, state_bytes  # noqa: E402
 from timing import CacheUsageSampler, chat_latency, stream_completion, summary  # noqa: E402
 
 TARGET_LANG = "fr"
+# A person who clicks the first option of every question at once (the interactive latency part).
+FIRST_OPTION = make_user("human", target_lang=TARGET_LANG, ask=lambda turn: turn.options[0] if turn.options else "yes")
 
 
 def log(message: str) -> None:
@@ -62,7 +64,8 @@ def log(message: str) -> None:
 
 
 def throughput(model_path: str, data: Path, settings: dict) -> dict:
-    from evaluation.runner import EvalConfig, Evaluation
+    from evaluation.config import EvalConfig
+    from evaluation.runner import Evaluation
 
     def run(spec: str, concurrency: int) -> dict:
         """One evaluation run's loop (items in, records out), timed by the runner itself; no report."""
@@ -73,7 +76,7 @@ def throughput(model_path: str, data: Path, settings: dict) -> dict:
             evaluation = Evaluation(config)
             evaluation.run(progress=False)
             session = evaluation.run_info["sessions"][-1]
-            failed = sum(record["error"] is not None for record in evaluation.records())
+            failed = sum(record.error is not None for record in evaluation.records())
         return {"items": session["items"], "failed": failed, "wall_s": session["wall_s"],
                 "items_per_s": round(session["items"] / session["wall_s"], 4)}
 
@@ -160,14 +163,10 @@ def interactive(model_path: str, sentences: list[str]) -> dict:
         for sentence in sentences:
             started = time.perf_counter()
             dialogue = assistant.start(sentence, TARGET_LANG)
-            turn = dialogue.next_question()
-            if turn is not None:
-                to_question.append(time.perf_counter() - started)
-                asked += 1
-            while turn is not None:  # a person who clicks the first option at once
-                dialogue.answer(turn.options[0] if turn.options else "yes", "human")
-                turn = dialogue.next_question()
-            dialogue.finish()
+            for step in dialogue.drive(FIRST_OPTION):
+                if step.kind == "asked" and not any(t.answered_by == "human" for t in dialogue.transcript.turns):
+                    to_question.append(time.perf_counter() - started)
+                    asked += 1
             to_translation.append(time.perf_counter() - started)
         result[name] = {"sentences": len(sentences), "asked": asked, "to_first_question_s": summary(to_question),
                         "to_translation_s": summary(to_translation)}

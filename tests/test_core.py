@@ -19,6 +19,10 @@ class RecordingFake(FakeListChatModel):
         self.seen.append(messages)
         return super()._call(messages, stop, run_manager, **kwargs)
 
+    def _stream(self, messages, stop=None, run_manager=None, **kwargs):
+        self.seen.append(messages)
+        return super()._stream(messages, stop, run_manager, **kwargs)
+
 
 def test_no_extra_translation_and_transcript():
     fake = RecordingFake(responses=["Translation: « Où est la gare ? »"], seen=[])
