@@ -25,7 +25,7 @@ class EvaluateCommand(CLISubcommand):
     def subparser_init(self, subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
         from assistant.cli.options import add_options
 
-        from .runner import EvalConfig
+        from .config import EvalConfig
 
         parser = subparsers.add_parser(
             self.name, help=self.help, description=self.help + ". Rerun the same command to finish a killed run; "
@@ -38,7 +38,7 @@ class EvaluateCommand(CLISubcommand):
         """Build the config of every run, so a bad value fails before any model loads."""
         from assistant.cli.options import from_args
 
-        from .runner import EvalConfig
+        from .config import EvalConfig
 
         swept = {name: getattr(args, name) for name in swept_fields(EvalConfig) if hasattr(args, name)}
         args.configs = [from_args(EvalConfig, args, **dict(zip(swept, values))) for values in product(*swept.values())]

@@ -49,6 +49,8 @@ def one_error_line(capsys) -> str:
     (["evaluate", "--data", "ambigmt"], "the following arguments are required: --out"),
     (["evaluate", "--out", "run", "--limit", "some"], "argument --limit: expected an integer, got 'some'"),
     (["evaluate", "--out", "run", "--method", "no-extra"], "unrecognized arguments: --method"),  # no abbreviations
+    (["evaluate", "--out", "run", "--methods", "intercpt,guess"], "argument --methods: unknown 'guess'"),
+    (["evaluate", "--out", "run", "--concurrency", "0"], "argument --concurrency: must be at least 1"),
     (["nonsense"], "argument COMMAND: invalid choice: 'nonsense'"),
 ])
 def test_usage_errors_exit_2_in_one_line(argv, message, loads, capsys):
@@ -117,6 +119,15 @@ def test_translate_runs_on_the_parsed_spec_once_arguments_pass(loads, capsys, mo
     assert transcript["translation"] == "Où est la gare ?"
     assert transcript["model"] == "openai:http://127.0.0.1:9/v1#m"
     assert loads.calls == [assistant.backends.ModelSpec("openai", "http://127.0.0.1:9/v1", "m")]
+
+
+def test_a_sweep_gives_one_config_per_translator_and_user_with_the_shared_options():
+    argv = ["evaluate", "--out", "run", "--translator", "vllm:a", "--translator", "vllm:b", "--user", "none",
+            "--max-questions", "1", "--methods", "intercpt"]
+    args = cli.build_parser(argv).parse_args(argv)
+    args.command.validate(args)
+    assert [(c.translator, c.user) for c in args.configs] == [("vllm:a", "none"), ("vllm:b", "none")]
+    assert {(c.chain.max_questions, c.methods) for c in args.configs} == {(1, ("intercpt",))}
 
 
 def test_every_command_defines_each_option_once():
