@@ -79,7 +79,7 @@ class Assistant:
                  context_policy: ContextPolicy | None = None):
         if prompts not in PROMPT_VARIANTS:
             raise InputError(f"unknown prompt variant {prompts!r}; choose one of: {', '.join(PROMPT_VARIANTS)}")
-        self.model_spec = model_spec
+        self.model_spec = str(model_spec)
         self.steps = ModelSteps(chat_model, prompts=prompts, repair_budget=repair_budget,
                                 structured_output=structured_output, context_policy=context_policy)
 

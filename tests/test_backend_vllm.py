@@ -9,7 +9,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import httpx
 import pytest
 
-from assistant.backends import load_chat_model, supports_structured_output
+from assistant.backends import ModelSpec, load_chat_model, supports_structured_output
 from assistant.backends import vllm as vllm_backend
 from assistant.chain import Assistant
 from assistant.detection import Candidate
@@ -28,7 +28,7 @@ def vllm_model(test_model_path):
         if os.environ.get("CI"):
             pytest.fail(message)
         pytest.skip(message)
-    spec = f"vllm:{test_model_path}"
+    spec = ModelSpec.parse(f"vllm:{test_model_path}")
     model = load_chat_model(spec)
     yield spec, model
     vllm_backend._stop_owned()
@@ -58,11 +58,11 @@ def test_same_model_reuses_the_running_server(vllm_model, test_model_path):
 
 def test_openai_backend_picks_the_served_model(vllm_model, test_model_path):
     record = vllm_backend.ensure_server(test_model_path)
-    model = load_chat_model(f"openai:{record.base_url}")
+    model = load_chat_model(ModelSpec.parse(f"openai:{record.base_url}"))
     assert model.model_name == record.served_name
     assert Assistant(model, f"openai:{record.base_url}").run("Thank you.", "es", method="no-extra").translation.strip()
     with pytest.raises(BackendError, match="does not serve 'other'"):
-        load_chat_model(f"openai:{record.base_url}#other")
+        load_chat_model(ModelSpec.parse(f"openai:{record.base_url}#other"))
 
 
 def test_another_process_reuses_the_server(vllm_model, intercpt_cli, test_model_path):
@@ -121,7 +121,7 @@ class ConstraintProxy:
                 self.wfile.write(content)
 
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.spec = f"openai:http://127.0.0.1:{self.server.server_address[1]}/v1"
+        self.spec = ModelSpec.parse(f"openai:http://127.0.0.1:{self.server.server_address[1]}/v1")
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
 
     def close(self):
@@ -190,7 +190,7 @@ def test_chain_still_works_against_a_server_without_structured_outputs(vllm_mode
 
 def test_chain_prompts_share_their_prefix_in_the_server_cache(vllm_model, measure):
     spec, model = vllm_model
-    record = vllm_backend.ensure_server(spec.removeprefix("vllm:"))
+    record = vllm_backend.ensure_server(spec.target)
     assistant = Assistant(model, spec, structured_output=True)
     sentences = ["Are you sure?", "Can you help me?", "Did you see it?", "Thank you, you are kind."]
     before = vllm_backend.prefix_cache_stats(record.base_url)
