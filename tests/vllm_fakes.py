@@ -1,7 +1,8 @@
 """The test seam for the vLLM lifecycle: the real launcher, supervisor and registry, with the fake server's command.
 
-Run as ``python -m tests.vllm_fakes MODEL_DIR [FAKE FLAGS...]``, it is a user process: it gets a server
-for MODEL_DIR, prints its record as one JSON line, and holds it until killed or until stdin closes."""
+Run as ``python -m tests.vllm_fakes [--real] MODEL [FLAGS...]``, it is a user process: it gets a server for
+MODEL (the fake one; with ``--real``, vLLM), prints its record as one JSON line, and holds it until killed or
+until stdin closes."""
 
 from __future__ import annotations
 
@@ -25,8 +26,12 @@ def use_fake_server() -> None:
 
 
 if __name__ == "__main__":
-    use_fake_server()
-    model_dir, *flags = sys.argv[1:]
+    arguments = sys.argv[1:]
+    if arguments[0] == "--real":
+        arguments.pop(0)
+    else:
+        use_fake_server()
+    model_dir, *flags = arguments
     record = vllm.ensure_server(model_dir, extra_args=tuple(flags), progress=False)
     print(json.dumps(asdict(record)), flush=True)
     sys.stdin.read()  # hold the server until the test closes stdin (a clean exit) or kills this process
