@@ -52,7 +52,7 @@ def _alive(pid: int) -> bool:
     return process_stamp(pid) is not None
 
 
-def _eventually(condition, timeout: float = 10.0) -> bool:
+def _eventually(condition, timeout: float = 60.0) -> bool:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if condition():
@@ -110,6 +110,14 @@ def test_a_server_that_dies_is_reaped_and_replaced(model_dir):
     vllm.release(record.model)
     replacement = vllm.ensure_server(model_dir, progress=False)
     assert replacement.pid != record.pid and vllm._healthy(replacement)
+
+
+def test_a_sigkilled_supervisor_takes_its_server_along_and_its_record_is_reaped(model_dir):
+    record = vllm.ensure_server(model_dir, progress=False)
+    os.kill(record.supervisor_pid, signal.SIGKILL)
+    assert _eventually(lambda: not _alive(record.pid))
+    assert vllm.find_running(record.model) is None
+    assert Registry(record.model).read() is None
 
 
 def test_the_record_is_private_and_the_key_is_off_the_command_line(model_dir):

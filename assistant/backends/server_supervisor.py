@@ -7,7 +7,9 @@ user's terminal reaches it. It reads its launch settings (JSON) from stdin, so t
 never shows on a command line; starts the server in a process group of its own (which the
 kernel stops if the supervisor itself dies: ``PR_SET_PDEATHSIG``); writes the record at once;
 then, every ``POLL_S``, stops the server as soon as none of its registered users is alive, and
-removes the record when the server stops or dies. SIGTERM stops it at once (``intercpt serve``
+removes the record when the server stops or dies. No longer grace period is needed: users
+register and the supervisor counts them under the same lock, so a user that has just found
+the record is counted before the supervisor can decide that nobody is left. SIGTERM stops it at once (``intercpt serve``
 on Ctrl-C).
 """
 

@@ -185,10 +185,11 @@ def _launch(registry: Registry, served_name: str, host: str, port: int | None,
     }
     package_root = str(Path(__file__).resolve().parents[2])
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in (package_root, os.environ.get("PYTHONPATH")) if p))
-    supervisor = subprocess.Popen(
-        [sys.executable, "-m", SUPERVISOR_MODULE], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
-        stderr=open(log_path, "ab"), env=env, start_new_session=True,
-    )
+    with open(log_path, "ab") as log:
+        supervisor = subprocess.Popen(
+            [sys.executable, "-m", SUPERVISOR_MODULE], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+            stderr=log, env=env, start_new_session=True,
+        )
     supervisor.stdin.write(json.dumps(settings).encode())
     supervisor.stdin.close()
     _SUPERVISORS.append(supervisor)  # reaped by subprocess when it exits; kept so it is not collected early

@@ -47,7 +47,6 @@ class ServeCommand(CLISubcommand):
         if running:
             print(f"A vLLM server for this model already runs at {running.base_url} (pid {running.pid}).")
             return 0
-        vllm.ensure_port_free(args.host, args.port)
         extra = tuple(a for a in args.vllm_args if a != "--")
         record = vllm.ensure_server(spec.target, host=args.host, port=args.port, extra_args=extra)
         try:
