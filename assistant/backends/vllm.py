@@ -284,10 +284,14 @@ def stop(record: ServerRecord, timeout: float = 60.0) -> None:
             os.kill(record.supervisor_pid, signal.SIGTERM)
         except ProcessLookupError:
             pass
+    _wait_gone(record, timeout)
+    _IN_USE.pop(record.model, None)
+
+
+def _wait_gone(record: ServerRecord, timeout: float) -> None:
     deadline = time.monotonic() + timeout
     while (is_supervisor(record) or runs_recorded_command(record)) and time.monotonic() < deadline:
         time.sleep(0.1)
-    _IN_USE.pop(record.model, None)
 
 
 def wait_stopped(record: ServerRecord, poll_s: float = 1.0) -> None:
@@ -304,9 +308,7 @@ def release(model: str, wait: bool = False, timeout: float = 60.0) -> None:
     registry = Registry(model)
     registry.unregister(os.getpid())
     if wait and record is not None and not registry.live_users():
-        deadline = time.monotonic() + timeout
-        while (is_supervisor(record) or runs_recorded_command(record)) and time.monotonic() < deadline:
-            time.sleep(0.1)
+        _wait_gone(record, timeout)
 
 
 def release_all(wait: bool = False) -> None:
