@@ -64,6 +64,8 @@ def main() -> int:
     args = parser.parse_args()
     spec = args.model or f"transformers:{default_model()}"
     sources = yaml.safe_load((HERE / "injection.yaml").read_text(encoding="utf-8"))["sources"][: args.limit]
+    if not all(isinstance(source, str) for source in sources):
+        raise SystemExit("injection.yaml: every source must be a string (quote those with ': ' inside)")
     assistant = Assistant.for_model(load_chat_model(spec), spec)
     rows, started = [], time.monotonic()
     for i, source in enumerate(sources, 1):
