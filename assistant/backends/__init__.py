@@ -17,6 +17,7 @@ BACKENDS: dict[str, str] = {
     "transformers": "assistant.backends.hf:load",
     "vllm": "assistant.backends.vllm:load",
     "openai": "assistant.backends.openai:load",
+    "llamacpp": "assistant.backends.llamacpp:load",
 }
 
 __all__ = [
@@ -32,7 +33,7 @@ __all__ = [
 
 
 def load_chat_model(spec: str | ModelSpec, generation: GenerationConfig | None = None) -> BaseChatModel:
-    """Turn ``transformers:…``, ``vllm:…`` or ``openai:…`` into a ready chat model."""
+    """Turn ``transformers:…``, ``llamacpp:…``, ``vllm:…`` or ``openai:…`` into a ready chat model."""
     parsed = spec if isinstance(spec, ModelSpec) else ModelSpec.parse(spec)
     module_name, _, func_name = BACKENDS[parsed.backend].partition(":")
     loader = getattr(importlib.import_module(module_name), func_name)
@@ -42,8 +43,9 @@ def load_chat_model(spec: str | ModelSpec, generation: GenerationConfig | None =
 def supports_structured_output(spec: str | ModelSpec) -> bool:
     """Whether to ask the backend for constrained replies (a JSON schema, a list of choices).
 
-    The vLLM servers intercpt runs honour them. Any other OpenAI-compatible server is asked
-    too: one that rejects them gets plain requests from then on, one that ignores them gets
-    its replies parsed tolerantly. The in-process backend has no constrained decoding."""
+    The vLLM servers intercpt runs and the in-process llama.cpp backend honour them. Any other
+    OpenAI-compatible server is asked too: one that rejects them gets plain requests from then
+    on, one that ignores them gets its replies parsed tolerantly. The in-process transformers
+    backend has no constrained decoding."""
     parsed = spec if isinstance(spec, ModelSpec) else ModelSpec.parse(spec)
-    return parsed.backend in ("vllm", "openai")
+    return parsed.backend in ("vllm", "openai", "llamacpp")
