@@ -39,17 +39,14 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 sys.path.insert(0, str(REPO))
 
-from assistant.backends import load_chat_model  # noqa: E402
 from assistant.backends import vllm as vllm_backend  # noqa: E402
 from assistant.backends.presets import server_env  # noqa: E402
-from assistant.core import Assistant  # noqa: E402
 from assistant.detection import ambiguity_types  # noqa: E402
 from assistant.paths import cache_dir  # noqa: E402
 from assistant.prompts import load_prompt  # noqa: E402
-from assistant.users import OracleUser  # noqa: E402
 
 from backbones import HYBRID_CONFIG, build_hybrid, parameter_count, state_bytes  # noqa: E402
-from timing import CacheUsageSampler, chat_latency, stream_completion, summary  # noqa: E402
+from timing import CacheUsageSampler, chat_latency, interactive_latency, stream_completion, summary, warm  # noqa: E402
 
 TARGET_LANG = "fr"
 
@@ -100,12 +97,6 @@ def throughput(model_path: str, data: Path, settings: dict) -> dict:
     return result
 
 
-def warm(spec: str) -> None:
-    """Load the model (or start the server) and fill the prompt caches with one chain run."""
-    model = load_chat_model(spec)
-    Assistant.for_model(model, spec).run("Are you sure?", TARGET_LANG, user=OracleUser({"formality": "formal"}))
-
-
 # ----- 2b. time to the first token, few-shot prefix cached vs not
 
 
@@ -153,24 +144,7 @@ def _prompt_tokens(record, messages: list[dict]) -> int:
 def interactive(model_path: str, sentences: list[str]) -> dict:
     result = {}
     for name, spec in (("transformers (embedded)", f"transformers:{model_path}"), ("vLLM", f"vllm:{model_path}")):
-        model = load_chat_model(spec)
-        assistant = Assistant.for_model(model, spec)
-        warm(spec)
-        to_question, to_translation, asked = [], [], 0
-        for sentence in sentences:
-            started = time.perf_counter()
-            dialogue = assistant.start(sentence, TARGET_LANG)
-            turn = dialogue.next_question()
-            if turn is not None:
-                to_question.append(time.perf_counter() - started)
-                asked += 1
-            while turn is not None:  # a person who clicks the first option at once
-                dialogue.answer(turn.options[0] if turn.options else "yes", "human")
-                turn = dialogue.next_question()
-            dialogue.finish()
-            to_translation.append(time.perf_counter() - started)
-        result[name] = {"sentences": len(sentences), "asked": asked, "to_first_question_s": summary(to_question),
-                        "to_translation_s": summary(to_translation)}
+        result[name] = interactive_latency(spec, sentences, TARGET_LANG)
         log(f"  {name}: first question median {result[name]['to_first_question_s']['median']} s "
             f"(p90 {result[name]['to_first_question_s']['p90']}), translation median "
             f"{result[name]['to_translation_s']['median']} s (p90 {result[name]['to_translation_s']['p90']})")
