@@ -14,6 +14,7 @@ prefix of an earlier one, so alternating prompts only prefill their new suffix.
 
 from __future__ import annotations
 
+import atexit
 import json
 import os
 import threading
@@ -161,6 +162,13 @@ class LlamaCppEngine:
 
 _ENGINES: dict[str, LlamaCppEngine] = {}
 _ENGINES_LOCK = threading.Lock()
+
+
+@atexit.register
+def _close_engines() -> None:
+    """Free the models while the library is still whole (its own destructor fails at interpreter exit)."""
+    for engine in _ENGINES.values():
+        engine.llama.close()
 
 
 def load_engine(target: str, state_cache: bool = True) -> LlamaCppEngine:
