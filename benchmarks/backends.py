@@ -35,7 +35,7 @@ import yaml
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
-from assistant.backends.llamacpp import LlamaCppChatModel  # noqa: E402
+from assistant.backends.llamacpp import LlamaCppChatModel, thread_count  # noqa: E402
 from assistant.detection import ambiguity_types  # noqa: E402
 from assistant.prompts import load_prompt  # noqa: E402
 
@@ -145,7 +145,7 @@ def markdown(results: dict) -> str:
     m, bw = results["machine"], results["memory_bandwidth"]
     lines = [f"# In-process backends against the machine's limit ({results['started']})", "",
              f"Machine: {m['cpus']} × {m['cpu']}, load average {m.get('load_average_at_start', 0):.1f} at the start; "
-             f"model: `{results['model']}`.", "",
+             f"model: `{results['model']}`; llama.cpp threads: {results.get('llamacpp_threads')}.", "",
              f"Memory bandwidth: **{bw['gb_per_s']} GB/s** ({bw['method']}).", "",
              "## Tokens per second", "",
              f"Prefill of {results['speed']['llama.cpp']['prompt_tokens']} tokens of the chain's detection prompt, "
@@ -183,7 +183,7 @@ def main(argv: list[str] | None = None) -> int:
     sentences = yaml.safe_load((HERE / "serving.yaml").read_text())["sentences"][:args.sentences]
     started = time.perf_counter()
     results = {"started": datetime.now(timezone.utc).isoformat(timespec="seconds"), "machine": machine(),
-               "model": Path(model_path).name, "decode_tokens": DECODE_TOKENS}
+               "model": Path(model_path).name, "decode_tokens": DECODE_TOKENS, "llamacpp_threads": thread_count()}
     log("1. memory bandwidth")
     results["memory_bandwidth"] = bandwidth = memory_bandwidth()
     log(f"  {bandwidth['gb_per_s']} GB/s")
