@@ -15,7 +15,7 @@ from pydantic import BaseModel
 
 from assistant.backends import DEFAULT_MODEL, ModelSpec, default_model_spec, load_chat_model, supports_structured_output
 from assistant.backends import llamacpp, spec
-from assistant.core import Assistant
+from assistant.chain import Assistant
 from assistant.errors import ModelLoadError
 from assistant.users import OracleUser
 
@@ -46,8 +46,8 @@ def test_llamacpp_specs_parse():
     assert (ModelSpec.parse("llamacpp:/models/q.gguf").backend, ModelSpec.parse("llamacpp:/models/q.gguf").target) == (
         "llamacpp", "/models/q.gguf")
     assert ModelSpec.parse("llamacpp:@qwen2.5-1.5b").target == "@qwen2.5-1.5b"
-    assert supports_structured_output("llamacpp:/models/q.gguf")
-    assert not supports_structured_output("transformers:/models/q.gguf")
+    assert supports_structured_output(ModelSpec.parse("llamacpp:/models/q.gguf"))
+    assert not supports_structured_output(ModelSpec.parse("transformers:/models/q.gguf"))
 
 
 @pytest.mark.parametrize(
@@ -84,14 +84,14 @@ def test_a_missing_package_asks_for_the_extra(monkeypatch, tmp_path):
     llamacpp._counting_llama_class.cache_clear()
     (tmp_path / "m.gguf").write_bytes(b"GGUF")
     with pytest.raises(ModelLoadError, match=r"pip install 'intercpt\[llamacpp\]'"):
-        load_chat_model(f"llamacpp:{tmp_path / 'm.gguf'}")
+        load_chat_model(ModelSpec.parse(f"llamacpp:{tmp_path / 'm.gguf'}"))
     llamacpp._counting_llama_class.cache_clear()
 
 
 def test_a_hub_model_offline_fails_in_one_line(monkeypatch, llama_cpp_available):
     monkeypatch.setattr(llamacpp, "hub_reachable", lambda: False)
     with pytest.raises(ModelLoadError, match="hub cannot be reached; point at a local GGUF file") as info:
-        load_chat_model("llamacpp:someone/Absent-Model-GGUF")
+        load_chat_model(ModelSpec.parse("llamacpp:someone/Absent-Model-GGUF"))
     assert "\n" not in str(info.value)
 
 
@@ -112,7 +112,7 @@ SYSTEM = ("You are a careful assistant. Answer briefly and precisely. " * 12).st
 
 @pytest.fixture(scope="module")
 def model(llama_cpp_available, test_model_path):
-    return load_chat_model(f"llamacpp:{test_model_path}")
+    return load_chat_model(ModelSpec.parse(f"llamacpp:{test_model_path}"))
 
 
 @pytest.mark.real_model
@@ -159,7 +159,7 @@ def test_a_choice_constraint_gives_exactly_one_choice(model):
 
 @pytest.mark.real_model
 def test_the_chain_runs_end_to_end(model, test_model_path, measure):
-    model_spec = f"llamacpp:{test_model_path}"
+    model_spec = ModelSpec.parse(f"llamacpp:{test_model_path}")
     assistant = Assistant.for_model(model, model_spec)
     assert assistant.structured_output
     transcript = assistant.run("Are you sure?", "fr", user=OracleUser({"formality": "formal"}))
