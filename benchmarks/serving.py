@@ -69,10 +69,10 @@ def throughput(model_path: str, data: Path, settings: dict) -> dict:
             config = EvalConfig(out=Path(out), data=str(data), types=tuple(settings["eval_types"]),
                                 langs=tuple(settings["eval_langs"]), methods=("intercpt",), translator=spec,
                                 user="oracle", limit=settings["eval_items"], seed=0, concurrency=concurrency)
-            evaluation = Evaluation(config)
-            evaluation.run(progress=False)
-            session = evaluation.run_info["sessions"][-1]
-            failed = sum(record.error is not None for record in evaluation.records())
+            with Evaluation(config) as evaluation:
+                evaluation.run(progress=False)
+                session = evaluation.run_info["sessions"][-1]
+                failed = sum(record.error is not None for record in evaluation.records())
         return {"items": session["items"], "failed": failed, "wall_s": session["wall_s"],
                 "items_per_s": round(session["items"] / session["wall_s"], 4)}
 
