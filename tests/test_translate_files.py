@@ -130,7 +130,7 @@ def test_a_glossary_reaches_the_translator(fake, tmp_path, capsys):
     (["translate", "Hi", "--to", "fr", "--glossary", "missing.csv"], "no such glossary file"),
     (["chat", "--to", "fr", "--glossary", "missing.tsv"], "no such glossary file"),
     (["translate", "Hi", "--to", "fr", "--out", "x.po"], "give --file too"),
-    (["translate", "--file", "notes.pdf", "--to", "fr"], "unsupported file type '.pdf'"),
+    (["translate", "--file", "notes.pdf", "--to", "fr", "--out", "notes.fr.pdf"], "unsupported file type '.pdf'"),
 ])
 def test_bad_files_fail_in_one_line_before_any_model_loads(argv, message, monkeypatch, capsys):
     def no_load(spec, generation=None):

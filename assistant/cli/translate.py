@@ -139,14 +139,14 @@ def translate_document(assistant, args: argparse.Namespace, user) -> int:
 
 
 def read_units_file(path: str, out: str | None, target_lang: str):
-    """``--file`` read as translation units (with where they go), or None for a .txt in document mode."""
+    """``--file`` read as translation units (with where they go), or None for text in document mode."""
     from pathlib import Path
 
-    from ..formats import read_document
+    from ..formats import FORMATS, read_document
 
     source = Path(path)
-    if source.suffix.lower() == ".txt" and out is None:
-        return None
+    if out is None and (source.suffix.lower() == ".txt" or source.suffix.lower() not in FORMATS):
+        return None  # any other file is text: document mode, on standard output
     document = read_document(source)
     if not document.units:
         raise InputError(f"{source}: nothing to translate (every unit is empty or already translated)")

@@ -159,10 +159,10 @@ class TranslationService:
         """One transcript per text; the texts share one memory of answers (one question per batch)."""
         self.check_texts(texts)
         questions = self.max_questions(max_questions)
-        self.keys.charge(account, sum(len(text) for text in texts))
         memory = given_answers(formality, target_lang)
         user = self.user_for(context, target_lang)
         with self.gate.enter():
+            self.keys.charge(account, sum(len(text) for text in texts))  # a busy server charges nothing
             try:
                 return [self.assistant.run(text, target_lang, context=context, user=user, max_questions=questions,
                                            preferences=memory, glossary=glossary) for text in texts]
