@@ -67,6 +67,13 @@ def read_text_file(path: str | Path, what: str) -> str:
         raise InputError(f"cannot read the {what} {path}: {err.strerror or err}") from None
 
 
+def load_glossary(path: str | None, target_lang: str):
+    """The ``--glossary`` file, read before any model loads (a bad one fails in one line)."""
+    from ..glossary import Glossary
+
+    return Glossary.load(path, target_lang) if path is not None else None
+
+
 def load_model_with_status(spec: ModelSpec):
     """Load a chat model (for a parsed ModelSpec) while a status line tells the person what is happening."""
     from rich.console import Console
