@@ -6,7 +6,8 @@ import pytest
 
 from assistant.chain import PROMPT_VARIANTS, Assistant
 from tests.fakes import StepFake
-from ui.app import SKIP, ChatHandlers, SessionStore
+from ui.handlers import SKIP, ChatHandlers
+from ui.sessions import SessionStore
 
 ASK = '{"ambiguous": true, "question": "Formal or informal?", "options": ["formal", "informal"]}'
 
