@@ -22,7 +22,7 @@ from assistant.transcript import Transcript
 
 from .handlers import (ASK_EACH_TIME, REGISTERS, ChatHandlers, ChatOptions, View, preferences_markdown, read_upload)
 from .labels import SKIP, answer_options, model_display_name, option_label
-from .messages import account_markdown, checks_markdown, context_markdown, highlighted_source
+from .messages import account_markdown, checks_markdown, context_markdown, highlighted_source, result_message
 
 MAX_ALTERNATIVES = 2   # the chain offers the first two options of a skipped question
 MAX_ANSWER_ROWS = 5    # the settings allow at most 5 questions
@@ -62,6 +62,7 @@ def build_demo(assistants: dict[str, Assistant], model_spec: str, concurrency: i
                     stop = gr.Button("Stop", variant="stop", elem_id="stop")
                 question_source = gr.HighlightedText(label="The word in question", visible=False,
                                                      color_map={"in question": "orange"}, show_legend=False,
+                                                     show_inline_category=False,
                                                      elem_id="question-source")
                 chatbot = gr.Chatbot(label="Conversation", height=420, elem_id="chat")
                 with gr.Accordion("Settings", open=False, elem_id="settings"):
@@ -136,7 +137,8 @@ def build_demo(assistants: dict[str, Assistant], model_spec: str, concurrency: i
             """Each view as the page's updates: the chat, the streamed translation, the question panel."""
             base = without_status(history) + ([{"role": "user", "content": asked}] if asked else [])
             for view in views:
-                chat = base + [as_message(m) for m in view.messages]
+                shown = view.messages + ([result_message(view.transcript)] if view.transcript else [])
+                chat = base + [as_message(m) for m in shown]
                 updates: dict = {chatbot: chat, session: session_id}
                 if view.draft is not None:
                     updates[translation] = view.draft
@@ -163,23 +165,25 @@ def build_demo(assistants: dict[str, Assistant], model_spec: str, concurrency: i
             views = handlers.turn(message, ChatOptions(*options), session_id, as_answer=answer)
             yield from show(views, history, session_id, message.strip())
 
-        def pick(history: list, *values: Any, evt: gr.SelectData) -> Iterator[dict]:
-            *options, session_id = values
+        def pick(evt: gr.SelectData, history: list, lang: str, method: str, max_questions: float, prompts: str,
+                 simulate: bool, context: str, upload: str | None, register: str, people: str,
+                 session_id: str | None) -> Iterator[dict]:
             session_id = session_id or uuid.uuid4().hex
-            chat_options = ChatOptions(*options)
+            chat_options = ChatOptions(lang, method, int(max_questions), prompts, simulate, context or "", upload, register, people or "")
             pending = handlers.sessions.get(session_id).dialogue
             turn = pending.pending if pending else None
             label = option_label(turn.ambiguity, evt.value, chat_options.lang) if turn else str(evt.value)
             views = handlers.turn(str(evt.value), chat_options, session_id, as_answer=True)
             yield from show(views, history, session_id, label)
 
-        def retry(history: list, *values: Any, evt: gr.RetryData) -> Iterator[dict]:
-            *options, session_id = values
+        def retry(evt: gr.RetryData, history: list, lang: str, method: str, max_questions: float, prompts: str,
+                 simulate: bool, context: str, upload: str | None, register: str, people: str,
+                 session_id: str | None) -> Iterator[dict]:
             session_id = session_id or uuid.uuid4().hex
             last = handlers.sessions.get(session_id).last
             source = str(evt.value) if evt.value else (last.source if last else "")
             handlers.undo(session_id)
-            yield from show(handlers.turn(source, ChatOptions(*options), session_id), history[:evt.index], session_id,
+            yield from show(handlers.turn(source, ChatOptions(lang, method, int(max_questions), prompts, simulate, context or "", upload, register, people or ""), session_id), history[:evt.index], session_id,
                             source)
 
         def change(index: int):
@@ -209,7 +213,7 @@ def build_demo(assistants: dict[str, Assistant], model_spec: str, concurrency: i
             return {saved_chat: [], question_source: gr.update(visible=False), translation: "", account: "",
                     as_answer: gr.update(visible=False, value=False), transcript_view: None, **result_updates(None)}
 
-        def undo_last(history: list, session_id: str | None, evt: gr.UndoData) -> dict:
+        def undo_last(evt: gr.UndoData, history: list, session_id: str | None) -> dict:
             handlers.undo(session_id)
             chat = history[:evt.index]
             return {chatbot: chat, saved_chat: chat, text: str(evt.value or ""),

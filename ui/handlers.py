@@ -31,7 +31,7 @@ from assistant.users import make_user, scripted_then
 
 from .labels import SKIP, SKIP_LABEL, option_label
 from .messages import (account_markdown, context_markdown, describe_error, error_message, question_message,
-                       status_message)
+                       result_message, status_message)
 from .sessions import Session, SessionStore
 
 MAX_UPLOAD_BYTES = 200_000
@@ -322,6 +322,4 @@ def api_outputs(view: View, session_id: str) -> tuple[Any, ...]:
         draft = view.draft if view.draft is not None else gr.update()
         return view.messages, draft, gr.update(), gr.update(), session_id
     t = view.transcript
-    account = account_markdown(t)
-    result = gr.ChatMessage(content=f"**{t.translation}**" + (f"\n\n{account}" if account else ""))
-    return view.messages + [result], t.translation, account, t.to_dict(), session_id
+    return view.messages + [result_message(t)], t.translation, account_markdown(t), t.to_dict(), session_id

@@ -54,6 +54,12 @@ def account_markdown(transcript: Transcript) -> str:
     return "\n".join(f"- {line}" for line in account_lines(transcript))
 
 
+def result_message(transcript: Transcript) -> gr.ChatMessage:
+    """The translation as the conversation's last message, with its account."""
+    account = account_markdown(transcript)
+    return gr.ChatMessage(content=f"**{transcript.translation}**" + (f"\n\n{account}" if account else ""))
+
+
 def describe_error(err: Exception) -> str:
     """A short cause for the person: the chain's own message without command-line flags, or a
     backend failure's kind; a backend failure's detail (server URLs, traces) goes to the log only."""
