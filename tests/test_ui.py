@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import shutil
 import socket
+import time
 from pathlib import Path
 
 import pytest
@@ -84,28 +85,95 @@ def test_bad_input_is_a_message_not_a_crash(app_url):
     assert "nothing to translate" in str(chat)
 
 
-def test_browser_flow(app_url):
+def _launch_chromium(playwright):
     chromium = shutil.which("chromium")
     if chromium is None:
         if os.environ.get("CI"):
             pytest.fail("Debian's chromium is not installed (apt-get install chromium)")
         pytest.skip("Debian's chromium is not installed")
+    return playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_FLAGS)
+
+
+def _send(page, text: str) -> None:
+    page.get_by_placeholder("English text to translate").fill(text)
+    page.locator("#send").click()
+
+
+def test_browser_flow(app_url):
+    """A translator's session in real Chromium: question, streamed translation, alternatives, a
+    changed answer, a preference, Clear with a question pending, a reload, and a phone screen."""
     from playwright.sync_api import expect, sync_playwright
 
     ARTIFACTS.mkdir(exist_ok=True)
+    slow = 300_000
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_FLAGS)
+        browser = _launch_chromium(playwright)
         page = browser.new_page(viewport={"width": 1280, "height": 1000})
         page.goto(app_url)
-        box = page.get_by_placeholder("English text to translate")
-        box.fill(QUESTION_SOURCE)
-        box.press("Enter")
-        formal = page.get_by_role("button", name="formal", exact=True)
-        expect(formal).to_be_visible(timeout=300_000)
+        translation, account = page.locator("#translation textarea"), page.locator("#account")
+
+        # The question names its word, highlighted in the source; the buttons say what they mean.
+        _send(page, QUESTION_SOURCE)
+        formal = page.get_by_role("button", name="formal — « vous »", exact=True)
+        expect(formal).to_be_visible(timeout=slow)
+        expect(page.locator("#question-source")).to_contain_text("you")
+        expect(page.locator("#chat")).to_contain_text("About “you”")
         page.screenshot(path=str(ARTIFACTS / "ui-question.png"))
+
+        # The translation streams into its box: several drafts before the account appears.
         formal.click()
-        translation = page.locator("#translation textarea")
-        expect(translation).not_to_have_value("", timeout=300_000)
+        drafts: list[str] = []
+        deadline = time.monotonic() + slow / 1000
+        while "you → formal" not in account.inner_text() and time.monotonic() < deadline:
+            value = translation.input_value()
+            if value and (not drafts or drafts[-1] != value):
+                drafts.append(value)
+            page.wait_for_timeout(50)
+        expect(account).to_contain_text("you → formal")
+        assert translation.input_value().strip() and len(drafts) >= 2, drafts
         page.screenshot(path=str(ARTIFACTS / "ui-translation.png"), full_page=True)
-        assert translation.input_value().strip()
+
+        # Change the answer: translated again at once, nothing asked again.
+        page.locator("#answer-choice-0 input").click()
+        page.get_by_role("option", name="informal — « tu »").click()
+        page.locator("#change-0").click()
+        expect(account).to_contain_text("you → informal", timeout=slow)
+
+        # Clear with a question pending: the next text is a new text, not the answer.
+        _send(page, QUESTION_SOURCE)
+        expect(formal).to_be_visible(timeout=slow)
+        page.locator("#chat").get_by_role("button", name="Clear").click()
+        _send(page, "Where is the station?")
+        expect(page.locator("#chat")).to_contain_text("Where is the station?")
+        expect(account).not_to_contain_text("you →", timeout=slow)
+        expect(translation).not_to_have_value("", timeout=slow)
+        expect(page.locator("#chat")).not_to_contain_text(QUESTION_SOURCE)
+
+        # Skip: the variants come as cards; use one of them.
+        _send(page, QUESTION_SOURCE)
+        page.get_by_role("button", name="skip — offer me the variants").click(timeout=slow)
+        expect(page.locator("#use-1")).to_be_visible(timeout=slow)
+        page.screenshot(path=str(ARTIFACTS / "ui-alternatives.png"), full_page=True)
+        informal_variant = page.locator("#alternative-1 textarea").input_value()
+        page.locator("#use-1").click()
+        expect(account).to_contain_text("you → informal")
+        expect(translation).to_have_value(informal_variant)
+
+        # A preference applies without asking, and the account says so.
+        page.get_by_role("button", name="Preferences").click()
+        page.locator("#register").get_by_text("formal", exact=True).click()
+        expect(page.locator("#preferences-view")).to_contain_text("you → formal")
+        _send(page, QUESTION_SOURCE)
+        expect(account).to_contain_text("your setting", timeout=slow)
+        expect(formal).to_have_count(0)
+
+        # The conversation and the preference survive a reload; a phone sees the input first.
+        page.reload()
+        expect(page.locator("#chat")).to_contain_text("Where is the station?", timeout=30_000)
+        page.set_viewport_size({"width": 390, "height": 844})
+        page.goto(app_url)
+        box = page.get_by_placeholder("English text to translate").bounding_box()
+        assert box and box["y"] + box["height"] <= 844, box
+        expect(page.locator("#chat")).to_contain_text(QUESTION_SOURCE, timeout=30_000)
+        page.screenshot(path=str(ARTIFACTS / "ui-phone.png"))
         browser.close()

@@ -21,7 +21,7 @@ from assistant.languages import LANGUAGES
 from assistant.transcript import Transcript
 
 from .handlers import (ASK_EACH_TIME, REGISTERS, ChatHandlers, ChatOptions, View, preferences_markdown, read_upload)
-from .labels import SKIP, answer_options, model_display_name, option_label
+from .labels import SKIP, SKIP_LABEL, answer_options, model_display_name, option_label
 from .messages import account_markdown, checks_markdown, context_markdown, highlighted_source, result_message
 
 MAX_ALTERNATIVES = 2   # the chain offers the first two options of a skipped question
@@ -50,7 +50,7 @@ def build_demo(assistants: dict[str, Assistant], model_spec: str, concurrency: i
         saved_prefs = gr.BrowserState([ASK_EACH_TIME, ""], storage_key="intercpt-preferences")
         with gr.Row(equal_height=False):
             with gr.Column(scale=1, min_width=320):
-                text = gr.Textbox(label="English text", placeholder="English text to translate", lines=2,
+                text = gr.Textbox(label="English text", placeholder="English text to translate", lines=1,
                                   max_lines=8, elem_id="source-text")
                 with gr.Row():
                     lang = gr.Dropdown(choices=[(name, code) for code, name in LANGUAGES.items()], value="fr",
@@ -172,7 +172,8 @@ def build_demo(assistants: dict[str, Assistant], model_spec: str, concurrency: i
             chat_options = ChatOptions(lang, method, int(max_questions), prompts, simulate, context or "", upload, register, people or "")
             pending = handlers.sessions.get(session_id).dialogue
             turn = pending.pending if pending else None
-            label = option_label(turn.ambiguity, evt.value, chat_options.lang) if turn else str(evt.value)
+            label = SKIP_LABEL if evt.value == SKIP else (
+                option_label(turn.ambiguity, evt.value, chat_options.lang) if turn else str(evt.value))
             views = handlers.turn(str(evt.value), chat_options, session_id, as_answer=True)
             yield from show(views, history, session_id, label)
 
