@@ -43,7 +43,7 @@ class Dialogue:
         self.max_questions = max_questions
         self.preferences = preferences
         self.pending: Turn | None = None
-        self._candidates: list[Candidate] | None = None
+        self._queue: list[Turn | Candidate] | None = None
 
     def drive(self, user: User | None) -> Iterator[Step]:
         """Ask, let ``user`` answer, translate: one ``Step`` per event. With ``user=None`` (a person
@@ -67,19 +67,39 @@ class Dialogue:
             return self.pending
         t = self.transcript
         with t.timed("detect"):
-            if self._candidates is None:
-                self._candidates = find_candidates(t.source, t.target_lang) if self.max_questions else []
-            while self._candidates and sum(turn.answered_by != "preference" for turn in t.turns) < self.max_questions:
-                candidate = self._candidates.pop(0)
-                remembered = self.preferences.recall(candidate) if self.preferences else None
-                if remembered is not None:  # answered before: applied without asking again
-                    t.turns.append(remembered)
+            if self._queue is None:
+                self._queue = self._plan()
+            while self._queue and sum(turn.answered_by != "preference" for turn in t.turns) < self.max_questions:
+                item = self._queue.pop(0)
+                if isinstance(item, Turn) and item.answered_by == "preference":
+                    t.turns.append(item)  # answered before: applied without asking again
                     continue
-                turn = self.steps.ask(t.source, t.target_lang, candidate)
+                turn = item if isinstance(item, Turn) else self.steps.ask(t.source, t.target_lang, item)
                 if turn is not None:
                     self.pending = turn
                     return turn
         return None
+
+    def _plan(self) -> list[Turn | Candidate]:
+        """What may be asked, in source order: remembered answers, the questions with fixed options
+        that one decide call found open, and the candidates whose question the model writes when
+        their turn comes."""
+        t = self.transcript
+        candidates = find_candidates(t.source, t.target_lang) if self.max_questions else []
+        remembered = {c: self.preferences.recall(c) for c in candidates} if self.preferences else {}
+        fixed = [c for c in candidates if not remembered.get(c)
+                 and get_type(c.ambiguity).fixed_question(c.span, t.target_lang)]
+        decided = {(turn.ambiguity, turn.span): turn for turn in self.steps.decide(t.source, t.target_lang, fixed)}
+        plan: list[Turn | Candidate] = []
+        for candidate in candidates:
+            if remembered.get(candidate):
+                plan.append(remembered[candidate])
+            elif candidate in fixed:
+                if (candidate.ambiguity, candidate.span) in decided:
+                    plan.append(decided[(candidate.ambiguity, candidate.span)])
+            else:
+                plan.append(candidate)
+        return plan
 
     def answer(self, reply: str | None, answered_by: str) -> None:
         """Record the reply to the pending question (None or blank means skipped); a reply the

@@ -66,3 +66,28 @@ def parse_detection(reply: str) -> Detection | None:
     if question and len(question.group(0).strip()) > 3:
         return Detection(ambiguous=True, question=question.group(0).strip())
     return None
+
+
+_DECISION_LINE = re.compile(r"\b(\d+)\W{1,4}(yes|no)\b", re.IGNORECASE)
+
+
+def decision_schema(count: int) -> dict:
+    """The JSON schema of a decide reply for ``count`` words: each number maps to "yes" or "no"."""
+    keys = [str(i) for i in range(1, count + 1)]
+    return {"type": "object", "properties": {k: {"type": "string", "enum": ["yes", "no"]} for k in keys},
+            "required": keys, "additionalProperties": False}
+
+
+def parse_decisions(reply: str, count: int) -> list[bool] | None:
+    """Read a decide reply (``{"1": "yes", "2": "no"}``, or lines such as ``1: yes``) into one
+    verdict per word; None when any word has no readable verdict, so the caller can retry."""
+    try:
+        data = JsonOutputParser().parse(reply)
+    except OutputParserException:
+        data = None
+    answers = {str(k): str(v).strip().lower() for k, v in data.items()} if isinstance(data, dict) else {
+        number: verdict.lower() for number, verdict in _DECISION_LINE.findall(reply)}
+    verdicts = [answers.get(str(i)) for i in range(1, count + 1)]
+    if any(v not in ("yes", "no") for v in verdicts):
+        return None
+    return [v == "yes" for v in verdicts]

@@ -14,20 +14,20 @@ from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.output_parsers import StrOutputParser
 from langchain_core.prompts import ChatPromptTemplate
 from langchain_core.runnables import Runnable, RunnableLambda
-from pydantic import BaseModel
 
 from .ambiguity import get_type
 from .checks import expectations, length_plausible, read_label
 from .context import ContextPolicy, Summarizer
 from .detection import Candidate
 from .glossary import Glossary, check_terms
-from .parsing import Detection, clean_translation, parse_detection
+from .parsing import Detection, clean_translation, decision_schema, parse_decisions, parse_detection
 from .prompts import load_prompt, prompts_root, tagged
 from .transcript import Check, Transcript, Turn
 
 PROMPT_VARIANTS = ("generalist", "specialist")
 REPAIR_BUDGET = 3
 RETRY_TEMPERATURE = 0.7
+DECISION_TOKENS = 8  # reply tokens per word in a decide call: '"1": "yes", '
 
 
 def _badness(checks: list[Check]) -> tuple[int, int]:
@@ -78,16 +78,43 @@ class ModelSteps:
         self.context_policy = context_policy or ContextPolicy()
         self._prompt_cache: dict[tuple, ChatPromptTemplate] = {}
 
+    def decide(self, source: str, target_lang: str, candidates: list[Candidate]) -> list[Turn]:
+        """One call for all candidates whose type has fixed options: the model only says which ones the
+        text leaves open, and each of those gets the table's question. An unreadable reply is retried
+        once, sampling; if it stays unreadable every candidate is asked about (the pre-pass found
+        them, and asking beats guessing)."""
+        if not candidates:
+            return []
+        groups = tuple(dict.fromkeys(c.ambiguity for c in candidates)) if self.prompts == "specialist" else None
+        words = "\n".join(f'{i}. "{c.span}": {get_type(c.ambiguity).label}' for i, c in enumerate(candidates, 1))
+        schema = decision_schema(len(candidates)) if self.structured_output else None
+        verdicts = None
+        for seed in (None, 1):
+            chain = self._chain("decide", target_lang, groups or tuple(load_prompt("decide").examples), seed=seed,
+                                json_schema=schema, max_tokens=DECISION_TOKENS * len(candidates) + 4)
+            verdicts = parse_decisions(chain.invoke({"source": source, "words": words}), len(candidates))
+            if verdicts is not None:
+                break
+        return [self.fixed_turn(c, target_lang) for c, open_ in zip(candidates, verdicts or [True] * len(candidates))
+                if open_]
+
+    @staticmethod
+    def fixed_turn(candidate: Candidate, target_lang: str) -> Turn:
+        kind = get_type(candidate.ambiguity)
+        return Turn(ambiguity=candidate.ambiguity, span=candidate.span,
+                    question=kind.fixed_question(candidate.span, target_lang), options=list(kind.options(target_lang)))
+
     def ask(self, source: str, target_lang: str, candidate: Candidate) -> Turn | None:
-        """One detection call (retried once, sampling, if unparsable): a question, or None."""
+        """One detection call for a type with open options ("it", a word's sense), in which the model
+        writes the question and its options (retried once, sampling, if unparsable): a question, or None."""
         kind = get_type(candidate.ambiguity)
         prompt = load_prompt("detect")
         groups = (candidate.ambiguity,) if self.prompts == "specialist" else tuple(prompt.examples)
         inputs = {"source": source, "span": candidate.span, "ambiguity": kind.label}
         detection = None
         for seed in (None, 1):
-            schema = Detection if self.structured_output else None
-            detection = parse_detection(self._chain("detect", target_lang, groups, seed=seed, schema=schema)
+            schema = Detection.model_json_schema() if self.structured_output else None
+            detection = parse_detection(self._chain("detect", target_lang, groups, seed=seed, json_schema=schema)
                                         .invoke(inputs))
             if detection is not None:
                 break
@@ -161,18 +188,18 @@ class ModelSteps:
         return translation, checks
 
     def _chain(self, prompt_name: str, lang: str, groups: tuple[str, ...] | None, clean: bool = False,
-               seed: int | None = None, schema: type[BaseModel] | None = None) -> Runnable:
+               seed: int | None = None, json_schema: dict | None = None, max_tokens: int | None = None) -> Runnable:
         """Prompt | model | parser; greedy unless ``seed`` is given, then sampled with that seed;
-        with ``schema``, the server is asked to constrain the reply to its JSON schema."""
+        with ``json_schema``, the backend is asked to constrain the reply to it."""
         key = (prompt_name, lang, groups)
         if key not in self._prompt_cache:
             self._prompt_cache[key] = load_prompt(prompt_name).chat_prompt(lang, groups)
         options: dict = {} if seed is None else {"temperature": RETRY_TEMPERATURE, "seed": seed}
-        if schema is not None:
-            options["response_format"] = {
-                "type": "json_schema",
-                "json_schema": {"name": schema.__name__, "schema": schema.model_json_schema()},
-            }
+        if max_tokens is not None:
+            options["max_tokens"] = max_tokens
+        if json_schema is not None:
+            options["response_format"] = {"type": "json_schema",
+                                          "json_schema": {"name": prompt_name, "schema": json_schema}}
         model = self.chat_model.bind(**options) if options else self.chat_model
         chain = self._prompt_cache[key] | model | StrOutputParser()
         chain = chain | RunnableLambda(clean_translation) if clean else chain

@@ -25,7 +25,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from assistant.detection import PLACEHOLDER, find_candidates  # noqa: E402
 from assistant.context import ContextPolicy, count_tokens  # noqa: E402
-from evaluation.data import gender_from_pronouns, load_ambigmt  # noqa: E402
+from evaluation.loaders import ambigmt  # noqa: E402
+from evaluation.loaders.ambigmt import gender_from_pronouns  # noqa: E402
 
 TYPES = ("neutral_professions", "neutral_names")
 STRATEGIES = ("extract", "truncate-head", "truncate-tail")
@@ -64,7 +65,7 @@ def mentions(text: str, name: str) -> bool:
 
 def load_cases(root: Path, kind: str) -> list[Case]:
     unique = {}
-    for item in load_ambigmt(root, [kind], ("de", "es", "fr")):
+    for item in ambigmt.load(root, ("de", "es", "fr"), types=[kind]):
         if item.attributes.get("gender") and item.context.strip():
             unique.setdefault((item.src, item.context), item)
     cases = []

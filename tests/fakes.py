@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import re
 from typing import Any
 
 from langchain_core.language_models.chat_models import BaseChatModel
@@ -11,7 +13,7 @@ from langchain_core.outputs import ChatGeneration, ChatResult
 from assistant.prompts import PROMPT_TAG
 
 # The prompt each step's calls are tagged with (see ``assistant.prompts.tagged``).
-STEP_OF_PROMPT = {"detect": "detect", "user": "user", "summarize": "summary", "translate": "translate",
+STEP_OF_PROMPT = {"detect": "detect", "decide": "decide", "user": "user", "summarize": "summary", "translate": "translate",
                   "translate_clarified": "translate", "translate_context": "translate"}
 
 
@@ -25,12 +27,14 @@ def prompt_step(run_manager: Any) -> str:
 
 
 class StepFake(BaseChatModel):
-    """Routes each call by its prompt's tag to the detect, user, translate or summary reply queue.
+    """Routes each call by its prompt's tag to the detect, decide, user, translate or summary reply queue.
 
-    A queue that runs dry repeats its last reply. ``calls`` keeps (step, messages, kwargs).
+    A queue that runs dry repeats its last reply; an empty ``decide`` queue says "yes" (the text
+    leaves it open) for every numbered word. ``calls`` keeps (step, messages, kwargs).
     """
 
     detect: list[str] = []
+    decide: list[str] = []
     user: list[str] = []
     translate: list[str] = []
     summary: list[str] = []
@@ -44,6 +48,9 @@ class StepFake(BaseChatModel):
         step = prompt_step(run_manager)
         self.calls.append((step, messages, kwargs))
         queue = getattr(self, step)
+        if step == "decide" and not queue:
+            words = re.findall(r"^(\d+)\. ", messages[-1].content, flags=re.MULTILINE)
+            queue = [json.dumps({number: "yes" for number in words})]
         reply = queue.pop(0) if len(queue) > 1 else queue[0]
         return ChatResult(generations=[ChatGeneration(message=AIMessage(content=reply))])
 

@@ -24,17 +24,42 @@ def run(fake, source="Are you sure it is pretty?", **kwargs):
 
 
 def test_question_budget_caps_the_questions():
-    fake = StepFake(detect=[ASK], translate=["Blair a demandé si vous l'aimiez."], calls=[])
+    fake = StepFake(detect=[ASK_IT], translate=["Blair a demandé si vous l'aimiez."], calls=[])
     transcript = run(fake, YOU_AND_IT_AND_NAME, max_questions=2)
-    assert len(transcript.turns) == 2
-    assert fake.steps().count("detect") == 2
+    assert [t.span for t in transcript.turns] == ["Blair", "you"]
+    assert fake.steps().count("decide") == 1 and "detect" not in fake.steps()  # the "it" question was never needed
+
+
+def test_one_decide_call_covers_every_question_with_fixed_options():
+    fake = StepFake(detect=[ASK_IT], translate=["Blair a demandé si vous l'aimiez."], calls=[])
+    transcript = run(fake, YOU_AND_IT_AND_NAME, max_questions=3)
+    assert [t.span for t in transcript.turns] == ["Blair", "you", "it"]
+    assert fake.steps().count("decide") == 1 and fake.steps().count("detect") == 1
+    decide_prompt = next(m for step, m, _ in fake.calls if step == "decide")[-1].content
+    assert '1. "Blair"' in decide_prompt and '2. "you"' in decide_prompt and '"it"' not in decide_prompt
+    you = transcript.turns[1]
+    assert "“you”" in you.question and you.options == ["formal", "informal", "generic"]
+
+
+def test_the_decision_keeps_only_the_words_the_text_leaves_open():
+    fake = StepFake(decide=['{"1": "no", "2": "yes"}'], translate=["x"], calls=[])
+    transcript = run(fake, "Blair asked whether you were ready.")
+    assert [t.span for t in transcript.turns] == ["you"]
+
+
+def test_an_unreadable_decision_is_retried_then_every_word_is_asked_about():
+    fake = StepFake(decide=["%%%", "still nothing"], translate=["Tu es sûr ?"], calls=[])
+    transcript = run(fake, "Are you sure?")
+    assert [t.span for t in transcript.turns] == ["you"]
+    decide_calls = [kwargs for step, _, kwargs in fake.calls if step == "decide"]
+    assert len(decide_calls) == 2 and decide_calls[1].get("temperature", 0) > 0
 
 
 def test_stops_early_when_nothing_is_left():
-    fake = StepFake(detect=[ASK], translate=["Êtes-vous sûr ?"], calls=[])
+    fake = StepFake(translate=["Êtes-vous sûr ?"], calls=[])
     transcript = run(fake, "Are you sure?", max_questions=3)
     assert [t.span for t in transcript.turns] == ["you"]
-    assert fake.steps().count("detect") == 1
+    assert fake.steps().count("decide") == 1
 
 
 def test_unambiguous_text_is_not_questioned_and_costs_no_detection_call():
@@ -45,21 +70,22 @@ def test_unambiguous_text_is_not_questioned_and_costs_no_detection_call():
 
 
 def test_a_model_that_says_not_ambiguous_asks_nothing():
-    fake = StepFake(detect=[NOT_AMBIGUOUS], translate=["Merci !"], calls=[])
+    fake = StepFake(decide=['{"1": "no"}'], detect=[NOT_AMBIGUOUS], translate=["Merci !"], calls=[])
     assert run(fake, "Thank you!").turns == []
+    assert run(fake, "Is it new?").turns == []
 
 
 def test_unparsable_reply_is_retried_once_with_sampling_then_dropped():
-    fake = StepFake(detect=["%%%", "still nothing"], translate=["Tu es sûr ?"], calls=[])
-    transcript = run(fake, "Are you sure?")
-    assert transcript.turns == [] and transcript.translation == "Tu es sûr ?"
+    fake = StepFake(detect=["%%%", "still nothing"], translate=["Il est neuf ?"], calls=[])
+    transcript = run(fake, "Is it new?")
+    assert transcript.turns == [] and transcript.translation == "Il est neuf ?"
     detect_calls = [kwargs for step, _, kwargs in fake.calls if step == "detect"]
     assert len(detect_calls) == 2 and detect_calls[1].get("temperature", 0) > 0
 
 
 def test_unparsable_then_valid_reply_gives_the_question():
-    fake = StepFake(detect=["%%%", ASK], translate=["Vous êtes sûr ?"], calls=[])
-    assert [t.question for t in run(fake, "Are you sure?").turns] == ["Formal or informal?"]
+    fake = StepFake(detect=["%%%", ASK_IT], translate=["Il est neuf ?"], calls=[])
+    assert [(t.question, t.options) for t in run(fake, "Is it new?").turns] == [("What is it?", ["a hat", "a car"])]
 
 
 def test_human_answers_reach_the_translation_prompt():

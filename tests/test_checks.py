@@ -13,8 +13,9 @@ from __future__ import annotations
 import pytest
 
 from assistant.checks import FEMININE, FORMAL, INFORMAL, MASCULINE, label_from_answer, read_formality
-from evaluation.data import load_ambigmt
-from evaluation.metrics import corpus_scores, reference_record
+from evaluation.loaders import ambigmt
+from evaluation.metrics import corpus_scores
+from evaluation.records import ReferenceOutput
 
 # What each dev-data file checks: (name, file type, metric prefix, target language,
 # (accuracy among readable rows, coverage) floors).
@@ -34,7 +35,7 @@ CHECKER_CASES = [
 @pytest.mark.parametrize(("name", "kind", "prefix", "lang", "floors"), CHECKER_CASES,
                          ids=[f"{c[0]}-{c[3]}" for c in CHECKER_CASES])
 def test_checker_on_reference_translations(dev_data, measure, name, kind, prefix, lang, floors):
-    records = [reference_record(item) for item in load_ambigmt(dev_data, [kind], [lang])]
+    records = [ReferenceOutput(item) for item in ambigmt.load(dev_data, [lang], types=[kind])]
     scores = corpus_scores(records, names=[f"{prefix}_acc", f"{prefix}_cov"], bootstrap=0)
     accuracy, coverage = scores[f"{prefix}_acc"], scores[f"{prefix}_cov"]
     readable_accuracy = accuracy.value / coverage.value

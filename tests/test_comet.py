@@ -173,7 +173,8 @@ def test_real_worker_reports_what_the_user_can_fix(tiny_comet, tmp_path):
 
 @pytest.mark.comet
 def test_real_comet_scores_are_merged_into_an_evaluation_run(tiny_comet, tmp_path):
-    from evaluation.runner import EvalConfig, evaluate
+    from evaluation.config import EvalConfig
+    from evaluation.runner import evaluate
     from tests.fakes import StepFake
 
     fake = StepFake(detect=['{"ambiguous": false}'], translate=["Vous êtes ici."], user=["x"], calls=[])

@@ -1,10 +1,15 @@
 """Loading AmbigMT (with its quirks) and the generic JSONL format."""
 
 import json
+from pathlib import Path
 
 import pytest
 
-from evaluation.data import AMBIGUITY_TYPES, LoadReport, gender_from_pronouns, load_ambigmt, load_jsonl
+from assistant.ambiguity import get_type
+from assistant.errors import InputError
+from evaluation.data import LoadReport
+from evaluation.loaders import DATA_SETS, ambigmt, jsonl, load_items, resolve
+from evaluation.loaders.ambigmt import AMBIGUITY_TYPES, gender_from_pronouns
 
 # Rows per file in the dev half (from its data card).
 DEV_ROWS = {
@@ -18,7 +23,7 @@ DEV_ROWS = {
 
 def test_all_fourteen_files_load_completely(dev_data, measure):
     report = LoadReport()
-    items = load_ambigmt(dev_data, AMBIGUITY_TYPES, ("fr", "de", "es"), report)
+    items = ambigmt.load(dev_data, ("fr", "de", "es"), report, types=AMBIGUITY_TYPES)
     counts = {}
     for item in items:
         counts[(item.type, item.lang)] = counts.get((item.type, item.lang), 0) + 1
@@ -29,17 +34,17 @@ def test_all_fourteen_files_load_completely(dev_data, measure):
 
 
 def test_columns_are_read_by_meaning(dev_data):
-    formality = load_ambigmt(dev_data, ["formality"], ["fr"])[1]
+    formality = ambigmt.load(dev_data, ["fr"], types=["formality"])[1]
     assert formality.src.startswith("And, you know, I knew")
     assert formality.refs[0].startswith("Mais je savais")
     assert formality.context.startswith("- She moved in with him.")
     assert formality.attributes == {"formality": "neutral"}
-    profession = load_ambigmt(dev_data, ["neutral_professions"], ["de"])[0]
+    profession = ambigmt.load(dev_data, ["de"], types=["neutral_professions"])[0]
     assert profession.src.startswith("[pr] heads the Edhi Foundation")
     assert profession.attributes == {"gender": "feminine"}
-    polysemy = load_ambigmt(dev_data, ["polysemy"], ["fr"])[0]
+    polysemy = ambigmt.load(dev_data, ["fr"], types=["polysemy"])[0]
     assert (polysemy.src, polysemy.attributes["sense"]) == ("about", "au sujet de")
-    it_es = [i for i in load_ambigmt(dev_data, ["it_resolution"], ["es"]) if i.attributes]
+    it_es = [i for i in ambigmt.load(dev_data, ["es"], types=["it_resolution"]) if i.attributes]
     assert {i.attributes["gender"] for i in it_es} == {"masculine", "feminine"}
 
 
@@ -61,7 +66,7 @@ def test_jsonl_rows_load_and_malformed_rows_are_reported(tmp_path):
     ]
     path.write_text("\n".join(r if isinstance(r, str) else json.dumps(r) for r in rows) + "\n")
     report = LoadReport()
-    items = load_jsonl(path, report)
+    items = jsonl.load(path, None, report)
     assert [i.id for i in items] == ["a", "set-3"]
     assert items[1].refs == ["Salut", "Bonjour"]
     assert [m.split(":")[1] for m in report.malformed] == ["2", "4", "5"]
@@ -69,4 +74,27 @@ def test_jsonl_rows_load_and_malformed_rows_are_reported(tmp_path):
 
 def test_unknown_type_is_rejected(tmp_path):
     with pytest.raises(ValueError, match="unknown ambiguity type"):
-        load_ambigmt(tmp_path, ["sarcasm"])
+        ambigmt.load(tmp_path, types=["sarcasm"])
+
+
+def test_data_values_name_their_loader(dev_data, tmp_path, monkeypatch):
+    sample = Path(__file__).resolve().parent.parent / "datasets" / "fixtures" / "sample.jsonl"
+    assert resolve(f"ambigmt:{dev_data}") == (DATA_SETS["ambigmt"], dev_data)
+    assert resolve(str(dev_data)) == (DATA_SETS["ambigmt"], dev_data)
+    assert resolve(str(sample)) == (DATA_SETS["jsonl"], sample)
+    monkeypatch.setenv("INTERCPT_AMBIGMT_DIR", str(dev_data))
+    assert resolve("ambigmt")[0] is DATA_SETS["ambigmt"]
+    with pytest.raises(InputError, match="no such folder"):
+        resolve(f"gate:{tmp_path / 'missing'}")
+    with pytest.raises(InputError, match="no such file or folder.*cocoa-mt:DIR"):
+        resolve("nothing-here")
+    report = LoadReport()
+    items = load_items(f"ambigmt:{dev_data}", ("formality",), ("de",), report)
+    assert {(i.type, i.lang) for i in items} == {("formality", "de")} and report.malformed == []
+    assert [i.id for i in load_items(str(sample), None, ("de",), LoadReport())] == ["name-1"]
+
+
+def test_gold_attributes_are_named_by_the_ambiguity_table(dev_data):
+    for kind in AMBIGUITY_TYPES:
+        items = [i for i in ambigmt.load(dev_data, ["es"], types=[kind]) if i.attributes]
+        assert items and {tuple(i.attributes) for i in items} == {(get_type(kind).gold,)}

@@ -6,12 +6,16 @@ The real-model runs of the same code are in tests/test_evaluate_real.py.
 from __future__ import annotations
 
 import json
+from dataclasses import fields, replace
 from pathlib import Path
 
 import pytest
 
-from assistant.errors import BackendError, InputError
-from evaluation.runner import EvalConfig, Evaluation, evaluate, select_items
+from assistant.chain import METHODS, ChainOptions
+from assistant.errors import BackendError, DataError, InputError
+from evaluation.config import EvalConfig
+from evaluation.records import SCHEMA_VERSION, Record, RecordStore
+from evaluation.runner import Evaluation, evaluate, select_items
 from evaluation.sweep import model_size, run_sweep
 from tests.fakes import StepFake
 
@@ -127,11 +131,65 @@ def test_model_size_is_read_from_the_model_name():
 
 def test_a_sweep_runs_each_model_and_plots_score_against_size(tmp_path):
     load, _ = fake_loader()
-    base = dict(data=str(SAMPLE), langs=None, methods=("intercpt", "no-extra"), bootstrap=20)
-    sweep = run_sweep(tmp_path / "sweep", ["transformers:m-0.5B", "transformers:m-1.5B"], ["oracle"], base,
-                      progress=False, load_model=load)
+    base = config(tmp_path, out=tmp_path / "sweep", methods=("intercpt", "no-extra"), bootstrap=20)
+    sweep = run_sweep(base, ["transformers:m-0.5B", "transformers:m-1.5B"], ["oracle"], progress=False,
+                      load_model=load)
     assert [r["translator_size_b"] for r in sweep["runs"]] == [0.5, 1.5]
     for run in sweep["runs"]:
         assert (tmp_path / "sweep" / run["folder"] / "report.md").is_file()
     assert (tmp_path / "sweep" / "plots" / "scaling_f_acc.png").is_file()
     assert "translator `transformers:m-1.5B`" in (tmp_path / "sweep" / "sweep.md").read_text()
+
+
+def test_records_round_trip_and_a_newer_schema_is_refused_with_file_and_line(tmp_path):
+    load, _ = fake_loader()
+    evaluate(config(tmp_path, methods=("intercpt",)), progress=False, load_model=load)
+    path = tmp_path / "run" / "items.jsonl"
+    store = RecordStore(path)
+    record = store.records["intercpt/formal-1"]
+    assert isinstance(record, Record) and record.transcript.turns[0].answer == "formal"
+    assert Record.from_dict(record.to_dict()) == record
+    assert json.loads(path.read_text(encoding="utf-8").splitlines()[0])["schema_version"] == SCHEMA_VERSION
+    rows = path.read_text(encoding="utf-8").splitlines()
+    newer = json.loads(rows[1])
+    newer["schema_version"] = SCHEMA_VERSION + 1
+    path.write_text("\n".join([rows[0], json.dumps(newer), *rows[2:]]) + "\n", encoding="utf-8")
+    with pytest.raises(DataError, match=rf"items.jsonl:2: record schema_version {SCHEMA_VERSION + 1} "):
+        RecordStore(path)
+    path.write_text('{"key": "x", "method": "no-extra"}\n', encoding="utf-8")
+    with pytest.raises(DataError, match="items.jsonl:1: not an evaluation record"):
+        RecordStore(path)
+
+
+def test_the_run_identity_comes_from_the_field_metadata_and_includes_the_chain_options(tmp_path):
+    chosen = replace(config(tmp_path), chain=ChainOptions(max_questions=1, prompts="specialist"), concurrency=4)
+    identity = chosen.identity()
+    assert identity["max_questions"] == 1 and identity["prompts"] == "specialist"
+    assert "method" not in identity and "concurrency" not in identity and "out" not in identity
+    assert identity["methods"] == list(METHODS) and identity["langs"] is None
+    assert set(identity) == {f.name for f in fields(EvalConfig) if f.metadata["identity"] and f.name != "chain"} | {
+        f.name for f in fields(ChainOptions) if f.name != "method"}
+    with pytest.raises(InputError, match="unknown method"):
+        config(tmp_path, methods=("intercpt", "guess"))
+    load, _ = fake_loader()
+    evaluate(config(tmp_path, methods=("no-extra",)), progress=False, load_model=load)
+    with pytest.raises(InputError, match="max_questions differ"):
+        Evaluation(replace(config(tmp_path, methods=("no-extra",)), chain=ChainOptions(max_questions=1)), load)
+    report = (tmp_path / "run" / "report.md").read_text(encoding="utf-8")
+    assert f"at most {ChainOptions().max_questions} question(s)" in report
+
+
+def test_the_checker_ceiling_scores_references_without_a_transcript(tmp_path):
+    load, _ = fake_loader()
+    summary = evaluate(config(tmp_path, methods=("no-extra",)), progress=False, load_model=load)
+    ceilings = {(row["type"], row["lang"]): row["scores"] for row in summary["checker_ceilings"]}
+    assert set(ceilings[("formality", "fr")]) == {"f_acc", "f_cov"}
+    assert ceilings[("formality", "fr")]["f_acc"]["value"] == 100.0  # both sample references read as their gold
+    assert set(ceilings[("neutral_names", "de")]) == {"g_acc", "g_cov"}
+
+
+def test_a_config_is_built_from_flat_option_values(tmp_path):
+    built = EvalConfig.from_flat({"out": tmp_path, "data": str(SAMPLE), "max_questions": 1, "prompts": "specialist",
+                                  "methods": ("no-extra",), "no_progress": True, "method": "no-extra"})
+    assert built.chain == ChainOptions(max_questions=1, prompts="specialist")
+    assert (built.out, built.methods, built.langs) == (tmp_path, ("no-extra",), EvalConfig(out=tmp_path).langs)

@@ -13,12 +13,12 @@ from evaluation.data import Item
 from evaluation.metrics import (METRICS, MetricError, Score, bias, corpus_scores, error_types, metrics_for,
                                 paired_test, segment_scores)
 from evaluation.metrics.accuracy import observed_label
-from evaluation.records import new_record
+from evaluation.records import Record
 
 
 def make(kind: str, lang: str, translation: str | None, refs: list[str] | None = None, *, gold: dict | None = None,
          method: str = "no-extra", ident: str = "1", alternatives: tuple[str, ...] = (),
-         turns: tuple[Turn, ...] = (), checks: tuple[Check, ...] = ()) -> dict:
+         turns: tuple[Turn, ...] = (), checks: tuple[Check, ...] = ()) -> Record:
     """A record as the runner stores it; ``translation=None`` makes a failed item."""
     item = Item(id=f"{kind}-{lang}-{ident}", src="source text", refs=refs or ["reference"], context="", type=kind,
                 lang=lang, attributes=gold or {})
@@ -26,7 +26,7 @@ def make(kind: str, lang: str, translation: str | None, refs: list[str] | None =
         source=item.src, target_lang=lang, method=method, model="hand-made", turns=list(turns),
         translation=translation, alternatives=[Alternative(f"option {i}", a) for i, a in enumerate(alternatives)],
         checks=list(checks))
-    return new_record(method, item, "none", transcript, "failed" if translation is None else None)
+    return Record(method, "none", item, transcript, "failed" if translation is None else None)
 
 
 # ---- F-Acc / G-Acc
@@ -37,7 +37,7 @@ FORMALITY_RECORDS = [  # (translation, gold): 3 correct, 1 wrong, 1 unreadable, 
 ]
 
 
-def formality_records() -> list[dict]:
+def formality_records() -> list[Record]:
     return [make("formality", "fr", text, gold={"formality": label}, ident=str(i))
             for i, (text, label) in enumerate(FORMALITY_RECORDS)]
 
@@ -82,7 +82,7 @@ def test_segment_scores_are_readable_json():
 
 # ---- polysemy: hit@n and chrF@n
 
-def polysemy_records() -> list[dict]:
+def polysemy_records() -> list[Record]:
     def sense(text, alternatives=(), ident="1"):
         return make("polysemy", "fr", text, ["la banque"], gold={"sense": "banque"}, alternatives=alternatives,
                     ident=ident)
@@ -171,7 +171,7 @@ def test_bootstrap_interval_brackets_the_value_and_is_reproducible():
     assert corpus_scores(records, names=["f_acc"], bootstrap=0)["f_acc"].ci_low is None
 
 
-def formality_system(good: bool, n: int = 30) -> list[dict]:
+def formality_system(good: bool, n: int = 30) -> list[Record]:
     text = "Pouvez-vous m'aider ?" if good else "Tu peux m'aider ?"
     return [make("formality", "fr", text, ["Pouvez-vous m'aider ?"], gold={"formality": "formal"}, ident=str(i))
             for i in range(n)]
@@ -228,7 +228,7 @@ def test_bias_counts_gold_and_output_labels():
     assert table["gender"]["output"] == {"masculine": 1, "feminine": 0, "unreadable": 0}
 
 
-def asked(kind: str, gold: dict, *turns: Turn, checks: tuple[Check, ...] = (), method: str = "intercpt") -> dict:
+def asked(kind: str, gold: dict, *turns: Turn, checks: tuple[Check, ...] = (), method: str = "intercpt") -> Record:
     return make(kind, "fr", "Pouvez-vous m'aider ?", gold=gold, method=method, turns=turns, checks=checks)
 
 
@@ -270,12 +270,10 @@ def test_records_that_cannot_be_scored_say_why():
     with pytest.raises(MetricError, match="share a target language; got de, fr"):
         corpus_scores([make("formality", "fr", "Oui", ident="1"), make("formality", "de", "Ja", ident="2")])
     no_reference = make("formality", "fr", "Oui")
-    no_reference["item"]["refs"] = []
+    no_reference.item.refs = []
     with pytest.raises(MetricError, match="at least one non-empty reference"):
         corpus_scores([no_reference], names=["bleu"])
 
 
-def test_score_format():
-    assert Score("f_acc", 54.25, 53.1, 55.5, 10, "sig").format() == "54.2 ±1.2"
-    assert Score("f_acc", None, None, None, 0, "sig").format() == "n/a"
+def test_score_to_dict():
     assert Score("bleu", 30.0, None, None, 3, "sig").to_dict()["n"] == 3

@@ -1,6 +1,6 @@
 import pytest
 
-from assistant.backends import DEFAULT_MODEL, ModelSpec, default_model_spec
+from assistant.backends import DEFAULT_MODEL, ModelSpec, default_model_spec, supports_structured_output
 from assistant.errors import ModelSpecError
 
 
@@ -46,3 +46,10 @@ def test_default_model_follows_environment(monkeypatch):
     assert default_model_spec() == DEFAULT_MODEL
     monkeypatch.setenv("INTERCPT_MODEL", "openai:http://127.0.0.1:1/v1")
     assert default_model_spec() == "openai:http://127.0.0.1:1/v1"
+
+
+@pytest.mark.parametrize(("text", "structured"), [
+    ("vllm:org/model", True), ("openai:http://127.0.0.1:8000/v1", True), ("transformers:org/model", False),
+])
+def test_structured_output_follows_the_parsed_backend(text, structured):
+    assert supports_structured_output(ModelSpec.parse(text)) is structured

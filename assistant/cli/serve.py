@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from .common import add_listen_arguments
 from .types import CLISubcommand
 
 
@@ -23,25 +24,30 @@ class ServeCommand(CLISubcommand):
                             help="vllm:<hf-id | local dir | file.gguf | @preset> (the 'vllm:' prefix may be left out)")
         parser.add_argument("--list-presets", action="store_true",
                             help="list the backbone presets (@name), their models and the hardware they need")
-        parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default: %(default)s)")
-        parser.add_argument("--port", type=int, default=8000, help="port to listen on (default: %(default)s)")
+        add_listen_arguments(parser, port=8000)
         parser.add_argument("vllm_args", nargs=argparse.REMAINDER,
                             help="after '--': extra arguments passed to vLLM's server, overriding intercpt's")
         return parser
 
-    def cmd(self, args: argparse.Namespace) -> int:
+    def validate(self, args: argparse.Namespace) -> None:
         from ..backends.spec import ModelSpec
-        from ..backends.vllm import VLLMServer, find_running, resolve_model
         from ..errors import ModelSpecError
+
+        if args.list_presets:
+            return
+        if not args.model:
+            raise ModelSpecError("serve needs --model SPEC (or --list-presets)")
+        args.model = ModelSpec.parse(args.model if ":" in args.model else f"vllm:{args.model}")
+        if args.model.backend not in ("vllm", "transformers"):
+            raise ModelSpecError("serve launches vLLM: give vllm:<hf-id | local dir | file.gguf | @preset>")
+
+    def cmd(self, args: argparse.Namespace) -> int:
+        from ..backends.vllm import VLLMServer, find_running, resolve_model
 
         if args.list_presets:
             print_presets()
             return 0
-        if not args.model:
-            raise ModelSpecError("serve needs --model SPEC (or --list-presets)")
-        spec = ModelSpec.parse(args.model if ":" in args.model else f"vllm:{args.model}")
-        if spec.backend not in ("vllm", "transformers"):
-            raise ModelSpecError("serve launches vLLM: give vllm:<hf-id | local dir | file.gguf | @preset>")
+        spec = args.model
         model, served_name = resolve_model(spec.target)
         running = find_running(model)
         if running:
@@ -67,7 +73,3 @@ def print_presets() -> None:
         kind = hybrid_kind(preset.architecture)
         table.add_row(f"@{preset.name}", preset.model, f"hybrid ({kind})" if kind else "dense", preset.hardware)
     Console(width=160).print(table)
-
-
-def cmd_init() -> list[CLISubcommand]:
-    return [ServeCommand()]

@@ -1,42 +1,44 @@
 """Scores of the batch evaluator, per (ambiguity type x target language x method) group.
 
-``segment_scores`` gives the readable per-item values stored with each record,
-``corpus_scores`` the group's scores with bootstrap intervals, ``paired_test`` the p-values of
-a method against a baseline, ``bias`` and ``error_types`` the analysis tables.
+Metrics read typed outputs (``evaluation.records.Output``: a ``Record`` of a run, or a
+``ReferenceOutput`` for the checker ceiling). ``segment_scores`` gives the readable per-item
+values stored with each record, ``corpus_scores`` the group's scores with bootstrap
+intervals, ``paired_test`` the p-values of a method against a baseline, ``bias`` and
+``error_types`` the analysis tables.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from ..records import Output, Record
 from .analysis import ERROR_TYPES, bias, error_types
-from .base import Metric, Score
-from .fields import MetricError, kind, reference_record, single_language
-from .registry import METRICS, metrics_for
+from .base import Metric, MetricError, Score, single_language
+from .registry import METRICS, checker_metrics, metrics_for
 from .significance import paired_test
 
 __all__ = [
-    "ERROR_TYPES", "METRICS", "Metric", "MetricError", "Score", "bias", "corpus_scores", "error_types",
-    "metrics_for", "paired_test", "reference_record", "segment_scores",
+    "ERROR_TYPES", "METRICS", "Metric", "MetricError", "Score", "bias", "checker_metrics", "corpus_scores",
+    "error_types", "metrics_for", "paired_test", "segment_scores",
 ]
 
 
-def segment_scores(record: dict[str, Any]) -> dict[str, Any]:
+def segment_scores(record: Record) -> dict[str, Any]:
     """Per-item values of every metric of the item's type (e.g. ``observed_formality``, ``f_acc``,
     ``chrf``, ``hit@3``), plus ``error_types`` for intercpt records."""
     scores: dict[str, Any] = {}
-    for name in metrics_for(kind(record)):
+    for name in metrics_for(record.item.type):
         scores.update(METRICS[name].segment(record))
-    if record.get("method") == "intercpt":
+    if record.method == "intercpt":
         scores["error_types"] = error_types(record)
     return scores
 
 
-def corpus_scores(records: list[dict[str, Any]], *, names: list[str] | None = None, bootstrap: int = 1000,
+def corpus_scores(outputs: list[Output], *, names: list[str] | None = None, bootstrap: int = 1000,
                   seed: int = 0) -> dict[str, Score]:
     """The scores of one group (one target language): the named metrics, by default every metric
     of the group's ambiguity types; ``bootstrap=0`` skips the confidence intervals."""
-    single_language(records)
-    kinds = {kind(r) for r in records}
+    single_language(outputs)
+    kinds = {o.item.type for o in outputs}
     names = names or [name for name in METRICS if any(name in metrics_for(k) for k in kinds)]
-    return {name: METRICS[name].score(records, bootstrap=bootstrap, seed=seed) for name in names}
+    return {name: METRICS[name].score(outputs, bootstrap=bootstrap, seed=seed) for name in names}

@@ -5,79 +5,82 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from assistant.checks import label_from_answer
-from assistant.checks import checker_for
+from assistant.checks import CHECKERS, checker_for, expectations
+from assistant.transcript import Turn
 
-from .accuracy import LABELS, checked_attribute, observed_label
-from .fields import family, gold, kind
+from ..records import Output, Record
+from .accuracy import observed_label
+from .table import entry
 
 UNREADABLE, UNKNOWN = "unreadable", "unknown"
 ERROR_TYPES = ("no_question", "wrong_phenomenon", "answer_contradicts_gold", "ignored_answer")
 
 
-def bias(records: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
-    """Gold against output distribution of formality (formality items) and gender (it_resolution,
-    names, professions), as counts and shares (fractions of ``n``). Gold "neutral" formality and
-    a gender the data does not give count as themselves (``unknown``); an output the checker
-    cannot read (or a failed item) counts as ``unreadable``. Types without such a label are left out.
+def bias(outputs: list[Output]) -> dict[str, dict[str, Any]]:
+    """Gold against output distribution of each checked gold attribute (formality for formality
+    items; gender for it_resolution, names and professions), as counts and shares (fractions of
+    ``n``). A gold value the checker cannot read ("neutral" formality) or one the data does not
+    give (``unknown``) counts as itself; an output the checker cannot read (or a failed item)
+    counts as ``unreadable``. Types without a checker are left out.
     """
+    labels: dict[str, tuple[str, ...]] = {}
     gold_counts: dict[str, Counter] = {}
     output_counts: dict[str, Counter] = {}
-    for record in records:
-        attribute = checked_attribute(kind(record))
-        if attribute is None:
+    for output in outputs:
+        checker, kind = checker_for(output.item.type), entry(output.item.type)
+        if checker is None or not kind.gold:
             continue
-        gold_counts.setdefault(attribute, Counter())[gold(record, attribute) or UNKNOWN] += 1
-        output_counts.setdefault(attribute, Counter())[observed_label(record) or UNREADABLE] += 1
+        labels.setdefault(kind.gold, checker.labels)
+        gold_counts.setdefault(kind.gold, Counter())[output.item.attributes.get(kind.gold) or UNKNOWN] += 1
+        output_counts.setdefault(kind.gold, Counter())[observed_label(output) or UNREADABLE] += 1
     summary = {}
     for attribute, golds in gold_counts.items():
         n = sum(golds.values())
-        expected = {label: golds[label] for label in (*LABELS[attribute], *sorted(set(golds) - set(LABELS[attribute])))}
-        output = {label: output_counts[attribute][label] for label in (*LABELS[attribute], UNREADABLE)}
+        known = labels[attribute]
+        expected = {label: golds[label] for label in (*known, *sorted(set(golds) - set(known)))}
+        output = {label: output_counts[attribute][label] for label in (*known, UNREADABLE)}
         summary[attribute] = {"n": n, "gold": expected, "output": output,
                               "gold_shares": {k: v / n for k, v in expected.items()},
                               "output_shares": {k: v / n for k, v in output.items()}}
     return summary
 
 
-def error_types(record: dict[str, Any]) -> list[str]:
+def error_types(record: Record) -> list[str]:
     """The errors of the paper's analysis that can be told apart automatically, for an intercpt
     record (other methods and failed items have none):
 
     - ``no_question``: nothing was asked;
-    - ``wrong_phenomenon``: questions were asked, none about the item's type (names and
-      professions count as one gender phenomenon);
-    - ``answer_contradicts_gold``: an answer about the item's type asks for the label opposite
-      to the gold one (read by ``label_from_answer``; it_resolution answers name a noun, which
-      carries no readable label, so they never count);
+    - ``wrong_phenomenon``: questions were asked, none about the item's phenomenon (the table's
+      ``family``: names and professions are one, a person's gender);
+    - ``answer_contradicts_gold``: an answer about the item's phenomenon asks for the label
+      opposite to the gold one, as the chain itself reads it (``assistant.checks.expectations``;
+      an answer naming a noun carries no readable label and never counts);
     - ``ignored_answer``: a final check of an answered phenomenon failed.
     """
-    transcript = record.get("transcript")
-    if record.get("method") != "intercpt" or not transcript:
+    transcript = record.transcript
+    if record.method != "intercpt" or transcript is None:
         return []
-    turns = transcript.get("turns") or []
-    if not turns:
+    if not transcript.turns:
         return ["no_question"]
     errors = []
-    on_topic = [t for t in turns if family(t["ambiguity"]) == family(kind(record))]
+    on_topic = [t for t in transcript.turns if _family(t.ambiguity) == _family(record.item.type)]
     if not on_topic:
         errors.append("wrong_phenomenon")
     if any(_contradicts(record, turn) for turn in on_topic):
         errors.append("answer_contradicts_gold")
-    answered = {_check(turn) for turn in turns if turn.get("answer")} - {None}
-    if any(c["name"] in answered and c["status"] == "fail" for c in transcript.get("checks") or []):
+    answered = {checker.name for turn in transcript.turns if turn.answer and (checker := checker_for(turn.ambiguity))}
+    if any(check.name in answered and check.status == "fail" for check in transcript.checks):
         errors.append("ignored_answer")
     return errors
 
 
-def _check(turn: dict[str, Any]) -> str | None:
-    checker = checker_for(turn["ambiguity"])
-    return checker.name if checker else None
+def _family(kind: str) -> str:
+    found = entry(kind)
+    return found.family if found else kind
 
 
-def _contradicts(record: dict[str, Any], turn: dict[str, Any]) -> bool:
-    checker = checker_for(turn["ambiguity"])
-    if not checker or not turn.get("answer"):
-        return False
-    expected, said = gold(record, checker.answers), label_from_answer(checker.answers, turn["answer"])
-    return expected in checker.labels and said is not None and said != expected
+def _contradicts(record: Record, turn: Turn) -> bool:
+    """Whether the label the chain reads off the answer (``expectations``) is the opposite of the gold one."""
+    expected = record.item.attributes.get(entry(turn.ambiguity).gold or "")
+    return any(expected in CHECKERS[checker].labels and said != expected
+               for checker, said in expectations([turn]))

@@ -16,9 +16,33 @@ from typing import Any
 
 import numpy as np
 
-from .fields import MetricError
+from assistant.errors import IntercptError
+
+from ..records import Output
 
 CONFIDENCE = 0.95
+
+
+class MetricError(IntercptError):
+    """Outputs that cannot be scored, or a metric name that does not exist."""
+
+
+def references(output: Output) -> list[str]:
+    """The item's reference translations; a metric needs at least one, none of them empty."""
+    refs = output.item.refs
+    if not refs or not all(isinstance(r, str) and r for r in refs):
+        raise MetricError(f"item {output.item.id!r} needs at least one non-empty reference translation")
+    return refs
+
+
+def single_language(outputs: list[Output]) -> str:
+    """The one target language of a group; BLEU's tokenisation and the checkers depend on it."""
+    if not outputs:
+        raise MetricError("no records to score")
+    langs = sorted({o.item.lang for o in outputs})
+    if len(langs) > 1:
+        raise MetricError(f"records of one group share a target language; got {', '.join(langs)}")
+    return langs[0]
 
 
 @dataclass
@@ -38,14 +62,6 @@ class Score:
     higher_is_better: bool = True
     excluded: int = 0
 
-    def format(self, width: int = 1) -> str:
-        """``54.3 ±1.2`` (half the interval's width, as sacreBLEU prints it), or ``n/a``."""
-        if self.value is None:
-            return "n/a"
-        text = f"{self.value:.{width}f}"
-        if self.ci_low is not None and self.ci_high is not None:
-            text += f" ±{(self.ci_high - self.ci_low) / 2:.{width}f}"
-        return text
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -58,9 +74,10 @@ def resample_weights(n: int, bootstrap: int, seed: int) -> np.ndarray:
 
 
 class Metric(ABC):
-    """Statistics per record, summed, then one aggregate (see the module docstring).
+    """Statistics per output, summed, then one aggregate (see the module docstring).
 
-    ``kinds`` names the ambiguity types the metric is reported for (None: every type).
+    ``kinds`` names the ambiguity types the metric is reported for (None: every type); a metric
+    whose types come from the ambiguity table overrides ``reported_for`` instead.
     """
 
     name: str
@@ -68,7 +85,7 @@ class Metric(ABC):
     higher_is_better: bool = True
 
     @abstractmethod
-    def measure(self, records: list[dict[str, Any]]) -> tuple[np.ndarray, str]:
+    def measure(self, records: list[Output]) -> tuple[np.ndarray, str]:
         """One row of statistics per record (shape n x k) and the signature of the computation."""
 
     @abstractmethod
@@ -83,7 +100,7 @@ class Metric(ABC):
         """Which rows the metric counts (all, unless it needs a gold label)."""
         return np.ones(len(stats), dtype=bool)
 
-    def segment(self, record: dict[str, Any]) -> dict[str, Any]:
+    def segment(self, output: Output) -> dict[str, Any]:
         """Readable per-item values for items.jsonl; corpus-only metrics (BLEU) give none."""
         return {}
 
@@ -92,7 +109,7 @@ class Metric(ABC):
         totals = weights @ stats
         return np.array([np.nan if (v := self.aggregate(t)) is None else v for t in totals], dtype=np.float64)
 
-    def score(self, records: list[dict[str, Any]], *, bootstrap: int = 1000, seed: int = 0) -> Score:
+    def score(self, records: list[Output], *, bootstrap: int = 1000, seed: int = 0) -> Score:
         """The corpus score of one group, with a percentile bootstrap interval over its records."""
         stats, signature = self.measure(records)
         counted = int(self.counted(stats).sum())
@@ -113,14 +130,14 @@ class SegmentMetric(Metric):
     """A metric whose statistics row is computed from each record on its own."""
 
     @abstractmethod
-    def row(self, record: dict[str, Any]) -> list[float]:
+    def row(self, output: Output) -> list[float]:
         """The statistics of one record."""
 
     @abstractmethod
     def signature(self) -> str:
         """The options that define the metric, e.g. ``nrefs:1|checker:rules|unreadable:wrong``."""
 
-    def measure(self, records: list[dict[str, Any]]) -> tuple[np.ndarray, str]:
+    def measure(self, records: list[Output]) -> tuple[np.ndarray, str]:
         stats = np.array([self.row(r) for r in records], dtype=np.float64)
         return stats, self.signature()
 

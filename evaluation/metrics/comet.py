@@ -25,8 +25,8 @@ import numpy as np
 from assistant.errors import InputError, IntercptError, ModelLoadError
 from assistant.paths import cache_dir
 
-from .base import SegmentMetric
-from .fields import references, translation
+from ..records import Output, Record
+from .base import SegmentMetric, references
 
 COMET_ENV_VAR = "INTERCPT_COMET_ENV"
 # torch is pinned to the version intercpt uses: unpinned, pip takes the newest CUDA build (GBs).
@@ -200,15 +200,15 @@ def _lock(path: Path) -> Iterator[None]:
             fcntl.flock(handle, fcntl.LOCK_UN)
 
 
-def add_comet_scores(records: list[dict[str, Any]], model: str, *, env: Path | None = None) -> int:
+def add_comet_scores(records: list[Record], model: str, *, env: Path | None = None) -> int:
     """Score every record that has no COMET score yet, in one worker call; returns how many were scored.
 
     A failed item is scored with an empty translation, as the other metrics count it.
     """
-    todo = [r for r in records if "comet" not in r["scores"]]
-    segments = [{"src": r["item"]["src"], "mt": translation(r), "ref": references(r)[0]} for r in todo]
+    todo = [r for r in records if "comet" not in r.scores]
+    segments = [{"src": r.item.src, "mt": r.translation, "ref": references(r)[0]} for r in todo]
     for record, score in zip(todo, comet_scores(segments, model, env=env)):
-        record["scores"]["comet"] = score
+        record.scores["comet"] = score
     return len(todo)
 
 
@@ -219,8 +219,8 @@ class CometMean(SegmentMetric):
     name = "comet"
     kinds = ()
 
-    def row(self, record: dict[str, Any]) -> list[float]:
-        score = record.get("scores", {}).get("comet")
+    def row(self, output: Output) -> list[float]:
+        score = output.scores.get("comet")
         return [0.0, 0.0] if score is None else [1.0, float(score)]
 
     def counted(self, stats: np.ndarray) -> np.ndarray:

@@ -1,16 +1,21 @@
-"""Every metric by name (built on first use) and which ones a type of ambiguity is reported with."""
+"""Every metric by name (built on first use) and which ones a type of ambiguity is reported with.
+
+The checker metrics come from the checkers: one accuracy and one coverage per metric prefix
+(``f_acc``, ``f_cov``, ``g_acc``, ``g_cov``), so a new checker brings its own columns.
+"""
 
 from __future__ import annotations
+
+from assistant.checks import CHECKERS
 
 from .base import Registry
 
 METRICS = Registry()
 METRICS.register("bleu", "evaluation.metrics.text:CorpusBleu")
 METRICS.register("chrf", "evaluation.metrics.text:CorpusChrf")
-METRICS.register("f_acc", "evaluation.metrics.accuracy:LabelAccuracy", attribute="formality")
-METRICS.register("f_cov", "evaluation.metrics.accuracy:LabelCoverage", attribute="formality")
-METRICS.register("g_acc", "evaluation.metrics.accuracy:LabelAccuracy", attribute="gender")
-METRICS.register("g_cov", "evaluation.metrics.accuracy:LabelCoverage", attribute="gender")
+for _prefix in dict.fromkeys(checker.metric for checker in CHECKERS.values()):
+    METRICS.register(f"{_prefix}_acc", "evaluation.metrics.accuracy:LabelAccuracy", prefix=_prefix)
+    METRICS.register(f"{_prefix}_cov", "evaluation.metrics.accuracy:LabelCoverage", prefix=_prefix)
 METRICS.register("hit@1", "evaluation.metrics.text:HitAtN", n=1)
 METRICS.register("hit@3", "evaluation.metrics.text:HitAtN", n=3)
 METRICS.register("chrf@3", "evaluation.metrics.text:ChrfAtN", n=3)
@@ -20,3 +25,10 @@ METRICS.register("comet", "evaluation.metrics.comet:CometMean")
 def metrics_for(kind: str) -> list[str]:
     """The metric names reported for an ambiguity type (chrF for every type, also unknown ones)."""
     return [name for name in METRICS if METRICS[name].reported_for(kind)]
+
+
+def checker_metrics() -> list[str]:
+    """The names of the metrics that score the checkers' reading (their ceiling is measured on references)."""
+    from .accuracy import CheckerMetric
+
+    return [name for name in METRICS if isinstance(METRICS[name], CheckerMetric)]

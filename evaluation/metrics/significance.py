@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 
-from .base import resample_weights
-from .fields import MetricError, item
+from ..records import Output
+from .base import MetricError, resample_weights
 from .registry import METRICS
 
 # Below this many paired items a bootstrap says nothing: with one item every resample is that
@@ -15,7 +13,7 @@ from .registry import METRICS
 MIN_PAIRED_ITEMS = 10
 
 
-def align(system: list[dict[str, Any]], baseline: list[dict[str, Any]]) -> tuple[list[dict], list[dict]]:
+def align(system: list[Output], baseline: list[Output]) -> tuple[list[Output], list[Output]]:
     """The records of the items both sides have, in the same order (an unfinished run may lack some)."""
     by_id = [_by_item_id(records, side) for records, side in ((system, "system"), (baseline, "baseline"))]
     shared = [key for key in by_id[0] if key in by_id[1]]
@@ -24,7 +22,7 @@ def align(system: list[dict[str, Any]], baseline: list[dict[str, Any]]) -> tuple
     return [by_id[0][key] for key in shared], [by_id[1][key] for key in shared]
 
 
-def paired_test(system: list[dict[str, Any]], baseline: list[dict[str, Any]], names: list[str], *,
+def paired_test(system: list[Output], baseline: list[Output], names: list[str], *,
                 bootstrap: int = 1000, seed: int = 0) -> dict[str, float | None]:
     """Two-sided paired bootstrap p-value per metric (Koehn 2004) over the items both sides have,
     aligned by item id.
@@ -58,10 +56,10 @@ def paired_test(system: list[dict[str, Any]], baseline: list[dict[str, Any]], na
     return p_values
 
 
-def _by_item_id(records: list[dict[str, Any]], side: str) -> dict[str, dict[str, Any]]:
-    by_id: dict[str, dict[str, Any]] = {}
+def _by_item_id(records: list[Output], side: str) -> dict[str, Output]:
+    by_id: dict[str, Output] = {}
     for record in records:
-        key = str(item(record).get("id"))
+        key = record.item.id
         if key in by_id:
             raise MetricError(f"item {key!r} appears twice in the {side} records")
         by_id[key] = record

@@ -16,8 +16,9 @@ import numpy as np
 import sacrebleu
 from sacrebleu.metrics import BLEU, CHRF
 
-from .base import Metric, SegmentMetric
-from .fields import candidates, gold, lang, references, single_language, translation
+from ..records import Output
+from .base import Metric, SegmentMetric, references, single_language
+from .table import SENSE, is_sense
 
 log = logging.getLogger(__name__)
 
@@ -36,12 +37,12 @@ class _SacreMetric(Metric):
     def scorer(self, lang: str) -> tuple[Any, str]:
         """The sacreBLEU metric for the target language and a note for the signature."""
 
-    def measure(self, records: list[dict[str, Any]]) -> tuple[np.ndarray, str]:
-        scorer, note = self.scorer(single_language(records))
-        refs = [references(r) for r in records]
+    def measure(self, outputs: list[Output]) -> tuple[np.ndarray, str]:
+        scorer, note = self.scorer(single_language(outputs))
+        refs = [references(o) for o in outputs]
         # sacreBLEU takes reference streams; items with fewer references are padded with None.
         streams = [[r[j] if j < len(r) else None for r in refs] for j in range(max(map(len, refs)))]
-        stats = scorer._extract_corpus_statistics([translation(r) for r in records], streams)
+        stats = scorer._extract_corpus_statistics([o.translation for o in outputs], streams)
         return np.array(stats, dtype=np.float64), scorer.get_signature().format() + note
 
     def aggregate(self, totals: np.ndarray) -> float | None:
@@ -53,8 +54,8 @@ class CorpusBleu(_SacreMetric):
 
     Japanese uses the ``ja-mecab`` tokeniser; without ``sacrebleu[ja]`` installed it falls back
     to character tokenisation, logs a warning and says ``ja-mecab:unavailable`` in the signature.
-    Not reported for polysemy: its items are single words and short phrases, whose corpus
-    BLEU is 0 whenever no reference has four words, even for a perfect system.
+    Not reported for word-sense types (polysemy): their items are single words and short phrases,
+    whose corpus BLEU is 0 whenever no reference has four words, even for a perfect system.
     """
 
     name = "bleu"
@@ -63,7 +64,7 @@ class CorpusBleu(_SacreMetric):
         self._aggregator = BLEU()
 
     def reported_for(self, kind: str) -> bool:
-        return kind != "polysemy"
+        return not is_sense(kind)
 
     def scorer(self, lang: str) -> tuple[BLEU, str]:
         if lang != "ja":
@@ -86,8 +87,8 @@ class CorpusChrf(_SacreMetric):
     def scorer(self, lang: str) -> tuple[CHRF, str]:
         return CHRF(), ""
 
-    def segment(self, record: dict[str, Any]) -> dict[str, Any]:
-        return {"chrf": round(sentence_chrf(translation(record), references(record)), 2)}
+    def segment(self, output: Output) -> dict[str, Any]:
+        return {"chrf": round(sentence_chrf(output.translation, references(output)), 2)}
 
 
 def mentions(candidate: str, word: str, lang: str) -> bool:
@@ -99,23 +100,27 @@ def mentions(candidate: str, word: str, lang: str) -> bool:
     return re.search(rf"(?<!\w){re.escape(word)}(?!\w)", text) is not None
 
 
-class HitAtN(SegmentMetric):
+class _SenseMetric(SegmentMetric):
+    """Reported for the types whose gold is a target word (``AmbiguityType.gold == "sense"``)."""
+
+    def reported_for(self, kind: str) -> bool:
+        return is_sense(kind)
+
+
+class HitAtN(_SenseMetric):
     """hit@n: the gold target word (``attributes["sense"]``) appears in one of the first n candidates
     (the translation, then the alternatives). Items without a gold word are not counted; a failed
     item counts as a miss."""
-
-    kinds = ("polysemy",)
 
     def __init__(self, n: int) -> None:
         self.n = n
         self.name = f"hit@{n}"
 
-    def row(self, record: dict[str, Any]) -> list[float]:
-        word = gold(record, "sense")
+    def row(self, output: Output) -> list[float]:
+        word = output.item.attributes.get(SENSE)
         if not word:
             return [0.0, 0.0]
-        target = lang(record)
-        return [1.0, float(any(mentions(c, word, target) for c in candidates(record, self.n)))]
+        return [1.0, float(any(mentions(c, word, output.item.lang) for c in output.candidates(self.n)))]
 
     def counted(self, stats: np.ndarray) -> np.ndarray:
         return stats[:, 0] > 0
@@ -123,36 +128,34 @@ class HitAtN(SegmentMetric):
     def aggregate(self, totals: np.ndarray) -> float | None:
         return float(100 * totals[1] / totals[0]) if totals[0] else None
 
-    def segment(self, record: dict[str, Any]) -> dict[str, Any]:
-        counted, hit = self.row(record)
+    def segment(self, output: Output) -> dict[str, Any]:
+        counted, hit = self.row(output)
         return {self.name: int(hit) if counted else None}
 
     def signature(self) -> str:
         return f"candidates:{self.n}|match:casefold-whole-word"
 
 
-class ChrfAtN(SegmentMetric):
+class ChrfAtN(_SenseMetric):
     """chrF@n: the best sentence chrF among the first n candidates, averaged over the items
     (a failed item scores 0)."""
-
-    kinds = ("polysemy",)
 
     def __init__(self, n: int) -> None:
         self.n = n
         self.name = f"chrf@{n}"
 
-    def best(self, record: dict[str, Any]) -> float:
-        refs = references(record)
-        return max(sentence_chrf(c, refs) for c in candidates(record, self.n))
+    def best(self, output: Output) -> float:
+        refs = references(output)
+        return max(sentence_chrf(c, refs) for c in output.candidates(self.n))
 
-    def row(self, record: dict[str, Any]) -> list[float]:
-        return [1.0, self.best(record)]
+    def row(self, output: Output) -> list[float]:
+        return [1.0, self.best(output)]
 
     def aggregate(self, totals: np.ndarray) -> float | None:
         return float(totals[1] / totals[0]) if totals[0] else None
 
-    def segment(self, record: dict[str, Any]) -> dict[str, Any]:
-        return {self.name: round(self.best(record), 2)}
+    def segment(self, output: Output) -> dict[str, Any]:
+        return {self.name: round(self.best(output), 2)}
 
     def signature(self) -> str:
         return f"candidates:{self.n}|sentence-chrF2|version:{sacrebleu.__version__}"

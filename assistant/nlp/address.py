@@ -1,0 +1,119 @@
+"""Is an utterance addressed to someone, so that the register of address must be chosen?
+
+French, German and Spanish choose T or V (and singular or plural) where a second person or an
+imperative appears; Japanese chooses plain, polite or honorific forms for anything said to someone:
+a request, a question, a greeting, a vocative, a reply in a conversation. The result names the span
+to ask about and whether "you" is plural (you all, you guys, both of you, a plural vocative).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+FORMALITY, REGISTER = "formality", "register"
+SECOND_PERSON = {"you", "your", "yours", "yourself", "yourselves", "y'all", "ya", "u", "ur", "thee", "thou"}
+GREETINGS = {"hi", "hello", "hey", "thanks", "thank", "bye", "goodbye", "sorry", "welcome", "congratulations",
+             "congrats", "cheers", "please", "excuse", "pardon", "dear", "good", "morning", "evening", "howdy",
+             "yes", "yeah", "no", "nope", "ok", "okay", "oh", "wow", "well", "sure", "right", "alright", "um", "uh",
+             "hmm", "haha", "lol", "yep"}
+PLURAL_ADDRESSEES = {"guys", "folks", "everyone", "everybody", "all", "y'all", "ladies", "gentlemen", "team",
+                     "people", "kids", "children", "friends", "colleagues", "everybody"}
+_PLURAL_YOU = re.compile(
+    r"\b(?:you\s+(?:all|guys|folks|people|two|three|both|lot|boys|girls|kids)|y'all|yourselves|"
+    r"(?:both|all|each|either|neither|one|any|some|none|most|many|few)\s+of\s+(?:you|your)|"
+    r"(?:hi|hello|hey|thanks|thank\s+you|morning|evening|bye),?\s+(?:everyone|everybody|all|guys|folks|team))\b",
+    re.IGNORECASE,
+)
+# T-V choices need a second person or an imperative; the Japanese register applies to more.
+CUES_FOR = {"fr": ("second_person", "imperative"), "de": ("second_person", "imperative"),
+            "es": ("second_person", "imperative"),
+            "ja": ("second_person", "imperative", "request", "question", "vocative", "greeting", "conversation")}
+
+
+@dataclass(frozen=True)
+class AddressCandidate:
+    """Where the register of address must be chosen: the span to ask about, every cue found,
+    and whether "you" means several people (None: nothing says)."""
+
+    span: str
+    start: int
+    dimension: str
+    cues: tuple[str, ...]
+    plural: bool | None
+    plural_cue: str | None
+
+
+def address_candidates(doc_or_text: Any, target_lang: str) -> list[AddressCandidate]:
+    """At most one candidate per utterance, for the cues that matter in ``target_lang``."""
+    doc = _parse(doc_or_text) if isinstance(doc_or_text, str) else doc_or_text
+    wanted = CUES_FOR.get(target_lang, ())
+    cues = [cue for cue in address_cues(doc) if cue[0] in wanted]
+    if not cues:
+        return []
+    kind, token = cues[0]
+    plural_cue = plural_you_cue(doc)
+    return [AddressCandidate(token.text, token.idx, REGISTER if target_lang == "ja" else FORMALITY,
+                             tuple(dict.fromkeys(c[0] for c in cues)), True if plural_cue else None, plural_cue)]
+
+
+def address_cues(doc: Any) -> list[tuple[str, Any]]:
+    """(cue, token) pairs, strongest first: second person, imperative, request, question, vocative,
+    greeting, conversation (a first-person statement or an interjection)."""
+    found: list[tuple[str, Any]] = []
+    for token in doc:
+        if token.lower_ in SECOND_PERSON:
+            found.append(("second_person", token))
+    for sent in doc.sents:
+        words = [t for t in sent if not t.is_punct and t.lower_ not in GREETINGS and t.dep_ != "npadvmod"]
+        root, vocative = sent.root, _vocative(sent)
+        words = [t for t in words if vocative is None or t.i != vocative.i]
+        if root.tag_ == "VB" and root.pos_ in ("VERB", "AUX") and words and words[0].i == root.i \
+                and not any(c.dep_ in ("nsubj", "expl", "aux") and (vocative is None or c.i != vocative.i)
+                            for c in root.children):
+            found.append(("imperative" if root.lower_ != "let" else "request", root))
+        if any(t.lower_ == "please" for t in sent) or (words and words[0].lower_ in ("could", "would", "can", "will")
+                                                       and sent.text.rstrip().endswith("?")):
+            found.append(("request", sent[0]))
+        if sent.text.rstrip().endswith("?"):
+            found.append(("question", sent[0]))
+        if vocative is not None:
+            found.append(("vocative", vocative))
+        if sent[0].lower_ in GREETINGS or sent[0].pos_ == "INTJ":
+            found.append(("greeting", sent[0]))
+        first_person = next((t for t in sent if t.lower_ in ("i", "we", "me", "us", "my", "our", "let's")), None)
+        if first_person is not None:
+            found.append(("conversation", first_person))
+    order = list(CUES_FOR["ja"])
+    return sorted(found, key=lambda cue: (order.index(cue[0]), cue[1].i))
+
+
+def plural_you_cue(doc: Any) -> str | None:
+    """The words saying that "you" is several people, or None."""
+    match = _PLURAL_YOU.search(doc.text)
+    if match:
+        return match.group(0)
+    for sent in doc.sents:
+        vocative = _vocative(sent)
+        if vocative is not None and (vocative.tag_ in ("NNS", "NNPS") or vocative.lower_ in PLURAL_ADDRESSEES):
+            return vocative.text
+    return None
+
+
+def _vocative(sent: Any) -> Any | None:
+    """A name or noun set off by a comma at the start or end of a sentence: "Anna, ...", "..., guys"."""
+    tokens = [t for t in sent if not (t.is_punct and t.text not in ",")]
+    if len(tokens) > 2 and tokens[1].text == "," and tokens[0].pos_ in ("PROPN", "NOUN", "PRON") \
+            and tokens[0].lower_ not in GREETINGS | {"i", "it", "this", "that", "we", "they", "he", "she"}:
+        return tokens[0]
+    if len(tokens) > 2 and tokens[-2].text == "," and tokens[-1].pos_ in ("PROPN", "NOUN") \
+            or (len(tokens) > 2 and tokens[-2].text == "," and tokens[-1].lower_ in PLURAL_ADDRESSEES):
+        return tokens[-1]
+    return None
+
+
+def _parse(text: str) -> Any:
+    from .pipelines import english_pipeline
+
+    return english_pipeline()(text)

@@ -1,0 +1,318 @@
+"""Mentions of people whose translation into French, German or Spanish is gendered.
+
+A mention is a person noun (WordNet), a personal name (spaCy's entities and the first-name list),
+a pronoun or quantifier that an adjective or participle agrees with ("we are Japanese", "all
+concerned"), an indefinite with a relative clause ("anyone who is ready"), or the ``[pr]``
+placeholder. Each mention carries the gender that the English already settles (a gendered noun,
+a title, a first name, a pronoun attributed to it) and the evidence. Only unsettled mentions
+should become questions: ``unsettled(mentions)``; ``group_mentions`` merges those that one
+question can cover (coordinated nouns, a repeated noun or name).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .lexicon import FEMININE, MASCULINE, name_gender, person_noun
+
+SINGULAR, PLURAL = "singular", "plural"
+PLACEHOLDER, PLACEHOLDER_STAND_IN = "[pr]", "they"  # same length: offsets stay those of the source
+TITLES = {"mr": MASCULINE, "mr.": MASCULINE, "sir": MASCULINE, "lord": MASCULINE, "mrs": FEMININE,
+          "mrs.": FEMININE, "ms": FEMININE, "ms.": FEMININE, "miss": FEMININE, "madam": FEMININE,
+          "lady": FEMININE}
+GENDERED_PRONOUNS = {"he": MASCULINE, "him": MASCULINE, "his": MASCULINE, "himself": MASCULINE,
+                     "she": FEMININE, "her": FEMININE, "hers": FEMININE, "herself": FEMININE}
+# Pronouns that denote people but carry no gender in English: a mention only when a word agrees with them.
+PERSONAL = {"i": SINGULAR, "me": SINGULAR, "myself": SINGULAR, "you": None, "yourself": SINGULAR,
+            "yourselves": PLURAL, "we": PLURAL, "us": PLURAL, "ourselves": PLURAL, "they": PLURAL,
+            "them": PLURAL, "themselves": PLURAL}
+INDEFINITE = {"someone": SINGULAR, "somebody": SINGULAR, "anyone": SINGULAR, "anybody": SINGULAR,
+              "everyone": SINGULAR, "everybody": SINGULAR, "nobody": SINGULAR, "whoever": SINGULAR,
+              "one": SINGULAR, "another": SINGULAR, "each": SINGULAR, "none": PLURAL, "all": PLURAL,
+              "few": PLURAL, "many": PLURAL, "some": PLURAL, "others": PLURAL, "those": PLURAL,
+              "both": PLURAL, "several": PLURAL, "most": PLURAL, "any": PLURAL, "other": SINGULAR}
+LINKING_VERBS = {"be", "seem", "become", "feel", "look", "remain", "get", "stay", "appear", "sound", "prove"}
+SUBJECTS = {"nsubj", "nsubjpass"}
+CLAUSE_LINKS = {"advcl", "ccomp", "conj", "xcomp", "relcl", "acl", "pcomp"}
+
+
+@dataclass
+class Mention:
+    """One mention of a person or group. ``start``/``end`` are character offsets in the source;
+    ``agreement`` lists the words whose translation agrees with it (predicates, participles)."""
+
+    text: str
+    start: int
+    end: int
+    head: str
+    head_index: int
+    sentence: int
+    number: str
+    kind: str  # name | noun | pronoun | indefinite | placeholder
+    settled: str | None = None
+    evidence: str | None = None
+    agreement: tuple[str, ...] = ()
+    conjunct_of: int | None = None  # head index of the mention it is coordinated with
+    undecided_pronouns: list[str] = field(default_factory=list)  # gendered pronouns that may be its
+
+
+@dataclass(frozen=True)
+class MentionGroup:
+    """Mentions one question can cover: coordinated ("the doctors and nurses") or repeated."""
+
+    mentions: tuple[Mention, ...]
+
+    @property
+    def text(self) -> str:
+        return " / ".join(dict.fromkeys(m.text for m in self.mentions))
+
+    @property
+    def start(self) -> int:
+        return min(m.start for m in self.mentions)
+
+
+def find_person_mentions(doc_or_text: Any) -> list[Mention]:
+    """Mentions of people in source order, with the gender English already settles for each."""
+    doc = _parse(doc_or_text) if isinstance(doc_or_text, str) else doc_or_text
+    source = doc.user_data.get("source", doc.text)
+    sentence_of = {t.i: n for n, sent in enumerate(doc.sents) for t in sent}
+    mentions: list[Mention] = []
+    taken: set[int] = set()
+    for ent in doc.ents:
+        if ent.label_ == "PERSON":
+            mentions.append(_name(ent, sentence_of))
+            taken.update(range(ent.start, ent.end))
+    for token in doc:
+        if token.i in taken:
+            continue
+        mention = _mention_at(token, source, sentence_of)
+        if mention is not None:
+            mentions.append(mention)
+    mentions.sort(key=lambda m: m.start)
+    _attribute_pronouns(doc, mentions)
+    return mentions
+
+
+def unsettled(mentions: list[Mention]) -> list[Mention]:
+    """The mentions whose gender the target must choose and the source does not say."""
+    return [m for m in mentions if m.settled is None]
+
+
+def group_mentions(mentions: list[Mention]) -> list[MentionGroup]:
+    """Per sentence, coordinated mentions and repeats of the same noun or name form one group."""
+    groups: list[list[Mention]] = []
+    for mention in mentions:
+        for group in groups:
+            if any(_same_referent(mention, other) for other in group):
+                group.append(mention)
+                break
+        else:
+            groups.append([mention])
+    return [MentionGroup(tuple(g)) for g in groups]
+
+
+def _same_referent(a: Mention, b: Mention) -> bool:
+    if a.head.lower() == b.head.lower() and a.kind in ("name", "noun") and a.number == b.number:
+        return True
+    return a.conjunct_of == b.head_index or b.conjunct_of == a.head_index
+
+
+def _parse(text: str) -> Any:
+    from .pipelines import english_pipeline
+
+    doc = english_pipeline()(text.replace(PLACEHOLDER, PLACEHOLDER_STAND_IN))
+    doc.user_data["source"] = text
+    return doc
+
+
+def _number(token: Any, default: str = SINGULAR) -> str:
+    if token.tag_ in ("NNS", "NNPS"):
+        return PLURAL
+    if token.tag_ in ("NN", "NNP"):
+        return SINGULAR
+    return PLURAL if "Plur" in token.morph.get("Number") else default
+
+
+def _name(ent: Any, sentence_of: dict[int, int]) -> Mention:
+    doc = ent.doc
+    title_token = ent[0] if ent[0].lower_ in TITLES else doc[ent.start - 1] if ent.start > 0 else None
+    first = ent[1] if ent[0].lower_ in TITLES and len(ent) > 1 else ent[0]
+    title = title_token.lower_ if title_token is not None else ""
+    settled, evidence = TITLES.get(title), f"title {title_token.text}" if title in TITLES else None
+    if settled is None:
+        _, settled = name_gender(first.text)
+        evidence = f"first name {first.text}" if settled else None
+    head = ent.root
+    return Mention(ent.text, ent.start_char, ent.end_char, head.text, head.i, sentence_of[head.i],
+                   _number(head), "name", settled, evidence, _agreement(head), _conjunct_of(head))
+
+
+def _mention_at(token: Any, source: str, sentence_of: dict[int, int]) -> Mention | None:
+    lower = token.lower_
+    if source[token.idx:token.idx + len(PLACEHOLDER)] == PLACEHOLDER:
+        return _make(token, "placeholder", SINGULAR, text=PLACEHOLDER, sentence_of=sentence_of)
+    if token.pos_ in ("NOUN", "PROPN"):
+        noun = _compound_person_noun(token)
+        if noun is not None and token.dep_ != "compound":
+            return _make(token, "noun", _number(token), sentence_of=sentence_of, settled=noun.gender,
+                         evidence=f"the noun {token.text}" if noun.gender else None)
+        if token.pos_ == "PROPN" and token.dep_ in SUBJECTS | {"poss", "dobj"} and not token.ent_type_:
+            known, gender = name_gender(token.text)
+            if known:
+                return _make(token, "name", SINGULAR, sentence_of=sentence_of, settled=gender,
+                             evidence=f"first name {token.text}" if gender else None)
+        return None
+    if token.pos_ == "PRON" and lower in PERSONAL:
+        agreement = _agreement(token)
+        number = PERSONAL[lower] or _you_number(token)
+        return _make(token, "pronoun", number, sentence_of=sentence_of, agreement=agreement) if agreement else None
+    if lower in INDEFINITE and token.dep_ not in ("det", "predet", "amod", "advmod", "nummod", "quantmod"):
+        agreement = _agreement(token)
+        if agreement or _has_who_clause(token):
+            return _make(token, "indefinite", INDEFINITE[lower], sentence_of=sentence_of, agreement=agreement)
+        return None
+    if token.pos_ in ("ADJ", "VERB") and token.dep_ in SUBJECTS | {"dobj", "pobj"} \
+            and any(c.dep_ in ("det", "predet") and c.lower_ in ("the", "all", "those") for c in token.children):
+        return _make(token, "noun", PLURAL, sentence_of=sentence_of)  # "the injured", "all concerned"
+    return None
+
+
+def _compound_person_noun(token: Any):
+    """The person reading of a noun, trying "flight attendant" before "attendant"."""
+    compounds = [c for c in token.children if c.dep_ == "compound" and c.i < token.i]
+    if compounds:
+        found = person_noun(" ".join([compounds[-1].lower_, token.lemma_.lower()]))
+        if found is not None:
+            return found
+    return person_noun(token.lemma_) or person_noun(token.lower_)
+
+
+def _make(token: Any, kind: str, number: str, *, sentence_of: dict[int, int], text: str | None = None,
+          settled: str | None = None, evidence: str | None = None,
+          agreement: tuple[str, ...] | None = None) -> Mention:
+    doc = token.doc
+    left = min([token.i] + [c.left_edge.i for c in token.lefts if c.dep_ in ("det", "poss", "amod", "compound",
+                                                                              "nummod", "predet", "advmod")])
+    start = doc[left].idx if text is None else token.idx
+    end = token.idx + len(token.text if text is None else text)
+    return Mention(doc.user_data.get("source", doc.text)[start:end], start, end, text or token.text, token.i,
+                   sentence_of[token.i], number, kind, settled, evidence,
+                   _agreement(token) if agreement is None else agreement, _conjunct_of(token))
+
+
+def _conjunct_of(token: Any) -> int | None:
+    return token.head.i if token.dep_ == "conj" else None
+
+
+def _agreement(token: Any) -> tuple[str, ...]:
+    """Words whose form agrees with this person in fr/es: attributes, participles, predicates."""
+    words = [c for c in token.children if c.dep_ in ("amod", "acl", "appos") and c.pos_ in ("ADJ", "VERB", "NOUN")]
+    head = token.head
+    if token.dep_ in SUBJECTS and head is not token:
+        if token.dep_ == "nsubjpass" or (head.pos_ in ("ADJ", "NOUN") and any(c.dep_ == "cop" for c in head.children)):
+            words.append(head)
+        if head.lemma_ in LINKING_VERBS or head.pos_ == "AUX":
+            words += [c for c in head.children if c.dep_ in ("acomp", "attr", "oprd")
+                      and c.pos_ in ("ADJ", "NOUN", "PROPN", "VERB")]
+        words += [c for c in head.children if c.dep_ == "xcomp" and c.pos_ in ("ADJ", "VERB") and c.tag_ != "VB"]
+    if token.dep_ in ("dobj",):
+        words += [c for c in head.children if c.dep_ in ("oprd", "xcomp", "ccomp") and c.pos_ == "ADJ"]
+    for word in list(words):
+        words += [c for c in word.children if c.dep_ == "conj" and c.pos_ == word.pos_]
+    return tuple(dict.fromkeys(w.text for w in words if w.i != token.i))
+
+
+def _has_who_clause(token: Any) -> bool:
+    return any(c.dep_ in ("relcl", "acl") and any(g.lower_ in ("who", "whom", "whose") for g in c.subtree)
+               for c in token.children) or token.lower_ == "whoever"
+
+
+def _you_number(token: Any) -> str | None:
+    from .address import plural_you_cue  # a cue that "you" means several people
+
+    return PLURAL if plural_you_cue(token.doc) else None
+
+
+# -- pronoun attribution ---------------------------------------------------------------------------
+
+def _attribute_pronouns(doc: Any, mentions: list[Mention]) -> None:
+    by_head = {m.head_index: m for m in mentions}
+    for pronoun in (t for t in doc if t.lower_ in GENDERED_PRONOUNS and t.pos_ == "PRON"):
+        gender = GENDERED_PRONOUNS[pronoun.lower_]
+        sentence = pronoun.sent
+        candidates = [m for m in mentions if m.kind in ("name", "noun", "placeholder", "indefinite")
+                      and m.number == SINGULAR and m.settled in (None, gender)
+                      and not (m.start <= pronoun.idx < m.end)
+                      and (m.sentence == _sentence_index(doc, sentence) and m.head_index < pronoun.i
+                           or m.sentence == _sentence_index(doc, sentence) - 1)]
+        chosen = _antecedent(pronoun, candidates, by_head)
+        if chosen is None:
+            for m in candidates:
+                m.undecided_pronouns.append(pronoun.text)
+        elif chosen.settled is None:
+            chosen.settled, chosen.evidence = gender, f"pronoun {pronoun.text!r} refers to it"
+            for m in mentions:  # a repeated noun or name is the same person
+                if m is not chosen and m.settled is None and _same_referent(m, chosen):
+                    m.settled, m.evidence = gender, chosen.evidence
+    for m in mentions:
+        if m.settled is not None:
+            m.undecided_pronouns.clear()
+
+
+def _sentence_index(doc: Any, sentence: Any) -> int:
+    return next(n for n, s in enumerate(doc.sents) if s.start == sentence.start)
+
+
+def _antecedent(pronoun: Any, candidates: list[Mention], by_head: dict[int, Mention]) -> Mention | None:
+    if len(candidates) <= 1:
+        return candidates[0] if candidates else None
+    subject = _clause_subject(pronoun)
+    inside = subject is not None and pronoun.i in {t.i for t in subject.subtree}
+    if subject is not None and subject.lower_ in ("who", "that", "which") and subject.head.dep_ == "relcl":
+        subject = subject.head.head  # "the teacher, who thanked her": the teacher
+    lower = pronoun.lower_
+    own = by_head.get(subject.i) if subject is not None else None
+    if lower in ("himself", "herself") or (pronoun.dep_ == "poss" and own is not None
+                                           and not inside):
+        return own if own in candidates else None
+    if pronoun.dep_ in SUBJECTS:
+        main = _main_subject(pronoun)
+        if main is not None and by_head.get(main.i) in candidates:
+            return by_head[main.i]
+        if pronoun.head.dep_ == "ROOT":  # a new sentence: the previous sentence's subject
+            previous = [m for m in candidates if m.sentence < _sentence_index(pronoun.doc, pronoun.sent)]
+            subjects = [m for m in previous if pronoun.doc[m.head_index].dep_ in SUBJECTS]
+            return subjects[0] if len(subjects) == 1 else None
+        return None
+    if pronoun.dep_ in ("dobj", "dative", "pobj") and own is not None:
+        others = [m for m in candidates if m is not own]  # "him" is never its own clause's subject
+        return others[0] if len(others) == 1 else None
+    return None
+
+
+def _clause_subject(token: Any) -> Any | None:
+    """The subject of the clause a token belongs to: coordinated verbs share their subject, and
+    "asked the researcher to present..." has the object of "asked" as the subject of "present"."""
+    for verb in [token.head, *token.head.ancestors]:
+        subject = next((c for c in verb.children if c.dep_ in SUBJECTS and c.i != token.i), None)
+        if subject is not None:
+            return subject
+        if verb.dep_ == "xcomp":
+            controller = next((c for c in verb.head.children if c.dep_ == "dobj"), None)
+            if controller is not None:
+                return controller
+        if verb.dep_ == "conj" or verb.dep_ not in CLAUSE_LINKS | {"ROOT"}:
+            continue
+        return None
+    return None
+
+
+def _main_subject(pronoun: Any) -> Any | None:
+    """For a subject pronoun of a subordinate or coordinate clause: the subject of the clause above."""
+    verb = pronoun.head
+    if verb.dep_ not in CLAUSE_LINKS:
+        return None
+    return _clause_subject(verb) if verb.dep_ != "conj" else next(
+        (c for c in verb.head.children if c.dep_ in SUBJECTS), None)
+

