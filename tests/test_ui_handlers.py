@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import re
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
+from langchain_core.messages import AIMessageChunk
+from langchain_core.outputs import ChatGenerationChunk
 
 from assistant.chain import PROMPT_VARIANTS, Assistant
 from assistant.errors import InputError
@@ -160,13 +163,34 @@ def test_clear_and_undo_drop_the_pending_question(reset):
     assert chat(h, "Where is the station?", "s")[-1][3]["source"] == "Where is the station?"
 
 
+class StreamingFake(StepFake):
+    """Streams the first translation word by word, as a model server does (langchain gives
+    ``_stream`` no run manager to read the prompt's tag from: only the translation streams)."""
+
+    def _stream(self, messages, stop=None, run_manager=None, **kwargs):
+        self.calls.append(("translate", messages, kwargs))
+        reply = self.translate.pop(0) if len(self.translate) > 1 else self.translate[0]
+        for word in re.findall(r"\S+\s*", reply):
+            yield ChatGenerationChunk(message=AIMessageChunk(content=word))
+
+
 def test_the_translation_streams_token_by_token_with_the_elapsed_time():
-    h, _ = handlers(detect=["NO"], translate=["Où est la gare ?"])
+    fake = StreamingFake(detect=["NO"], translate=["Où est la gare ?"], calls=[])
+    h = ChatHandlers({v: Assistant(fake, "fake:m", prompts=v) for v in PROMPT_VARIANTS})
     outputs = chat(h, "Where is the station?", "s")
     drafts = [o[1] for o in outputs if isinstance(o[1], str)]
-    assert drafts[-1] == "Où est la gare ?" and "" in drafts
+    assert drafts == ["", "Où ", "Où est ", "Où est la ", "Où est la gare ", "Où est la gare ?", "Où est la gare ?"]
     statuses = [m.content for o in outputs for m in o[0] if (m.metadata or {}).get("status") == "pending"]
     assert any(s.startswith("Translating…") and s.endswith(" s)") for s in statuses)
+
+
+def test_the_status_line_says_what_runs_and_for_how_long():
+    h, _ = handlers()
+    views = h.turn("Are you sure?", ChatOptions(), "s")
+    next(views)
+    assert h.activity("s").startswith("⏳ Looking for ambiguities… ") and h.activity("s").endswith(" s")
+    list(views)  # the question is asked: nothing runs
+    assert h.activity("s") == "" and h.activity("unknown") == ""
 
 
 def test_the_question_names_its_word_and_its_buttons_say_what_they_mean():

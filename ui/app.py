@@ -60,6 +60,7 @@ def build_demo(assistants: dict[str, Assistant], model_spec: str, concurrency: i
                 with gr.Row():
                     send = gr.Button("Translate", variant="primary", elem_id="send")
                     stop = gr.Button("Stop", variant="stop", elem_id="stop")
+                status = gr.Markdown(elem_id="status")
                 question_source = gr.HighlightedText(label="The word in question", visible=False,
                                                      color_map={"in question": "orange"}, show_legend=False,
                                                      show_inline_category=False,
@@ -246,6 +247,8 @@ def build_demo(assistants: dict[str, Assistant], model_spec: str, concurrency: i
                                              transcript_view, *result_parts], cancels=runs, api_visibility="private")
         chatbot.undo(undo_last, [chatbot, session], [chatbot, saved_chat, text, question_source, as_answer],
                      cancels=runs, api_visibility="private")
+        gr.Timer(1.0).tick(handlers.activity, session, status, queue=False, show_progress="hidden",
+                           api_visibility="private")
         upload.upload(check_upload, upload, [upload, upload_note], api_visibility="private")
         upload.clear(lambda: "", None, upload_note, api_visibility="private")
         for preference in (register, people):

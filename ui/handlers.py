@@ -241,41 +241,50 @@ class ChatHandlers:
                              structured_output=assistant.structured_output, context=transcript.context,
                              specialist=options.prompts == "specialist", context_policy=assistant.context_policy)
         shown: list[gr.ChatMessage] = []
-        started, doing, draft = time.monotonic(), "Looking for ambiguities…", None
+        doing: list = []  # (what, since): the step that runs now
 
-        def view(**fields: Any) -> View:
-            status = [status_message(doing, time.monotonic() - started)]
-            return View(shown + status, source=transcript.source, **fields)
+        def now_doing(what: str, draft: str | None = None) -> View:
+            if not doing or doing[0][0] != what:
+                doing[:] = [(what, time.monotonic())]
+                session.doing(what)
+            status = status_message(what, time.monotonic() - doing[0][1])
+            return View(shown + [status], source=transcript.source, draft=draft)
 
-        yield view()
-        for step in dialogue.drive(user):
+        try:
+            yield now_doing("Looking for ambiguities…")
+            draft = ""
+            for step in dialogue.drive(user):
+                if not session.current(run):
+                    return
+                if step.kind == "asked" and user is None:
+                    session.dialogue = dialogue
+                    yield View(shown + [question_message(step.turn, transcript.target_lang)], pending=step.turn,
+                               source=transcript.source)
+                    return
+                if step.kind == "asked":
+                    shown.append(gr.ChatMessage(content=step.turn.question,
+                                                metadata={"title": f"Question about “{step.turn.span}”"}))
+                    yield now_doing("The simulated user is answering…")
+                elif step.kind == "answered" and user is not None:
+                    shown.append(gr.ChatMessage(content=step.turn.answer or SKIP, metadata={"title": "Simulated user"}))
+                elif step.kind in ("translating", "token"):
+                    draft += step.text
+                    yield now_doing("Translating…", draft)
             if not session.current(run):
                 return
-            if step.kind == "asked" and user is None:
-                session.dialogue = dialogue
-                yield View(shown + [question_message(step.turn, transcript.target_lang)], pending=step.turn,
-                           source=transcript.source)
-                return
-            if step.kind == "asked":
-                shown.append(gr.ChatMessage(content=step.turn.question,
-                                            metadata={"title": f"Question about “{step.turn.span}”"}))
-                started, doing = time.monotonic(), "The simulated user is answering…"
-                yield view()
-            elif step.kind == "answered" and user is not None:
-                shown.append(gr.ChatMessage(content=step.turn.answer or SKIP, metadata={"title": "Simulated user"}))
-            elif step.kind == "translating":
-                started, doing, draft = time.monotonic(), "Translating…", ""
-                yield view(draft=draft)
-            elif step.kind == "token":
-                draft += step.text
-                yield view(draft=draft)
-        if not session.current(run):
-            return
-        for turn in transcript.turns:
-            if turn.answered_by == "preference":  # the page's memory holds only the settings panel's answers
-                turn.answered_by = SETTING
-        session.last = transcript
-        yield View(shown, source=transcript.source, transcript=transcript)
+            for turn in transcript.turns:
+                if turn.answered_by == "preference":  # the page's memory holds only the settings panel's answers
+                    turn.answered_by = SETTING
+            session.last = transcript
+            yield View(shown, source=transcript.source, transcript=transcript)
+        finally:
+            if session.current(run):
+                session.doing(None)
+
+    def activity(self, session_id: str | None) -> str:
+        """What the session's request is doing and for how long (the page's status line ticks with it)."""
+        session = self.sessions.peek(session_id)
+        return session.activity_text() if session else ""
 
     # -- the API (gradio_client) ------------------------------------------------------------
     def respond(self, message: str, history: list, lang: str, method: str, max_questions: float, prompts: str,

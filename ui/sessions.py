@@ -29,6 +29,7 @@ class Session:
     dialogue: Dialogue | None = None
     last: Transcript | None = None
     run: int = 0
+    activity: tuple[str, float] | None = None
     touched: float = 0.0
     lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
@@ -41,11 +42,23 @@ class Session:
     def current(self, run: int) -> bool:
         return self.run == run
 
+    def doing(self, what: str | None) -> None:
+        """What the running request is doing now (None: nothing), timed from now."""
+        self.activity = (what, time.monotonic()) if what else None
+
+    def activity_text(self) -> str:
+        """"Translating… 12 s": what runs and for how long, for the page's ticking status line."""
+        if self.activity is None:
+            return ""
+        what, since = self.activity
+        return f"⏳ {what} {time.monotonic() - since:.0f} s"
+
     def reset(self) -> None:
         """Forget the pending dialogue and supersede whatever is running."""
         with self.lock:
             self.run += 1
             self.dialogue = None
+            self.activity = None
 
 
 class SessionStore:
@@ -59,6 +72,11 @@ class SessionStore:
         self.clock = clock
         self._sessions: OrderedDict[str, Session] = OrderedDict()
         self._lock = threading.Lock()
+
+    def peek(self, session_id: str | None) -> Session | None:
+        """The session if it is stored, without creating it or marking it as used."""
+        with self._lock:
+            return self._sessions.get(session_id) if session_id else None
 
     def get(self, session_id: str | None) -> Session:
         """The session's state (a fresh one for an unknown or expired id), marked as just used."""
