@@ -179,7 +179,8 @@ def test_the_translation_streams_token_by_token_with_the_elapsed_time():
     h = ChatHandlers({v: Assistant(fake, "fake:m", prompts=v) for v in PROMPT_VARIANTS})
     outputs = chat(h, "Where is the station?", "s")
     drafts = [o[1] for o in outputs if isinstance(o[1], str)]
-    assert drafts == ["", "Où ", "Où est ", "Où est la ", "Où est la gare ", "Où est la gare ?", "Où est la gare ?"]
+    assert drafts[:6] == ["", "Où ", "Où est ", "Où est la ", "Où est la gare ", "Où est la gare ?"]
+    assert set(drafts[6:]) == {"Où est la gare ?"}
     statuses = [m.content for o in outputs for m in o[0] if (m.metadata or {}).get("status") == "pending"]
     assert any(s.startswith("Translating…") and s.endswith(" s)") for s in statuses)
 
