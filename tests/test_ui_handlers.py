@@ -278,3 +278,12 @@ def test_an_upload_is_checked_when_it_arrives(tmp_path, name, content, expected)
 def test_the_model_box_shows_a_name_not_a_path():
     assert model_display_name("transformers:/root/models/qwen-0.5b-q4.gguf") == "qwen-0.5b-q4 (transformers)"
     assert model_display_name("Qwen/Qwen2.5-1.5B-Instruct") == "Qwen/Qwen2.5-1.5B-Instruct (transformers)"
+
+
+def test_retry_runs_the_newest_text_again_even_after_an_answer_was_given():
+    h, fake = handlers(translate=["Vous êtes sûr ?"])
+    chat(h, "Are you sure?", "s")
+    chat(h, "formal", "s")
+    views = list(h.retry("s", ChatOptions()))
+    assert views[-1].pending is not None and views[-1].source == "Are you sure?"
+    assert list(ChatHandlers(h.assistants).retry("new", ChatOptions()))[-1].failed

@@ -178,15 +178,16 @@ def build_demo(assistants: dict[str, Assistant], model_spec: str, concurrency: i
             views = handlers.turn(str(evt.value), chat_options, session_id, as_answer=True)
             yield from show(views, history, session_id, label)
 
-        def retry(evt: gr.RetryData, history: list, lang: str, method: str, max_questions: float, prompts: str,
-                 simulate: bool, context: str, upload: str | None, register: str, people: str,
-                 session_id: str | None) -> Iterator[dict]:
+        def retry(history: list, lang: str, method: str, max_questions: float, prompts: str, simulate: bool,
+                  context: str, upload: str | None, register: str, people: str, session_id: str | None
+                  ) -> Iterator[dict]:
             session_id = session_id or uuid.uuid4().hex
-            last = handlers.sessions.get(session_id).last
-            source = str(evt.value) if evt.value else (last.source if last else "")
-            handlers.undo(session_id)
-            yield from show(handlers.turn(source, ChatOptions(lang, method, int(max_questions), prompts, simulate, context or "", upload, register, people or ""), session_id), history[:evt.index], session_id,
-                            source)
+            source = handlers.sessions.get(session_id).source
+            starts = [i for i, m in enumerate(history) if m.get("role") == "user" and m.get("content") == source]
+            options = ChatOptions(lang, method, int(max_questions), prompts, simulate, context or "", upload,
+                                  register, people or "")
+            yield from show(handlers.retry(session_id, options), history[:starts[-1]] if starts else history,
+                            session_id, source)
 
         def change(index: int):
             def run(choice: str, history: list, *values: Any) -> Iterator[dict]:

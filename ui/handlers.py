@@ -167,6 +167,7 @@ class ChatHandlers:
                 pending.answer(None if text.lower() in (SKIP, SKIP_LABEL) else text, "human")
                 dialogue = pending
             else:
+                session.source = text
                 dialogue = self.assistants[options.prompts].start(
                     text, options.lang, method=options.method, context=read_context(options.context, options.upload),
                     max_questions=int(options.max_questions),
@@ -225,6 +226,14 @@ class ChatHandlers:
         session = self.sessions.get(session_id)
         session.reset()
         session.last = None
+
+    def retry(self, session_id: str, options: ChatOptions) -> Iterator[View]:
+        """Run the newest text again from the start (a question it had pending is dropped)."""
+        session = self.sessions.get(session_id)
+        if not session.source:
+            yield View([error_message("There is no text to run again: type one.")], failed=True)
+            return
+        yield from self.turn(session.source, options, session_id)
 
     def undo(self, session_id: str | None) -> None:
         """Take back the last text: its pending question goes, the text returns to the input box."""

@@ -28,6 +28,7 @@ class Session:
 
     dialogue: Dialogue | None = None
     last: Transcript | None = None
+    source: str | None = None  # the text of the newest dialogue, which Retry runs again
     run: int = 0
     activity: tuple[str, float] | None = None
     touched: float = 0.0
