@@ -20,12 +20,13 @@ from assistant.errors import InputError
 from assistant.languages import LANGUAGES
 from assistant.transcript import Transcript
 
-from .handlers import (ASK_EACH_TIME, REGISTERS, ChatHandlers, ChatOptions, View, preferences_markdown, read_upload)
+from .handlers import ASK_EACH_TIME, REGISTERS, ChatHandlers, ChatOptions, View, preferences_markdown, read_upload
 from .labels import SKIP, SKIP_LABEL, answer_options, model_display_name, option_label
 from .messages import account_markdown, checks_markdown, context_markdown, highlighted_source, result_message
 
 MAX_ALTERNATIVES = 2   # the chain offers the first two options of a skipped question
 MAX_ANSWER_ROWS = 5    # the settings allow at most 5 questions
+ANSWERED_BY = {"human": "your answer", "none": "skipped", "simulated": "the simulated user"}
 
 
 def as_message(message: Any) -> dict:
@@ -129,13 +130,16 @@ def build_demo(assistants: dict[str, Assistant], model_spec: str, concurrency: i
                 updates[rows[i]] = gr.update(visible=turn is not None)
                 if turn is None:
                     continue
-                updates[row_notes[i]] = f"“{turn.span}” → **{turn.answer or 'not answered'}** ({turn.answered_by})"
+                who = ANSWERED_BY.get(turn.answered_by, turn.answered_by)
+                updates[row_notes[i]] = f"“{turn.span}” → **{turn.answer or 'not answered'}** ({who})"
                 updates[row_choices[i]] = gr.update(choices=answer_options(turn.ambiguity, turn.options, t.target_lang),
                                                     value=turn.answer or SKIP)
             return updates
 
-        def show(views: Iterator[View], history: list, session_id: str, asked: str | None) -> Iterator[dict]:
-            """Each view as the page's updates: the chat, the streamed translation, the question panel."""
+        def show(views: Iterator[View], history: list, session_id: str, asked: str | None,
+                 typed: str | None = None) -> Iterator[dict]:
+            """Each view as the page's updates: the chat, the streamed translation, the question panel;
+            the ``typed`` text leaves the input box once its request succeeded, and stays after an error."""
             base = without_status(history) + ([{"role": "user", "content": asked}] if asked else [])
             for view in views:
                 shown = view.messages + ([result_message(view.transcript)] if view.transcript else [])
@@ -143,9 +147,9 @@ def build_demo(assistants: dict[str, Assistant], model_spec: str, concurrency: i
                 updates: dict = {chatbot: chat, session: session_id}
                 if view.draft is not None:
                     updates[translation] = view.draft
-                if not view.failed and asked is not None:
-                    updates[text] = ""  # the text is kept in the box after an error
                 if view.pending is not None or view.transcript is not None or view.failed:
+                    if typed is not None:
+                        updates[text] = typed if view.failed else ""
                     updates[saved_chat] = chat
                     updates[question_source] = gr.update(
                         visible=view.pending is not None,
@@ -163,14 +167,15 @@ def build_demo(assistants: dict[str, Assistant], model_spec: str, concurrency: i
                 yield {text: gr.skip()}  # an empty submit is ignored
                 return
             session_id = session_id or uuid.uuid4().hex
-            views = handlers.turn(message, ChatOptions(*options), session_id, as_answer=answer)
-            yield from show(views, history, session_id, message.strip())
+            views = handlers.turn(message, ChatOptions.from_page(*options), session_id, as_answer=answer)
+            yield from show(views, history, session_id, message.strip(), typed=message)
 
         def pick(evt: gr.SelectData, history: list, lang: str, method: str, max_questions: float, prompts: str,
                  simulate: bool, context: str, upload: str | None, register: str, people: str,
                  session_id: str | None) -> Iterator[dict]:
             session_id = session_id or uuid.uuid4().hex
-            chat_options = ChatOptions(lang, method, int(max_questions), prompts, simulate, context or "", upload, register, people or "")
+            chat_options = ChatOptions.from_page(lang, method, max_questions, prompts, simulate, context, upload,
+                                                 register, people)
             pending = handlers.sessions.get(session_id).dialogue
             turn = pending.pending if pending else None
             label = SKIP_LABEL if evt.value == SKIP else (
@@ -184,15 +189,15 @@ def build_demo(assistants: dict[str, Assistant], model_spec: str, concurrency: i
             session_id = session_id or uuid.uuid4().hex
             source = handlers.sessions.get(session_id).source
             starts = [i for i, m in enumerate(history) if m.get("role") == "user" and m.get("content") == source]
-            options = ChatOptions(lang, method, int(max_questions), prompts, simulate, context or "", upload,
-                                  register, people or "")
+            options = ChatOptions.from_page(lang, method, max_questions, prompts, simulate, context, upload,
+                                            register, people)
             yield from show(handlers.retry(session_id, options), history[:starts[-1]] if starts else history,
                             session_id, source)
 
         def change(index: int):
             def run(choice: str, history: list, *values: Any) -> Iterator[dict]:
                 *options, session_id = values
-                views = handlers.change_answer(session_id or "", index, choice, ChatOptions(*options))
+                views = handlers.change_answer(session_id or "", index, choice, ChatOptions.from_page(*options))
                 yield from show(views, history, session_id, None)
             return run
 

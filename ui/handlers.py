@@ -25,7 +25,7 @@ from assistant.chain import DEFAULT_MAX_QUESTIONS, Assistant
 from assistant.context import Summarizer
 from assistant.context.sentences import MAX_CONTEXT_CHARS
 from assistant.dialogue import Dialogue, PreferenceMemory
-from assistant.errors import InputError, IntercptError
+from assistant.errors import InputError
 from assistant.transcript import Transcript, Turn
 from assistant.users import make_user, scripted_then
 
@@ -58,6 +58,13 @@ class ChatOptions:
     upload: str | None = None
     register: str = ASK_EACH_TIME
     people: str = ""
+
+    @classmethod
+    def from_page(cls, lang: str, method: str, max_questions: float, prompts: str, simulate: bool, context: str | None,
+                  upload: str | None, register: str | None, people: str | None) -> "ChatOptions":
+        """The settings as the page's components give them (a slider's float, an empty box's None)."""
+        return cls(lang, method, int(max_questions), prompts, bool(simulate), context or "", upload,
+                   register or ASK_EACH_TIME, people or "")
 
 
 @dataclass
@@ -128,7 +135,9 @@ def preferences_markdown(register: str, people: str) -> str:
         return f"⚠️ {err}"
     lines = [f"- {turn.span} → {turn.answer}" for turn in memory.answered.values()
              if turn.ambiguity != "neutral_professions"]
-    return ("**Applied without asking:**\n" + "\n".join(lines)) if lines else "_No preferences: every question is asked._"
+    if not lines:
+        return "_No preferences: every question is asked._"
+    return "**Applied without asking:**\n" + "\n".join(lines)
 
 
 def is_clear_answer(text: str, pending: Turn, lang: str) -> bool:
@@ -302,7 +311,7 @@ class ChatHandlers:
         """``/chat``: the messages of this request, the translation (streamed), the account, the
         transcript and the session id."""
         session_id = session_id or uuid.uuid4().hex
-        options = ChatOptions(lang, method, int(max_questions), prompts, bool(simulate), context or "", upload)
+        options = ChatOptions.from_page(lang, method, max_questions, prompts, simulate, context, upload, None, None)
         for view in self.turn(message, options, session_id):
             yield api_outputs(view, session_id)
 

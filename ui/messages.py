@@ -67,7 +67,8 @@ def describe_error(err: Exception) -> str:
         return _CLI_FLAGS.sub("", str(err))
     log.error("the model backend failed", exc_info=err)
     kind = f"{type(err).__name__} {err}".lower()
-    cause = next((cause for key, cause in _BACKEND_CAUSES if key in kind), f"the model backend failed ({type(err).__name__})")
+    cause = next((cause for key, cause in _BACKEND_CAUSES if key in kind),
+                 f"the model backend failed ({type(err).__name__})")
     return f"{cause}. Try again; the server log has the details."
 
 
