@@ -121,7 +121,7 @@ def test_browser_flow(app_url):
         formal = page.get_by_role("button", name="formal — « vous »", exact=True)
         expect(formal).to_be_visible(timeout=slow)
         expect(page.locator("#question-source")).to_contain_text("you")
-        expect(chat).to_contain_text("About “you”")
+        expect(chat).to_contain_text("“you”")
         expect(status).to_have_text("")
         page.screenshot(path=str(ARTIFACTS / "ui-question.png"))
 
@@ -143,7 +143,7 @@ def test_browser_flow(app_url):
         page.get_by_role("option", name="informal — « tu »").click()
         page.locator("#change-0").click()
         expect(account).to_contain_text("you → informal", timeout=slow)
-        expect(chat).to_contain_text("Changed: you → informal")
+        expect(chat).to_contain_text("Change: “you” → informal")
         page.screenshot(path=str(ARTIFACTS / "ui-translation.png"), full_page=True)
 
         # Clear with a question pending: the next text is a new text, not the answer.

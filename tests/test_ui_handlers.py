@@ -197,7 +197,7 @@ def test_the_status_line_says_what_runs_and_for_how_long():
 def test_the_question_names_its_word_and_its_buttons_say_what_they_mean():
     h, _ = handlers()
     question = chat(h, "Could you call me tomorrow?", "s")[-1][0][-1]
-    assert "“you”" in question.content
+    assert "“you”" in question.content  # the model's "Formal or informal?" gets the word in front
     labels = {o["value"]: o["label"] for o in question.options}
     assert "vous" in labels["formal"] and "tu" in labels["informal"] and labels[SKIP] != SKIP
     assert highlighted_source("Could you call me?", "you") == [("Could ", None), ("you", "in question"),

@@ -197,8 +197,12 @@ def build_demo(assistants: dict[str, Assistant], model_spec: str, concurrency: i
         def change(index: int):
             def run(choice: str, history: list, *values: Any) -> Iterator[dict]:
                 *options, session_id = values
+                last = handlers.sessions.get(session_id).last
+                turn = last.turns[index] if last and index < len(last.turns) else None
+                said = None if turn is None else \
+                    f"Change: “{turn.span}” → {option_label(turn.ambiguity, choice, last.target_lang)}"
                 views = handlers.change_answer(session_id or "", index, choice, ChatOptions.from_page(*options))
-                yield from show(views, history, session_id, None)
+                yield from show(views, history, session_id, said)
             return run
 
         def use(index: int):

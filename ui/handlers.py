@@ -200,11 +200,7 @@ class ChatHandlers:
             dialogue = self.assistants[options.prompts].start(last.source, last.target_lang, method=last.method,
                                                               context=last.context, max_questions=0)
             dialogue.transcript.turns = turns
-            note = gr.ChatMessage(content=f"Changed: {turns[index].span} → {reply or 'not answered'}",
-                                  metadata={"title": "Your change"})
-            for view in self._drive(session, run, dialogue, replace(options, simulate=False)):
-                view.messages.insert(0, note)
-                yield view
+            yield from self._drive(session, run, dialogue, replace(options, simulate=False))
         except Exception as err:  # noqa: BLE001
             yield View([error_message(describe_error(err))], failed=True)
 

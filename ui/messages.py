@@ -35,7 +35,9 @@ def question_message(turn: Turn, lang: str) -> gr.ChatMessage:
     """The question, naming its word, with one answer button per option (values as the chain expects)."""
     options = [{"label": label, "value": value} for label, value in answer_options(turn.ambiguity, turn.options, lang)]
     hint = "Click an answer, or tick “my message answers the question” and type your own."
-    return gr.ChatMessage(content=f"**About “{turn.span}”:** {turn.question}\n\n_{hint}_", options=options)
+    names_its_word = re.search(rf"(?<!\w){re.escape(turn.span)}(?!\w)", turn.question, re.IGNORECASE)
+    question = turn.question if names_its_word else f"**About “{turn.span}”:** {turn.question}"
+    return gr.ChatMessage(content=f"{question}\n\n_{hint}_", options=options)
 
 
 def status_message(text: str, elapsed: float) -> gr.ChatMessage:
@@ -87,4 +89,5 @@ def context_markdown(bounded: BoundedContext | None) -> str:
 def checks_markdown(checks) -> str:
     """One line per check, e.g. "✓ formality: formal"."""
     marks = {"pass": "✓", "fail": "✗", "unchecked": "?"}
-    return " · ".join(f"{marks.get(c.status, '?')} {c.name}: {c.observed or c.expected}" for c in checks) or "no checks"
+    lines = [f"{marks.get(c.status, '?')} {c.name}: {c.observed or c.expected}" for c in checks]
+    return " · ".join(lines) or "no checks"
