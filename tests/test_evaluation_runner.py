@@ -186,10 +186,3 @@ def test_the_checker_ceiling_scores_references_without_a_transcript(tmp_path):
     assert set(ceilings[("formality", "fr")]) == {"f_acc", "f_cov"}
     assert ceilings[("formality", "fr")]["f_acc"]["value"] == 100.0  # both sample references read as their gold
     assert set(ceilings[("neutral_names", "de")]) == {"g_acc", "g_cov"}
-
-
-def test_a_config_is_built_from_flat_option_values(tmp_path):
-    built = EvalConfig.from_flat({"out": tmp_path, "data": str(SAMPLE), "max_questions": 1, "prompts": "specialist",
-                                  "methods": ("no-extra",), "no_progress": True, "method": "no-extra"})
-    assert built.chain == ChainOptions(max_questions=1, prompts="specialist")
-    assert (built.out, built.methods, built.langs) == (tmp_path, ("no-extra",), EvalConfig(out=tmp_path).langs)

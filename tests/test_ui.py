@@ -27,13 +27,12 @@ def _free_port() -> int:
 
 
 @pytest.fixture(scope="module")
-def app_url(test_model_path):
-    from assistant.backends import ModelSpec, load_chat_model
+def app_url(hf_model, test_model_path):
+    from assistant.backends import ModelSpec
     from ui.app import build_demo
 
     spec = ModelSpec.parse(f"transformers:{test_model_path}")
-    model = load_chat_model(spec)
-    assistants = {variant: Assistant.for_model(model, spec, prompts=variant) for variant in PROMPT_VARIANTS}
+    assistants = {variant: Assistant.for_model(hf_model, spec, prompts=variant) for variant in PROMPT_VARIANTS}
     demo = build_demo(assistants, str(spec))
     port = _free_port()
     demo.queue().launch(server_name="127.0.0.1", server_port=port, prevent_thread_lock=True, quiet=True)

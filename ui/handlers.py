@@ -22,7 +22,7 @@ from typing import Any
 import gradio as gr
 
 from assistant.chain import DEFAULT_MAX_QUESTIONS, Assistant
-from assistant.context import Summarizer
+from assistant.context.abstract import Summarizer
 from assistant.context.sentences import MAX_CONTEXT_CHARS
 from assistant.dialogue import Dialogue, PreferenceMemory
 from assistant.errors import InputError

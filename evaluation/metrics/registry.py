@@ -13,17 +13,24 @@ from .base import Registry
 METRICS = Registry()
 METRICS.register("bleu", "evaluation.metrics.text:CorpusBleu")
 METRICS.register("chrf", "evaluation.metrics.text:CorpusChrf")
-for _prefix in dict.fromkeys(checker.metric for checker in CHECKERS.values()):
-    METRICS.register(f"{_prefix}_acc", "evaluation.metrics.accuracy:LabelAccuracy", prefix=_prefix)
-    METRICS.register(f"{_prefix}_cov", "evaluation.metrics.accuracy:LabelCoverage", prefix=_prefix)
 METRICS.register("hit@1", "evaluation.metrics.text:HitAtN", n=1)
 METRICS.register("hit@3", "evaluation.metrics.text:HitAtN", n=3)
 METRICS.register("chrf@3", "evaluation.metrics.text:ChrfAtN", n=3)
 METRICS.register("comet", "evaluation.metrics.comet:CometMean")
 
 
+def register_checker_metrics() -> None:
+    """One accuracy and one coverage metric per checker metric prefix, for every checker registered
+    so far (a checker registered later, e.g. with a new ambiguity type, brings its columns too)."""
+    for prefix in dict.fromkeys(checker.metric for checker in CHECKERS.values()):
+        if f"{prefix}_acc" not in METRICS:
+            METRICS.register(f"{prefix}_acc", "evaluation.metrics.accuracy:LabelAccuracy", prefix=prefix)
+            METRICS.register(f"{prefix}_cov", "evaluation.metrics.accuracy:LabelCoverage", prefix=prefix)
+
+
 def metrics_for(kind: str) -> list[str]:
     """The metric names reported for an ambiguity type (chrF for every type, also unknown ones)."""
+    register_checker_metrics()
     return [name for name in METRICS if METRICS[name].reported_for(kind)]
 
 
@@ -31,4 +38,8 @@ def checker_metrics() -> list[str]:
     """The names of the metrics that score the checkers' reading (their ceiling is measured on references)."""
     from .accuracy import CheckerMetric
 
+    register_checker_metrics()
     return [name for name in METRICS if isinstance(METRICS[name], CheckerMetric)]
+
+
+register_checker_metrics()
