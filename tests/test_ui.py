@@ -134,15 +134,16 @@ def test_browser_flow(app_url):
         page.screenshot(path=str(ARTIFACTS / "ui-alternatives.png"), full_page=True)
         formal_variant = page.locator("#alternative-0 textarea").input_value()
         page.locator("#use-0").click()
-        expect(account).to_contain_text("you → formal")
+        expect(account).to_contain_text("you → formal, because you said")
         expect(translation).to_have_value(formal_variant)
 
         # Change the answer: translated again at once, nothing asked again.
         page.locator("#answer-choice-0 input").click()
         page.get_by_role("option", name="informal — « tu »").click()
         page.locator("#change-0").click()
-        expect(account).to_contain_text("you → informal", timeout=slow)
         expect(chat).to_contain_text("Change: “you” → informal")
+        expect(account).to_contain_text("you → informal, because you said", timeout=slow)
+        expect(status).to_have_text("")
         page.screenshot(path=str(ARTIFACTS / "ui-translation.png"), full_page=True)
 
         # Clear with a question pending: the next text is a new text, not the answer.
