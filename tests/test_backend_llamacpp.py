@@ -167,3 +167,10 @@ def test_the_chain_runs_end_to_end(model, test_model_path, measure):
     assert you and you[0].question and you[0].answer == "formal" and you[0].answered_by == "oracle"
     assert transcript.translation.strip()
     measure(f"chain on llama.cpp 0.5B: {transcript.translation!r}; timings {json.dumps(transcript.timings)}")
+
+
+@pytest.mark.real_model
+def test_a_reply_streams_token_by_token_as_the_whole_reply(model):
+    prompt = "Translate into French: Good morning, how are you?"
+    pieces = [chunk.content for chunk in model.stream(prompt)]
+    assert len(pieces) > 2 and "".join(pieces) == model.invoke(prompt).content

@@ -21,12 +21,13 @@ import threading
 from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
+from collections.abc import Iterator
 from typing import Any
 
 from langchain_core.callbacks import CallbackManagerForLLMRun
 from langchain_core.language_models.chat_models import BaseChatModel
-from langchain_core.messages import AIMessage, BaseMessage, convert_to_openai_messages
-from langchain_core.outputs import ChatGeneration, ChatResult
+from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage, convert_to_openai_messages
+from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResult
 from pydantic import ConfigDict, PrivateAttr
 
 from ..errors import BackendError, ModelLoadError
@@ -143,6 +144,18 @@ class LlamaCppEngine:
         cached = prompt_tokens - evaluated if evaluated is not None else 0
         counts = {"input_tokens": prompt_tokens, "output_tokens": usage["completion_tokens"], "cached_tokens": cached}
         return response["choices"][0]["message"]["content"] or "", counts
+
+    def stream(self, messages: list[dict[str, Any]], config: GenerationConfig,
+               stop: list[str] | None = None) -> Iterator[str]:
+        """The reply piece by piece as llama.cpp decodes it (the lock is held until it is complete)."""
+        with self.lock:
+            chunks = self.llama.create_chat_completion(messages=messages, temperature=config.temperature,
+                                                       seed=config.seed, max_tokens=config.max_tokens, stop=stop,
+                                                       stream=True)
+            for chunk in chunks:
+                piece = chunk["choices"][0]["delta"].get("content")
+                if piece:
+                    yield piece
 
     def _constraint(self, constraint: dict[str, Any]) -> dict[str, Any]:
         """The chain's constraint fields (as sent to vLLM) as llama.cpp arguments."""
@@ -278,6 +291,23 @@ class LlamaCppChatModel(BaseChatModel):
             },
         )
         return ChatResult(generations=[ChatGeneration(message=message)])
+
+    def _stream(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: CallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> Iterator[ChatGenerationChunk]:
+        """Token streaming for unconstrained replies (the translation a person watches being written)."""
+        if any(k in kwargs for k in ("response_format", "extra_body")):
+            yield ChatGenerationChunk(message=AIMessageChunk(content=self._generate(
+                messages, stop, run_manager, **kwargs).generations[0].message.content))
+            return
+        for piece in self._engine.stream(convert_to_openai_messages(messages), self.generation.updated(kwargs), stop):
+            if run_manager:
+                run_manager.on_llm_new_token(piece)
+            yield ChatGenerationChunk(message=AIMessageChunk(content=piece))
 
 
 def load(spec: ModelSpec, generation: GenerationConfig) -> LlamaCppChatModel:
