@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from ..backends.spec import DEFAULT_MODEL, MODEL_ENV_VAR, SPEC_FORMS, ModelSpec, default_model_spec
+from ..backends.spec import MODEL_ENV_VAR, SPEC_FORMS, ModelSpec, default_model_spec
 from ..errors import InputError
 
 
@@ -14,7 +14,7 @@ def add_model_argument(parser: argparse.ArgumentParser) -> None:
     """``--model SPEC``, parsed once, in ``validate``, by ``model_spec``."""
     parser.add_argument("--model", default=None, metavar="SPEC",
                         help=f"model to use: {'; '.join(SPEC_FORMS.values())} "
-                        f"(default: ${MODEL_ENV_VAR} or {DEFAULT_MODEL})")
+                        f"(default: ${MODEL_ENV_VAR} or {default_model_spec()})")
 
 
 def model_spec(text: str | None) -> ModelSpec:
