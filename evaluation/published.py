@@ -52,10 +52,10 @@ def compare(groups: list[dict[str, Any]], records: list[Record], run: dict[str, 
         langs = [lang for lang in wanted if lang in run_langs]
         this_run = {}
         for method in dict.fromkeys(g["method"] for g in scored):
-            values = [g["scores"][metric] for g in scored if g["method"] == method and g["lang"] in langs]
-            if values:
-                this_run[method] = {"value": sum(v["value"] for v in values) / len(values),
-                                    "n": sum(v["n"] for v in values), "langs": langs}
+            found = {g["lang"]: g["scores"][metric] for g in scored if g["method"] == method and g["lang"] in langs}
+            if found:
+                this_run[method] = {"value": sum(v["value"] for v in found.values()) / len(found),
+                                    "n": sum(v["n"] for v in found.values()), "langs": sorted(found)}
         rows.append({key: entry.get(key) for key in ("benchmark", "paper", "source", "system", "setting", "metric",
                                                      "language", "value", "comparable")}
                     | {"our_metric": metric, "this_run": this_run,

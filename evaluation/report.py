@@ -132,7 +132,7 @@ def write_summary(out: Path, summary: dict[str, Any]) -> None:
 COUNT_METRICS = ("questions_per_item",)  # not percentages: two decimals
 
 
-def _cell(score: dict[str, Any] | None, p: float | None) -> str:
+def format_cell(score: dict[str, Any] | None, p: float | None) -> str:
     if not score or score["value"] is None:
         return "–"
     digits = 2 if score["name"] in COUNT_METRICS else 1
@@ -182,11 +182,11 @@ def render_markdown(summary: dict[str, Any]) -> str:
                   "|---|---|---|" + "---|" * (len(names) + 1)]
         for row in (r for r in groups if r["type"] == kind):
             significance = row["significance"] or {}
-            cells = [_cell(row["scores"].get(n), significance.get("p", {}).get(n)) for n in names]
+            cells = [format_cell(row["scores"].get(n), significance.get("p", {}).get(n)) for n in names]
             lines.append(f"| {row['lang']} | {row['method']} | {row['n']} | " + " | ".join(cells)
                          + f" | {significance.get('baseline', '–')} |")
         for row in (r for r in summary["checker_ceilings"] if r["type"] == kind):
-            cells = [_cell(row["scores"].get(n), None) for n in names]
+            cells = [format_cell(row["scores"].get(n), None) for n in names]
             lines.append(f"| {row['lang']} | *references (checker ceiling)* | {row['n']} | " + " | ".join(cells)
                          + " | – |")
         errors = {k: v for k, v in summary["error_types"].items() if k.startswith(kind + "/")}
@@ -224,7 +224,7 @@ def render_asking(groups: list[dict[str, Any]]) -> list[str]:
              "| type | lang | n | " + " | ".join(names) + " |", "|---|---|---|" + "---|" * len(names)]
     for row in rows:
         lines.append(f"| {row['type']} | {row['lang']} | {row['n']} | "
-                     + " | ".join(_cell(row["scores"].get(n), None) for n in names) + " |")
+                     + " | ".join(format_cell(row["scores"].get(n), None) for n in names) + " |")
     return lines + [""]
 
 
