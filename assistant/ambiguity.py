@@ -18,7 +18,7 @@ from typing import Any
 import yaml
 
 from .errors import InputError
-from .prompts import prompts_root
+from .paths import shipped_dir
 
 TABLE_FILE = "ambiguities.yaml"
 DEFAULT_OPTIONS = "default"
@@ -83,7 +83,7 @@ def parse_table(data: Mapping[str, Any]) -> dict[str, AmbiguityType]:
 
 def table_path() -> Path:
     """Where the table is read from: the copy shipped with the prompts."""
-    return prompts_root() / TABLE_FILE
+    return shipped_dir("prompts") / TABLE_FILE
 
 
 @lru_cache(maxsize=1)

@@ -14,7 +14,8 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from .chain import DEFAULT_MAX_QUESTIONS, Assistant, PreferenceMemory
-from .context import Summarizer, focus_spans
+from .context import focus_spans
+from .context.abstract import Summarizer
 from .context.sentences import MAX_CONTEXT_CHARS
 from .errors import InputError
 from .inputs import validate_source

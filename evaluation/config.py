@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from assistant.backends import default_model_spec
-from assistant.chain import METHODS, ChainOptions
+from assistant.options import METHODS, ChainOptions
 from assistant.errors import InputError
 
 DEFAULT_LANGS = ("fr", "de", "es")

@@ -21,7 +21,7 @@ from assistant.dialogue import Dialogue
 from assistant.errors import IntercptError, InputError
 from assistant.explain import explain
 from assistant.languages import LANGUAGES
-from assistant.context import Summarizer
+from assistant.context.abstract import Summarizer
 from assistant.context.sentences import MAX_CONTEXT_CHARS
 from assistant.transcript import BoundedContext, Transcript, Turn
 from assistant.users import make_user, scripted_then

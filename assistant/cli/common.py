@@ -24,7 +24,7 @@ def model_spec(text: str | None) -> ModelSpec:
 
 def add_chain_options(parser: argparse.ArgumentParser, *, exclude: tuple[str, ...] = ()) -> None:
     """The chain's options (``ChainOptions``), generated from its fields."""
-    from ..chain import ChainOptions
+    from ..options import ChainOptions
     from .options import add_options
 
     add_options(parser.add_argument_group("the chain"), ChainOptions, exclude=exclude)
@@ -32,7 +32,7 @@ def add_chain_options(parser: argparse.ArgumentParser, *, exclude: tuple[str, ..
 
 def chain_options(args: argparse.Namespace):
     """The ChainOptions the options describe; a bad combination fails here, before any model loads."""
-    from ..chain import ChainOptions
+    from ..options import ChainOptions
     from .options import from_args
 
     return from_args(ChainOptions, args)

@@ -19,7 +19,7 @@ class TranslateCommand(CLISubcommand):
     help = "translate English text into French, German, Spanish or Japanese"
 
     def subparser_init(self, subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
-        from ..users import USER_KINDS
+        from ..options import USER_KINDS
 
         parser = subparsers.add_parser(self.name, help=self.help, description=self.help)
         parser.add_argument("text", nargs="?", help="English text; '-' or omitted reads standard input")
