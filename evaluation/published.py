@@ -76,9 +76,11 @@ def _differences(entry: dict[str, Any], langs: list[str], wanted: list[str], spl
         notes.append("the published value averages the paper's own languages; this run's averages its own")
     if ours.get("split") and splits and splits != [ours["split"]]:
         notes.append(f"this run read the {', '.join(splits)} split; the published number is on {ours['split']}")
-    signature = next((g["scores"][ours["metric"]]["signature"] for g in scored), "")
+    signature = next((g["scores"][ours["metric"]]["signature"] for g in scored), "").split("|")
     if ours.get("signature") and ours["signature"] not in signature:
-        notes.append(f"scorer options differ: published {ours['signature']}, this run `{signature}`")
+        key = ours["signature"].split(":")[0] + ":"
+        own = [option for option in signature if option.startswith(key)] or ["not set"]
+        notes.append(f"scorer options differ: published {ours['signature']}, this run {own[0]}")
     if run.get("limit"):
         notes.append(f"a seeded sample of at most {run['limit']} items per language")
     notes.append(f"intercpt's questions: {USER_NOTES.get(run.get('user'), 'a simulated user answers')}")
