@@ -19,8 +19,7 @@ from .config import EvalConfig
 from .data import Item
 from .metrics import (asking_metrics, bias, checker_metrics, corpus_scores, error_types, metrics_for,
                       metrics_for_outputs, paired_test)
-from .metrics.asking import has_gold_ambiguity
-from .metrics.table import headline
+from .metrics.table import has_gold_ambiguity, headline
 from .published import compare
 from .records import Record, ReferenceOutput
 

@@ -89,7 +89,7 @@ def test_needless_questions_on_items_whose_gold_says_nothing_is_ambiguous():
     assert (scores["needless_rate"].value, scores["needless_rate"].higher_is_better) == (50.0, False)
     assert scores["question_precision"].value == 0.0 and scores["questions_per_item"].value == 0.5
     assert segment_scores(records[0])["needless_rate"] == 1
-    assert "error_types" in segment_scores(records[0])  # the analysis still runs; the report leaves none items out
+    assert "error_types" not in segment_scores(records[1])  # asking nothing is right here, not "no_question"
 
 
 def test_baselines_get_no_asking_metrics():
@@ -225,3 +225,13 @@ def test_evaluate_with_a_folder_of_the_wrong_layout_fails_at_once(tmp_path, caps
 def test_a_bare_folder_without_items_says_which_layout_was_expected(tmp_path):
     with pytest.raises(Exception, match="the ambigmt layout is AmbigMT's files, DIR/TYPE/TYPE_en_XX.tsv"):
         load_items(str(tmp_path), None, ("fr",), LoadReport())
+
+
+def test_the_shipped_unambiguous_texts_load_as_type_none():
+    from assistant.paths import shipped_dir
+
+    report = LoadReport()
+    items = load_items(str(shipped_dir("datasets") / "fixtures" / "nothing_ambiguous.jsonl"), None, None, report)
+    assert not report.malformed and len(items) == 15 and {i.type for i in items} == {"none"}
+    assert {i.lang for i in items} == {"fr", "de", "es"}
+    assert metrics_for_outputs([asked(items[0])])[-1] == "needless_rate"

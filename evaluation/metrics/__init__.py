@@ -16,6 +16,7 @@ from .analysis import ERROR_TYPES, bias, error_types
 from .base import Metric, MetricError, Score, single_language
 from .registry import METRICS, asking_metrics, checker_metrics, metrics_for, metrics_for_outputs
 from .significance import paired_test
+from .table import has_gold_ambiguity
 
 __all__ = [
     "ERROR_TYPES", "METRICS", "Metric", "MetricError", "Score", "asking_metrics", "bias", "checker_metrics",
@@ -25,11 +26,12 @@ __all__ = [
 
 def segment_scores(record: Record) -> dict[str, Any]:
     """Per-item values of every metric reported for the record (e.g. ``observed_formality``, ``f_acc``,
-    ``chrf``, ``hit@3``, ``questions``), plus ``error_types`` for intercpt records."""
+    ``chrf``, ``hit@3``, ``questions``), plus ``error_types`` for intercpt records of an item with a
+    gold ambiguity (on a ``none`` item, asking nothing is no error)."""
     scores: dict[str, Any] = {}
     for name in metrics_for_outputs([record]):
         scores.update(METRICS[name].segment(record))
-    if record.method == "intercpt":
+    if record.method == "intercpt" and has_gold_ambiguity(record.item):
         scores["error_types"] = error_types(record)
     return scores
 

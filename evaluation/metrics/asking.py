@@ -30,7 +30,7 @@ from assistant.transcript import Turn
 from ..data import Item
 from ..records import Output
 from .base import SegmentMetric
-from .table import entry
+from .table import entry, has_gold_ambiguity
 
 NO_AMBIGUITY = "none"  # the type of an item whose gold says nothing in it is ambiguous
 PLACEHOLDER = "[pr]"  # AmbigMT's removed pronoun: a question about it asks about the person
@@ -87,10 +87,6 @@ def gold_words(item: Item) -> set[str]:
         return named
     derive = DERIVED_WORDS.get(item.type)
     return derive(item) if derive else set()
-
-
-def has_gold_ambiguity(item: Item) -> bool:
-    return entry(item.type) is not None
 
 
 def concerns_gold(turn: Turn, item: Item, gold: set[str] | None = None) -> bool:
