@@ -49,7 +49,7 @@ from assistant.prompts import load_prompt  # noqa: E402
 from assistant.users import OracleUser, make_user  # noqa: E402
 
 from backbones import HYBRID_CONFIG, build_hybrid, parameter_count, state_bytes  # noqa: E402
-from timing import CacheUsageSampler, chat_latency, stream_completion, summary  # noqa: E402
+from timing import CacheUsageSampler, bearer, chat_latency, stream_completion, summary  # noqa: E402
 
 TARGET_LANG = "fr"
 # A person who clicks the first option of every question at once (the interactive latency part).
@@ -126,13 +126,14 @@ def first_token_latency(model_path: str, sentences: list[str], repeats: int) -> 
             rendered[0]["content"] = f"[{nonce}]\n{rendered[0]['content']}"
         return rendered
 
-    chat_latency(record.base_url, record.served_name, messages(sentences[0]))  # the prefix is now cached
+    chat_latency(record.base_url, record.served_name, messages(sentences[0]), record.api_key)  # the prefix is now cached
     cached, uncached, hits = [], [], []
     for sentence in sentences[1:repeats + 1]:
         before = vllm_backend.prefix_cache_stats(record.base_url)
-        cached.append(chat_latency(record.base_url, record.served_name, messages(sentence)))
+        cached.append(chat_latency(record.base_url, record.served_name, messages(sentence), record.api_key))
         hits.append((vllm_backend.prefix_cache_stats(record.base_url) - before).hit_rate)
-        uncached.append(chat_latency(record.base_url, record.served_name, messages(sentence, uuid.uuid4().hex)))
+        uncached.append(chat_latency(record.base_url, record.served_name, messages(sentence, uuid.uuid4().hex),
+                                   record.api_key))
     result = {"prompt": "detect (generalist, fr)", "prompt_tokens": _prompt_tokens(record, messages(sentences[0])),
               "cached_s": summary(cached), "uncached_s": summary(uncached),
               "hit_rate_of_cached_requests": round(sum(hits) / len(hits), 3)}
@@ -146,7 +147,8 @@ def _prompt_tokens(record, messages: list[dict]) -> int:
     import httpx
 
     body = {"model": record.served_name, "messages": messages, "max_tokens": 1}
-    reply = httpx.post(f"{record.base_url}/chat/completions", json=body, timeout=600).json()
+    reply = httpx.post(f"{record.base_url}/chat/completions", json=body, headers=bearer(record.api_key),
+                       timeout=600).json()
     return reply["usage"]["prompt_tokens"]
 
 
@@ -205,11 +207,13 @@ def scaling(model_path: str, settings: dict) -> dict:
         config = json.loads((folder / "config.json").read_text())
         rows = []
         rng = random.Random(0)
-        stream_completion(record.base_url, record.served_name, [rng.randrange(1000, 30000) for _ in range(64)], 2)
+        stream_completion(record.base_url, record.served_name, [rng.randrange(1000, 30000) for _ in range(64)], 2,
+                          record.api_key)
         for tokens in settings["context_lengths"]:
             prompt = [rng.randrange(1000, 30000) for _ in range(tokens)]
             with CacheUsageSampler(record.base_url) as usage:
-                completion = stream_completion(record.base_url, record.served_name, prompt, settings["decode_tokens"])
+                completion = stream_completion(record.base_url, record.served_name, prompt, settings["decode_tokens"],
+                                               record.api_key)
             rows.append({"context_tokens": tokens, "ttft_s": round(completion.ttft_s, 3),
                          "total_s": round(completion.total_s, 3),
                          "decode_ms_per_token": round(1000 * completion.decode_s_per_token, 1),

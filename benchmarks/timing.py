@@ -31,14 +31,19 @@ class Completion:
         return (self.total_s - self.ttft_s) / (self.tokens - 1) if self.tokens > 1 else None
 
 
-def stream_completion(base_url: str, model: str, prompt_ids: list[int], max_tokens: int) -> Completion:
+def bearer(api_key: str) -> dict[str, str]:
+    """The header a server started by intercpt wants: its own API key, from its record."""
+    return {"Authorization": f"Bearer {api_key}"}
+
+
+def stream_completion(base_url: str, model: str, prompt_ids: list[int], max_tokens: int, api_key: str) -> Completion:
     """Send token ids (exactly this many prompt tokens) and time the streamed reply; EOS is ignored
     so every request decodes ``max_tokens`` tokens whatever the weights say."""
     body = {"model": model, "prompt": prompt_ids, "max_tokens": max_tokens, "temperature": 0.0,
             "ignore_eos": True, "stream": True}
     started = time.perf_counter()
     first, tokens = None, 0
-    with httpx.stream("POST", f"{base_url}/completions", json=body, timeout=1800) as reply:
+    with httpx.stream("POST", f"{base_url}/completions", json=body, headers=bearer(api_key), timeout=1800) as reply:
         reply.raise_for_status()
         for line in reply.iter_lines():
             if not line.startswith("data: ") or line == "data: [DONE]":
@@ -49,11 +54,11 @@ def stream_completion(base_url: str, model: str, prompt_ids: list[int], max_toke
     return Completion(ttft_s=(first or done) - started, total_s=done - started, tokens=tokens)
 
 
-def chat_latency(base_url: str, model: str, messages: list[dict], max_tokens: int = 1) -> float:
+def chat_latency(base_url: str, model: str, messages: list[dict], api_key: str, max_tokens: int = 1) -> float:
     """Seconds for a chat request that generates ``max_tokens`` tokens (1: the time to the first token)."""
     body = {"model": model, "messages": messages, "max_tokens": max_tokens, "temperature": 0.0}
     started = time.perf_counter()
-    httpx.post(f"{base_url}/chat/completions", json=body, timeout=1800).raise_for_status()
+    httpx.post(f"{base_url}/chat/completions", json=body, headers=bearer(api_key), timeout=1800).raise_for_status()
     return time.perf_counter() - started
 
 

@@ -42,24 +42,31 @@ class ServeCommand(CLISubcommand):
             raise ModelSpecError("serve launches vLLM: give vllm:<hf-id | local dir | file.gguf | @preset>")
 
     def cmd(self, args: argparse.Namespace) -> int:
-        from ..backends.vllm import VLLMServer, find_running, resolve_model
+        from ..backends import vllm
 
         if args.list_presets:
             print_presets()
             return 0
         spec = args.model
-        model, served_name = resolve_model(spec.target)
-        running = find_running(model)
+        model, served_name = vllm.resolve_model(spec.target)
+        running = vllm.find_running(model)
         if running:
             print(f"A vLLM server for this model already runs at {running.base_url} (pid {running.pid}).")
             return 0
         extra = tuple(a for a in args.vllm_args if a != "--")
-        with VLLMServer(model, served_name, host=args.host, port=args.port, extra_args=extra) as server:
-            server.start()
-            print(f"Serving {served_name} at {server.base_url}")
-            print(f"Use it with --model openai:{server.base_url}#{served_name} or --model vllm:{spec.target}")
+        record = vllm.ensure_server(spec.target, host=args.host, port=args.port, extra_args=extra)
+        try:
+            print(f"Serving {served_name} at {record.base_url}")
+            print(f"Use it with --model vllm:{spec.target} (the server's API key is in its record, "
+                  f"{vllm.Registry(model).record_path}, readable by you only)")
             print("Press Ctrl-C to stop.")
-            return server.wait()
+            vllm.wait_stopped(record)
+        except KeyboardInterrupt:
+            return 0
+        finally:
+            vllm.stop(record)
+        print(f"The server stopped on its own; log: {record.log_path}")
+        return 1
 
 
 def print_presets() -> None:
