@@ -34,12 +34,36 @@ def metrics_for(kind: str) -> list[str]:
     return [name for name in METRICS if METRICS[name].reported_for(kind)]
 
 
+def metrics_for_outputs(outputs: list) -> list[str]:
+    """The metric names reported for a group of outputs: those reported for at least one of them
+    (its type, its method and the data it carries)."""
+    register_checker_metrics()
+    return [name for name in METRICS if any(METRICS[name].reported_for_output(o) for o in outputs)]
+
+
 def checker_metrics() -> list[str]:
-    """The names of the metrics that score the checkers' reading (their ceiling is measured on references)."""
+    """The names of the metrics that read a label off the translation, by the rule-based checkers or by a
+    benchmark's own markers (their ceiling is measured on the references)."""
     from .accuracy import CheckerMetric
+    from .contrastive import ThreeWayMetric
 
     register_checker_metrics()
-    return [name for name in METRICS if isinstance(METRICS[name], CheckerMetric)]
+    return [name for name in METRICS if isinstance(METRICS[name], (CheckerMetric, ThreeWayMetric))]
+
+
+def asking_metrics() -> list[str]:
+    """The names of the metrics of how well the assistant asks (reported in their own table)."""
+    from .asking import AskingMetric
+
+    return [name for name in METRICS if isinstance(METRICS[name], AskingMetric)]
 
 
 register_checker_metrics()
+# The benchmarks' own accuracies (reported only for items that carry their annotations), after the checkers'.
+for _prefix, _class in (("cocoa", "CocoaFormality"), ("gate", "GateGender")):
+    for _statistic in ("acc", "det_acc", "undet"):
+        METRICS.register(f"{_prefix}_{_statistic}", f"evaluation.metrics.contrastive:{_class}", statistic=_statistic)
+METRICS.register("ask_recall", "evaluation.metrics.asking:AskRecall")
+METRICS.register("question_precision", "evaluation.metrics.asking:QuestionPrecision")
+METRICS.register("questions_per_item", "evaluation.metrics.asking:QuestionsPerItem")
+METRICS.register("needless_rate", "evaluation.metrics.asking:NeedlessQuestionRate")
