@@ -16,7 +16,7 @@ from langchain_core.prompts import ChatPromptTemplate
 from langchain_core.runnables import Runnable, RunnableLambda
 
 from .ambiguity import get_type
-from .checks import expectations, length_plausible, read_label
+from .checks import addresses_several, expectations, length_plausible, read_label
 from .context import ContextPolicy, Summarizer
 from .detection import Candidate
 from .glossary import Glossary, check_terms
@@ -53,6 +53,8 @@ def clarifications(transcript: Transcript, turns: list[Turn]) -> list[str]:
     for turn in (t for t in turns if t.answer):
         lines.append(f"Q: {turn.question} A: {turn.answer}")
         lines += [repair_reminder(check, label, lang) for check, label in expectations([turn])]
+        if get_type(turn.ambiguity).family == "formality" and addresses_several(turn.answer):
+            lines.append(repair_reminder("formality", "several", lang))
     if transcript.terms:
         lines += [_reminders()["terms"], *Glossary.prompt_lines(transcript.terms)]
     return lines
@@ -161,7 +163,7 @@ class ModelSteps:
         every check passes, sample re-translations (up to the repair budget) and keep the one that
         agrees best. Returns the kept text and its checks."""
         turns = transcript.turns if turns is None else turns
-        wanted = expectations(turns)
+        wanted = [(name, expected, turn.span) for turn in turns for name, expected in expectations([turn])]
         lang = transcript.target_lang
 
         def evaluate(text: str) -> list[Check]:
@@ -169,8 +171,8 @@ class ModelSteps:
             checks = [] if plausible is None else [
                 Check(name="length", expected="plausible", observed="plausible" if plausible else "implausible",
                       status="pass" if plausible else "fail")]
-            for name, expected in wanted:
-                observed = read_label(name, text, lang)
+            for name, expected, span in wanted:
+                observed = read_label(name, text, lang, transcript.source, span)
                 status = "unchecked" if observed is None else ("pass" if observed == expected else "fail")
                 checks.append(Check(name=name, expected=expected, observed=observed, status=status))
             return checks + check_terms(transcript.terms, text, lang)

@@ -38,7 +38,8 @@ def test_one_decide_call_covers_every_question_with_fixed_options():
     decide_prompt = next(m for step, m, _ in fake.calls if step == "decide")[-1].content
     assert '1. "Blair"' in decide_prompt and '2. "you"' in decide_prompt and '"it"' not in decide_prompt
     you = transcript.turns[1]
-    assert "“you”" in you.question and you.options == ["formal", "informal", "generic"]
+    assert "“you”" in you.question
+    assert you.options == ["formal", "informal", "several people (vous)", "generic"]
 
 
 def test_the_decision_keeps_only_the_words_the_text_leaves_open():

@@ -49,7 +49,7 @@ def test_checker_on_reference_translations(dev_data, measure, name, kind, prefix
     ("Pouvez-vous m'aider ?", "fr", FORMAL), ("Tu viens ce soir ?", "fr", INFORMAL),
     ("Können Sie mir helfen?", "de", FORMAL), ("Kannst du mir helfen?", "de", INFORMAL),
     ("¿Puede usted ayudarme?", "es", FORMAL), ("¿Puedes ayudarme tú?", "es", INFORMAL),
-    ("手伝っていただけますか？お願いします。", "ja", FORMAL), ("手伝ってくれる？", "ja", None),
+    ("手伝っていただけますか？お願いします。", "ja", FORMAL), ("手伝ってくれる？", "ja", INFORMAL),
     ("Il fait beau.", "fr", None),
 ])
 def test_formality_on_hand_written_sentences(text, lang, label):
