@@ -172,6 +172,8 @@ def _mention_at(token: Any, source: str, sentence_of: dict[int, int]) -> Mention
         return _make(token, "placeholder", SINGULAR, text=PLACEHOLDER, sentence_of=sentence_of)
     if token.pos_ in ("NOUN", "PROPN") and lower not in INDEFINITE:
         noun = _compound_person_noun(token)
+        if noun is not None and noun.rank > 0 and _owned_by_pronoun(token) and _number(token) == SINGULAR:
+            noun = None  # "her help", "his guide": a person only in the word's second sense
         if noun is not None and token.dep_ != "compound":
             return _make(token, "noun", _number(token), sentence_of=sentence_of, settled=noun.gender,
                          evidence=f"the noun {token.text}" if noun.gender else None)
@@ -203,10 +205,18 @@ def _mention_at(token: Any, source: str, sentence_of: dict[int, int]) -> Mention
         return None
     if token.pos_ == "NUM" and token.dep_ in SUBJECTS and _stands_for_people(token):
         return _make(token, "indefinite", SINGULAR if lower == "one" else PLURAL, sentence_of=sentence_of)
+    if token.pos_ == "ADJ" and token.dep_ in ARGUMENTS and person_noun(lower) is not None:
+        noun = person_noun(lower)  # "the cleaner" tagged as a comparative
+        return _make(token, "noun", PLURAL if lower.endswith("s") else SINGULAR, sentence_of=sentence_of,
+                     settled=noun.gender, evidence=f"the noun {token.text}" if noun.gender else None)
     if token.pos_ in ("ADJ", "VERB") and token.dep_ in SUBJECTS | {"dobj", "pobj"} \
             and any(c.dep_ in ("det", "predet") and c.lower_ in ("the", "all", "those") for c in token.children):
         return _make(token, "noun", PLURAL, sentence_of=sentence_of)  # "the injured", "all concerned"
     return None
+
+
+def _owned_by_pronoun(token: Any) -> bool:
+    return any(c.dep_ == "poss" and c.pos_ == "PRON" for c in token.children)
 
 
 def _compound_person_noun(token: Any):
@@ -322,14 +332,19 @@ def _sentence_index(doc: Any, sentence: Any) -> int:
 
 
 def _antecedent(pronoun: Any, candidates: list[Mention], by_head: dict[int, Mention]) -> Mention | None:
-    if len(candidates) <= 1:
-        return candidates[0] if candidates else None
     subject = _clause_subject(pronoun)
     inside = subject is not None and pronoun.i in {t.i for t in subject.subtree}
     if subject is not None and subject.lower_ in ("who", "that", "which") and subject.head.dep_ == "relcl":
         subject = subject.head.head  # "the teacher, who thanked her": the teacher
     lower = pronoun.lower_
     own = by_head.get(subject.i) if subject is not None else None
+    if pronoun.dep_ in ("dobj", "dative", "pobj") and lower not in ("himself", "herself") and own is not None:
+        candidates = [m for m in candidates if m is not own]  # "asked him": never its own clause's subject
+    thanked = _object_thanked_for(pronoun, by_head)
+    if thanked in candidates:
+        return thanked
+    if len(candidates) <= 1:
+        return candidates[0] if candidates else None
     if lower in ("himself", "herself") or (pronoun.dep_ == "poss" and own is not None
                                            and not inside):
         return own if own in candidates else None
@@ -346,6 +361,16 @@ def _antecedent(pronoun: Any, candidates: list[Mention], by_head: dict[int, Ment
         others = [m for m in candidates if m is not own]  # "him" is never its own clause's subject
         return others[0] if len(others) == 1 else None
     return None
+
+
+def _object_thanked_for(pronoun: Any, by_head: dict[int, Mention]) -> Mention | None:
+    """"thanked the designer for her help", "blamed the driver for his mistake": a possessive in a
+    "for" phrase of a verb with an object belongs to that object."""
+    if pronoun.dep_ != "poss" or pronoun.head.dep_ != "pobj" or pronoun.head.head.lower_ != "for":
+        return None
+    verb = pronoun.head.head.head
+    obj = next((c for c in verb.children if c.dep_ == "dobj"), None)
+    return by_head.get(obj.i) if obj is not None else None
 
 
 def _clause_subject(token: Any) -> Any | None:
