@@ -19,7 +19,7 @@ from functools import lru_cache
 
 from .ambiguity import ambiguity_types
 from .nlp.people import Mention, find_person_mentions, unsettled
-from .nlp.target_gender import HONORIFIC, PLAIN, POLITE, gender_of_mention, japanese_register
+from .nlp.target_gender import HONORIFIC, PLAIN, POLITE, gender_of_mention, japanese_register, target_pipeline
 from .transcript import Turn
 
 FORMAL, INFORMAL = "formal", "informal"
@@ -111,7 +111,15 @@ def read_formality(text: str, lang: str, source: str | None = None, span: str | 
     for Japanese the register of the whole text (plain: informal; polite or honorific: formal)."""
     if lang == "ja":
         return _REGISTER_FORMALITY.get(japanese_register(text).label)
-    return _classify(text, _FORMALITY.get(lang, {}))
+    label = _classify(text, _FORMALITY.get(lang, {}))
+    if label is None and lang == "es" and _spanish_second_person(text):
+        return INFORMAL  # "¿vienes?", "cuéntame": tú shows in the verb when the pronoun is dropped
+    return label
+
+
+def _spanish_second_person(text: str) -> bool:
+    """A verb or pronoun in the second person (tú or vosotros), by spaCy's Spanish morphology."""
+    return any("2" in token.morph.get("Person") for token in target_pipeline("es")(text))
 
 
 def read_person_gender(text: str, lang: str, source: str | None = None, span: str | None = None) -> str | None:

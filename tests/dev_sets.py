@@ -28,8 +28,10 @@ def gate_items(root: Path, lang: str, every: int = 1) -> list[Item]:
 
 
 def cocoa_items(root: Path, lang: str, every: int = 1) -> list[Item]:
+    """The formal and informal items of every ``every``-th source of CoCoA-MT's train split."""
     items = cocoa_mt.load(root, [lang], LoadReport(), split="train")
-    return items[::every]
+    kept = set(list(dict.fromkeys(i.src for i in items))[::every])
+    return [i for i in items if i.src in kept]
 
 
 def _words(text: str) -> set[str]:

@@ -110,7 +110,7 @@ def test_gate_people_get_a_gender_question(measure, lang, floor):
 
 @pytest.mark.parametrize("lang", ["fr", "de", "es"])
 def test_cocoa_sources_get_a_formality_question(measure, lang):
-    sources = list(dict.fromkeys(i.src for i in cocoa_items(_shared("cocoa-mt"), lang, every=4)))
+    sources = list(dict.fromkeys(i.src for i in cocoa_items(_shared("cocoa-mt"), lang, every=2)))
     found = sum(address_question(src, lang) is not None for src in sources)
     measure(f"CoCoA-MT train {lang} (every 2nd source): formality question {found}/{len(sources)} ({100 * found / len(sources):.1f} %)")
     assert found / len(sources) >= 0.92
