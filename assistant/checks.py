@@ -124,12 +124,13 @@ def _spanish_second_person(text: str) -> bool:
 
 def read_person_gender(text: str, lang: str, source: str | None = None, span: str | None = None) -> str | None:
     """Masculine or feminine for the person asked about: the mention of ``source`` that ``span``
-    names (or the first one the source leaves open) as the translation renders it; without a
-    source, the gendered words of the whole text. None where nothing marks it."""
-    if source is None:
+    names (or the first one the source leaves open) as the translation renders it. A name (or
+    ``[pr]``) carries no gender in the translation: for one, and without a source, the gendered
+    pronouns and agreement of the whole text are read. None where nothing marks it."""
+    mention = asked_mention(source, span) if source is not None else None
+    if mention is None or mention.kind in ("name", "placeholder"):
         return _classify(text, _PERSON_GENDER.get(lang, {}))
-    mention = asked_mention(source, span)
-    return gender_of_mention(text, lang, mention, source).label if mention is not None else None
+    return gender_of_mention(text, lang, mention, source).label
 
 
 def asked_mention(source: str, span: str | None) -> Mention | None:
