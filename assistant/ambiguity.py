@@ -18,7 +18,7 @@ from typing import Any
 import yaml
 
 from .errors import InputError
-from .prompts import prompts_root
+from .paths import shipped_dir
 
 TABLE_FILE = "ambiguities.yaml"
 DEFAULT_OPTIONS = "default"
@@ -89,7 +89,7 @@ def _by_lang(value: str | Mapping[str, str] | None) -> dict[str, str]:
 
 def table_path() -> Path:
     """Where the table is read from: the copy shipped with the prompts."""
-    return prompts_root() / TABLE_FILE
+    return shipped_dir("prompts") / TABLE_FILE
 
 
 @lru_cache(maxsize=1)

@@ -17,14 +17,14 @@ from langchain_core.runnables import Runnable, RunnableLambda
 
 from .ambiguity import get_type
 from .checks import addresses_several, expectations, length_plausible, read_label
-from .context import ContextPolicy, Summarizer
+from .context import ContextPolicy
+from .context.abstract import Summarizer
 from .detection import Candidate
 from .glossary import Glossary, check_terms
 from .parsing import Detection, clean_translation, decision_schema, parse_decisions, parse_detection
 from .prompts import load_prompt, prompts_root, tagged
 from .transcript import Check, Transcript, Turn
 
-PROMPT_VARIANTS = ("generalist", "specialist")
 REPAIR_BUDGET = 3
 RETRY_TEMPERATURE = 0.7
 DECISION_TOKENS = 8  # reply tokens per word in a decide call: '"1": "yes", '

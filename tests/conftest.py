@@ -74,9 +74,9 @@ def pytest_terminal_summary(terminalreporter):
 @pytest.fixture(scope="session")
 def hf_model(test_model_path):
     """The real test model on the in-process transformers backend (loaded once)."""
-    from assistant.backends import load_chat_model
+    from assistant.backends import ModelSpec, load_chat_model
 
-    return load_chat_model(f"transformers:{test_model_path}")
+    return load_chat_model(ModelSpec.parse(f"transformers:{test_model_path}"))
 
 
 @pytest.fixture

@@ -3,7 +3,7 @@
 import pytest
 from langchain_core.messages import HumanMessage, SystemMessage
 
-from assistant.backends import load_chat_model
+from assistant.backends import ModelSpec, load_chat_model
 from assistant.backends.hf import PrefixKVCache, load_engine
 from assistant.chain import Assistant
 from assistant.errors import ModelLoadError
@@ -19,7 +19,7 @@ def test_translates_a_sentence(hf_model, test_model_path):
 
 
 def test_model_loads_once_per_process(hf_model, test_model_path):
-    again = load_chat_model(f"transformers:{test_model_path}")
+    again = load_chat_model(ModelSpec.parse(f"transformers:{test_model_path}"))
     assert load_engine(again.target) is load_engine(hf_model.target)
 
 
@@ -49,9 +49,9 @@ def test_stop_sequences_cut_the_reply(hf_model):
 
 def test_missing_or_wrong_files_give_clear_errors(tmp_path):
     with pytest.raises(ModelLoadError, match="not found"):
-        load_chat_model(f"transformers:{tmp_path / 'absent.gguf'}")
+        load_chat_model(ModelSpec.parse(f"transformers:{tmp_path / 'absent.gguf'}"))
     (tmp_path / "notes.txt").write_text("hello")
     with pytest.raises(ModelLoadError, match="not a .gguf file"):
-        load_chat_model(f"transformers:{tmp_path / 'notes.txt'}")
+        load_chat_model(ModelSpec.parse(f"transformers:{tmp_path / 'notes.txt'}"))
     with pytest.raises(ModelLoadError, match="no config.json"):
-        load_chat_model(f"transformers:{tmp_path}")
+        load_chat_model(ModelSpec.parse(f"transformers:{tmp_path}"))

@@ -9,11 +9,11 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import httpx
 import pytest
 
-from assistant.backends import load_chat_model, supports_structured_output
+from assistant.backends import ModelSpec, load_chat_model, supports_structured_output
 from assistant.backends import vllm as vllm_backend
 from assistant.chain import Assistant
 from assistant.detection import Candidate
-from assistant.parsing import Detection
+from assistant.parsing import Detection, decision_schema
 from assistant.errors import BackendError
 from assistant.transcript import Turn
 from assistant.users import OracleUser, SimulatedUser
@@ -28,10 +28,10 @@ def vllm_model(test_model_path):
         if os.environ.get("CI"):
             pytest.fail(message)
         pytest.skip(message)
-    spec = f"vllm:{test_model_path}"
+    spec = ModelSpec.parse(f"vllm:{test_model_path}")
     model = load_chat_model(spec)
     yield spec, model
-    vllm_backend._stop_owned()
+    vllm_backend.release_all(wait=True)
 
 
 def _port_open(host: str, port: int) -> bool:
@@ -50,19 +50,20 @@ def test_translates_a_sentence(vllm_model):
 def test_same_model_reuses_the_running_server(vllm_model, test_model_path):
     spec, _ = vllm_model
     model_dir, _ = vllm_backend.resolve_model(test_model_path)
-    owned = vllm_backend._OWNED[model_dir]
-    assert vllm_backend.ensure_server(test_model_path) is owned.record
+    in_use = vllm_backend._IN_USE[model_dir]
+    assert vllm_backend.ensure_server(test_model_path) is in_use
     on_disk = vllm_backend.find_running(model_dir)
-    assert on_disk is not None and on_disk.pid == owned.record.pid
+    assert on_disk is not None and on_disk.pid == in_use.pid
 
 
-def test_openai_backend_picks_the_served_model(vllm_model, test_model_path):
+def test_openai_backend_picks_the_served_model(vllm_model, test_model_path, monkeypatch):
     record = vllm_backend.ensure_server(test_model_path)
-    model = load_chat_model(f"openai:{record.base_url}")
+    monkeypatch.setenv("INTERCPT_API_KEY", record.api_key)  # the server's own key, from its record
+    model = load_chat_model(ModelSpec.parse(f"openai:{record.base_url}"))
     assert model.model_name == record.served_name
     assert Assistant(model, f"openai:{record.base_url}").run("Thank you.", "es", method="no-extra").translation.strip()
     with pytest.raises(BackendError, match="does not serve 'other'"):
-        load_chat_model(f"openai:{record.base_url}#other")
+        load_chat_model(ModelSpec.parse(f"openai:{record.base_url}#other"))
 
 
 def test_another_process_reuses_the_server(vllm_model, intercpt_cli, test_model_path):
@@ -86,8 +87,9 @@ class ConstraintProxy:
     that does not know them).
     """
 
-    def __init__(self, upstream: str, mode: str):
+    def __init__(self, upstream: str, api_key: str, mode: str):
         self.upstream, self.mode = upstream.rstrip("/"), mode
+        auth = {"Authorization": f"Bearer {api_key}"}
         self.exchanges: list[tuple[dict, int, str]] = []  # (request body, status, reply text)
         proxy = self
 
@@ -96,7 +98,7 @@ class ConstraintProxy:
                 pass
 
             def do_GET(self):
-                reply = httpx.get(proxy.upstream + self.path.removeprefix("/v1"), timeout=30)
+                reply = httpx.get(proxy.upstream + self.path.removeprefix("/v1"), headers=auth, timeout=30)
                 self._send(reply.status_code, reply.content)
 
             def do_POST(self):
@@ -108,7 +110,7 @@ class ConstraintProxy:
                     return self._send(400, json.dumps(error).encode())
                 if proxy.mode == "strip":
                     body = {k: v for k, v in body.items() if k not in CONSTRAINT_FIELDS}
-                reply = httpx.post(proxy.upstream + self.path.removeprefix("/v1"), json=body, timeout=600)
+                reply = httpx.post(proxy.upstream + self.path.removeprefix("/v1"), json=body, headers=auth, timeout=600)
                 text = reply.json()["choices"][0]["message"]["content"] if reply.status_code == 200 else ""
                 proxy.exchanges.append((body, reply.status_code, text))
                 self._send(reply.status_code, reply.content)
@@ -121,7 +123,7 @@ class ConstraintProxy:
                 self.wfile.write(content)
 
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.spec = f"openai:http://127.0.0.1:{self.server.server_address[1]}/v1"
+        self.spec = ModelSpec.parse(f"openai:http://127.0.0.1:{self.server.server_address[1]}/v1")
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
 
     def close(self):
@@ -134,7 +136,8 @@ def proxy(vllm_model, test_model_path):
     proxies = []
 
     def start(mode: str) -> ConstraintProxy:
-        proxies.append(ConstraintProxy(vllm_backend.ensure_server(test_model_path).base_url, mode))
+        record = vllm_backend.ensure_server(test_model_path)
+        proxies.append(ConstraintProxy(record.base_url, record.api_key, mode))
         return proxies[-1]
 
     yield start
@@ -153,14 +156,19 @@ def test_chain_uses_structured_outputs_on_vllm(vllm_model, proxy):
     recorder = proxy("pass")
     assert supports_structured_output(recorder.spec)
     model = load_chat_model(recorder.spec)
-    assistant = Assistant(model, recorder.spec, structured_output=True)
-    turn = assistant.ask("Are you sure?", "fr", Candidate("formality", "you", 4))
+    steps = Assistant(model, recorder.spec, structured_output=True).steps
+    turn = steps.ask("Is it new?", "fr", Candidate("it_resolution", "it", 3))
     assert turn is None or turn.question
     body, status, reply = recorder.exchanges[0]
     assert status == 200
     assert body["response_format"]["type"] == "json_schema"
     assert body["response_format"]["json_schema"]["schema"] == Detection.model_json_schema()
     Detection.model_validate_json(reply)  # the server kept the reply to the schema
+    steps.decide("Blair asked whether you were ready.", "fr",
+                 [Candidate("neutral_names", "Blair", 0), Candidate("formality", "you", 20)])
+    body, status, reply = recorder.exchanges[1]
+    assert body["response_format"]["json_schema"]["schema"] == decision_schema(2)
+    assert set(json.loads(reply)) == {"1", "2"} and set(json.loads(reply).values()) <= {"yes", "no"}
 
     answer = SimulatedUser(model, CONTEXT, "fr", structured_output=True).answer(FORMALITY, "Are you sure?")
     body, status, reply = recorder.exchanges[-1]
@@ -190,7 +198,7 @@ def test_chain_still_works_against_a_server_without_structured_outputs(vllm_mode
 
 def test_chain_prompts_share_their_prefix_in_the_server_cache(vllm_model, measure):
     spec, model = vllm_model
-    record = vllm_backend.ensure_server(spec.removeprefix("vllm:"))
+    record = vllm_backend.ensure_server(spec.target)
     assistant = Assistant(model, spec, structured_output=True)
     sentences = ["Are you sure?", "Can you help me?", "Did you see it?", "Thank you, you are kind."]
     before = vllm_backend.prefix_cache_stats(record.base_url)
@@ -205,23 +213,21 @@ def test_chain_prompts_share_their_prefix_in_the_server_cache(vllm_model, measur
 
 def test_shutdown_leaves_nothing_behind(vllm_model, test_model_path):
     record = vllm_backend.ensure_server(test_model_path)
-    vllm_backend._stop_owned()
-    assert not vllm_backend._group_alive(record.pid)
+    vllm_backend.release_all(wait=True)
+    assert not vllm_backend.runs_recorded_command(record) and not vllm_backend.is_supervisor(record)
     assert not _port_open(record.host, record.port)
     assert vllm_backend.find_running(record.model) is None
 
 
 def test_a_server_that_cannot_start_is_reported(tmp_path, vllm_model):
     (tmp_path / "config.json").write_text(json.dumps({"architectures": ["NoSuchModelForCausalLM"]}))
-    server = vllm_backend.VLLMServer(str(tmp_path), "broken")
-    with pytest.raises(BackendError, match="exited during start-up"):
-        server.start(timeout=300, progress=False)
-    assert not vllm_backend._group_alive(server.record.pid)
+    with pytest.raises(BackendError, match="exited during start-up|engine failed"):
+        vllm_backend.ensure_server(str(tmp_path), timeout=300, progress=False)
+    assert vllm_backend.find_running(str(tmp_path.resolve())) is None
 
 
 def test_a_server_that_never_becomes_healthy_is_stopped(vllm_model, test_model_path):
-    model_dir, name = vllm_backend.resolve_model(test_model_path)
-    server = vllm_backend.VLLMServer(model_dir, name)
+    model_dir, _ = vllm_backend.resolve_model(test_model_path)
     with pytest.raises(BackendError, match="did not become healthy within 2 s"):
-        server.start(timeout=2, progress=False)
-    assert not vllm_backend._group_alive(server.record.pid)
+        vllm_backend.ensure_server(test_model_path, timeout=2, progress=False)
+    assert vllm_backend.find_running(model_dir) is None

@@ -185,7 +185,8 @@ def test_gate_four_variants_by_header_and_malformed_rows(tmp_path):
     assert [i.id for i in items] == ["gate-es-4v-2-ff", "gate-es-4v-2-fm", "gate-es-4v-2-mf", "gate-es-4v-2-mm"]
     fm = items[1]
     assert fm.refs == ["La jefa conoció al médico."] and fm.attributes["genders"] == "feminine;masculine"
-    assert "gender" not in fm.attributes  # several people: no single gender for the oracle
+    assert "gender" not in fm.attributes  # people of both genders: no single answer for the oracle
+    assert items[0].attributes["gender"] == "feminine" and items[3].attributes["gender"] == "masculine"
     assert report.malformed == [f"{path}:3: 5 fields, expected 10",
                                 f"{path}:4: keywords for {{'kw_f': 1, 'kw_m': 1}} entities, expected 2 (';'-separated)"]
 
@@ -322,19 +323,22 @@ def test_gate_references_read_as_their_own_gender(gate_dir, measure):
                 f"{undet.excluded} items")
 
 
-PROPOSED_REGISTRATIONS = [(f"{prefix}_{statistic}", f"evaluation.metrics.contrastive:{cls}", statistic)
-                          for prefix, cls in (("cocoa", "CocoaFormality"), ("gate", "GateGender"))
-                          for statistic in ("acc", "det_acc", "undet")]
+REGISTERED = [f"{prefix}_{statistic}" for prefix in ("cocoa", "gate") for statistic in ("acc", "det_acc", "undet")]
 
 
-def test_metrics_build_from_registry_entries():
-    from evaluation.metrics.base import Registry
+def test_contrastive_metrics_are_registered_for_the_benchmarks_items_only():
+    from evaluation.metrics import METRICS, corpus_scores, metrics_for_outputs
+    from evaluation.records import Record
 
-    registry = Registry()
-    for name, target, statistic in PROPOSED_REGISTRATIONS:
-        registry.register(name, target, statistic=statistic)
-    assert [registry[name].name for name, _, _ in PROPOSED_REGISTRATIONS] == [n for n, _, _ in PROPOSED_REGISTRATIONS]
-    assert registry["cocoa_acc"].reported_for("formality") and not registry["cocoa_acc"].reported_for("polysemy")
-    assert registry["gate_undet"].reported_for("person_gender") and not registry["gate_undet"].higher_is_better
+    assert [METRICS[name].name for name in REGISTERED] == REGISTERED
+    assert METRICS["cocoa_acc"].reported_for("formality") and not METRICS["cocoa_acc"].reported_for("polysemy")
+    assert METRICS["gate_undet"].reported_for("person_gender") and not METRICS["gate_undet"].higher_is_better
+    ambigmt = Record("no-extra", "-", Item("a", "Hi", ["Salut"], "", "formality", "de", {"formality": "formal"}), None)
+    cocoa = Record("no-extra", "-", cocoa_item("formal"), None)
+    gate_record = Record("no-extra", "-", gate_item("feminine", "la [jefa]", "el [jefe]"), None)
+    assert not any(name.startswith("cocoa") for name in metrics_for_outputs([ambigmt]))
+    assert metrics_for_outputs([cocoa])[2:] == ["f_acc", "f_cov", "cocoa_acc", "cocoa_det_acc", "cocoa_undet"]
+    assert metrics_for_outputs([gate_record])[2:] == ["g_acc", "g_cov", "gate_acc", "gate_det_acc", "gate_undet"]
+    assert set(corpus_scores([cocoa], bootstrap=0)) == {"bleu", "chrf", "f_acc", "f_cov", *REGISTERED[:3]}
     with pytest.raises(ValueError, match="unknown statistic 'mean'"):
         CocoaFormality("mean")

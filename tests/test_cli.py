@@ -8,7 +8,7 @@ import pytest
 def test_help_lists_the_commands(intercpt_cli):
     result = intercpt_cli("--help")
     assert result.returncode == 0
-    for command in ("translate", "serve"):
+    for command in ("translate", "chat", "serve", "evaluate", "ui"):  # found through entry points
         assert command in result.stdout
 
 

@@ -72,7 +72,8 @@ def test_segment_scores_are_readable_json():
     record = make("formality", "fr", "Tu es là ?", ["Vous êtes là ?"], gold={"formality": "formal"}, method="intercpt")
     scores = segment_scores(record)
     assert scores == {"chrf": round(sacrebleu.sentence_chrf("Tu es là ?", ["Vous êtes là ?"]).score, 2),
-                      "observed_formality": "informal", "f_acc": 0, "error_types": ["no_question"]}
+                      "observed_formality": "informal", "f_acc": 0, "error_types": ["no_question"],
+                      "ask_recall": 0, "questions_on_gold": 0, "questions": 0}
     neutral = segment_scores(make("formality", "fr", "Tu es là ?", gold={"formality": "neutral"}))
     assert (neutral["observed_formality"], neutral["f_acc"]) == ("informal", None)
     polysemy = segment_scores(make("polysemy", "fr", "banque", ["banque"], gold={"sense": "banque"}))
@@ -254,10 +255,17 @@ def test_what_is_not_an_error():
 
 # ---- registry and input errors
 
+ASKING = ["ask_recall", "question_precision", "questions_per_item"]
+
+
 def test_metrics_by_type_and_unknown_names():
-    assert metrics_for("formality") == ["bleu", "chrf", "f_acc", "f_cov"]
-    assert metrics_for("neutral_professions") == ["bleu", "chrf", "g_acc", "g_cov"]
-    assert metrics_for("polysemy") == ["chrf", "hit@1", "hit@3", "chrf@3"]
+    assert metrics_for("formality") == ["bleu", "chrf", "f_acc", "f_cov", "cocoa_acc", "cocoa_det_acc",
+                                        "cocoa_undet", *ASKING]
+    assert metrics_for("neutral_professions") == ["bleu", "chrf", "g_acc", "g_cov", *ASKING]
+    assert metrics_for("person_gender") == ["bleu", "chrf", "g_acc", "g_cov", "gate_acc", "gate_det_acc",
+                                            "gate_undet", *ASKING]
+    assert metrics_for("polysemy") == ["chrf", "hit@1", "hit@3", "chrf@3", *ASKING]
+    assert metrics_for("none") == ["bleu", "chrf", "question_precision", "questions_per_item", "needless_rate"]
     assert metrics_for("anything else") == ["bleu", "chrf"]
     assert "f_acc" in METRICS and "f_ac" not in METRICS
     with pytest.raises(MetricError, match="did you mean f_acc"):

@@ -9,6 +9,7 @@ import pytest
 from assistant.backends import vllm as vllm_backend
 from assistant.backends.presets import (architecture_of, get_preset, hybrid_kind, merge_flags, presets,
                                         serving_settings, server_flags)
+from assistant.backends.server_registry import Registry
 from assistant.backends.spec import ModelSpec
 from assistant.errors import ModelSpecError
 
@@ -84,7 +85,7 @@ def test_preset_flags_and_the_persons_flags_come_last():
 def test_the_server_command_uses_the_models_own_architecture(tmp_path):
     (tmp_path / "config.json").write_text(json.dumps({"architectures": ["NemotronHForCausalLM"]}))
     assert architecture_of(str(tmp_path)) == "NemotronHForCausalLM"
-    command = vllm_backend.VLLMServer(str(tmp_path), "x", port=1234, extra_args=("--max-model-len", "512")).command()
+    command = vllm_backend.server_command(str(tmp_path), "x", "127.0.0.1", 1234, ("--max-model-len", "512"))
     device = vllm_backend.device()
     assert command[command.index("--max-model-len") + 1] == "512"
     assert ("--no-enable-prefix-caching" in command) == (device == "cpu")
@@ -93,9 +94,18 @@ def test_the_server_command_uses_the_models_own_architecture(tmp_path):
 
 def test_server_environment_sizes_the_cpu_kv_cache(monkeypatch):
     monkeypatch.delenv("VLLM_CPU_KVCACHE_SPACE", raising=False)
-    env = vllm_backend.VLLMServer("/nowhere", "x", port=1234).environment()
+    monkeypatch.delenv("VLLM_CPU_NUM_OF_RESERVED_CPU", raising=False)
+    env = {**os.environ, **vllm_backend.server_environment()}
     expected = serving_settings().device_env[vllm_backend.device()]
     assert {k: env[k] for k in expected} == expected
+
+
+def test_cpu_server_computes_on_every_core_unless_the_person_binds_it(monkeypatch):
+    monkeypatch.setattr(vllm_backend, "device", lambda: "cpu")
+    monkeypatch.delenv("VLLM_CPU_NUM_OF_RESERVED_CPU", raising=False)
+    assert vllm_backend.server_environment()["VLLM_CPU_NUM_OF_RESERVED_CPU"] == "0"
+    monkeypatch.setenv("VLLM_CPU_NUM_OF_RESERVED_CPU", "1")  # the person's binding is inherited, not overridden
+    assert "VLLM_CPU_NUM_OF_RESERVED_CPU" not in vllm_backend.server_environment()
 
 
 # ----- presets as model specs
@@ -113,7 +123,7 @@ def test_a_preset_and_its_model_id_share_one_server():
     by_name = vllm_backend.resolve_model("@lfm2-350m")
     by_id = vllm_backend.resolve_model(preset.model)
     assert by_name == by_id == (preset.model, preset.model)
-    assert vllm_backend._record_path(by_name[0]) == vllm_backend._record_path(by_id[0])
+    assert Registry(by_name[0]).record_path == Registry(by_id[0]).record_path
 
 
 def test_a_preset_and_its_model_id_share_one_in_process_engine(monkeypatch):
@@ -228,17 +238,19 @@ def test_a_hybrid_is_served_with_the_settings_of_its_family(architecture, test_m
     _require_vllm()
     tokenizer_dir, _ = vllm_backend.resolve_model(test_model_path)  # the converted test model's folder
     folder = _tiny_hybrid(architecture, tokenizer_dir)
-    server = vllm_backend.VLLMServer(str(folder), "tiny-hybrid")
-    caching = "--enable-prefix-caching" in server.command()
     shared = "Translate the text the person gives you into French, keeping names as they are. " * 40
-    with server:
-        server.start(timeout=900, progress=False)
+    record = vllm_backend.ensure_server(str(folder), timeout=900, progress=False)
+    try:
+        caching = "--enable-prefix-caching" in record.command
         for text in ("Good night.", "Thank you.", "See you tomorrow."):  # prompts of ~700 tokens, one prefix
-            body = {"model": "tiny-hybrid", "max_tokens": 4,
+            body = {"model": record.served_name, "max_tokens": 4,
                     "messages": [{"role": "system", "content": shared}, {"role": "user", "content": text}]}
-            reply = httpx.post(f"{server.base_url}/chat/completions", json=body, timeout=300)
+            reply = httpx.post(f"{record.base_url}/chat/completions", json=body, timeout=300,
+                               headers={"Authorization": f"Bearer {record.api_key}"})
             assert reply.status_code == 200, reply.text
-        stats = vllm_backend.prefix_cache_stats(server.base_url)
+        stats = vllm_backend.prefix_cache_stats(record.base_url)
+    finally:
+        vllm_backend.release(record.model, wait=True)
     if caching:
         assert stats.hits > 0, f"{architecture}: the shared prefix was not reused"
     else:

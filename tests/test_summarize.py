@@ -5,7 +5,8 @@ import pytest
 
 from assistant.chain import Assistant
 from assistant.errors import InputError
-from assistant.context import STRATEGIES, BoundedContext, ContextPolicy, Summarizer, count_tokens, focus_spans
+from assistant.context import STRATEGIES, BoundedContext, ContextPolicy, count_tokens, focus_spans
+from assistant.context.abstract import Summarizer
 from assistant.context.sentences import MAX_CONTEXT_CHARS, split_sentences
 from assistant.transcript import Transcript
 from assistant.users import SimulatedUser

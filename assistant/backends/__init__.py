@@ -7,16 +7,19 @@ torch, the vLLM one needs the optional ``vllm`` extra.
 from __future__ import annotations
 
 import importlib
-
-from langchain_core.language_models.chat_models import BaseChatModel
+from typing import TYPE_CHECKING
 
 from .config import GenerationConfig
 from .spec import DEFAULT_MODEL, MODEL_ENV_VAR, ModelSpec, default_model_spec
+
+if TYPE_CHECKING:  # the console script imports specs; only loading a model needs langchain
+    from langchain_core.language_models.chat_models import BaseChatModel
 
 BACKENDS: dict[str, str] = {
     "transformers": "assistant.backends.hf:load",
     "vllm": "assistant.backends.vllm:load",
     "openai": "assistant.backends.openai:load",
+    "llamacpp": "assistant.backends.llamacpp:load",
 }
 
 __all__ = [
@@ -31,19 +34,18 @@ __all__ = [
 ]
 
 
-def load_chat_model(spec: str | ModelSpec, generation: GenerationConfig | None = None) -> BaseChatModel:
-    """Turn ``transformers:…``, ``vllm:…`` or ``openai:…`` into a ready chat model."""
-    parsed = spec if isinstance(spec, ModelSpec) else ModelSpec.parse(spec)
-    module_name, _, func_name = BACKENDS[parsed.backend].partition(":")
+def load_chat_model(spec: ModelSpec, generation: GenerationConfig | None = None) -> BaseChatModel:
+    """Turn a parsed ``transformers:…``, ``llamacpp:…``, ``vllm:…`` or ``openai:…`` spec into a ready chat model."""
+    module_name, _, func_name = BACKENDS[spec.backend].partition(":")
     loader = getattr(importlib.import_module(module_name), func_name)
-    return loader(parsed, generation or GenerationConfig())
+    return loader(spec, generation or GenerationConfig())
 
 
-def supports_structured_output(spec: str | ModelSpec) -> bool:
+def supports_structured_output(spec: ModelSpec) -> bool:
     """Whether to ask the backend for constrained replies (a JSON schema, a list of choices).
 
-    The vLLM servers intercpt runs honour them. Any other OpenAI-compatible server is asked
-    too: one that rejects them gets plain requests from then on, one that ignores them gets
-    its replies parsed tolerantly. The in-process backend has no constrained decoding."""
-    parsed = spec if isinstance(spec, ModelSpec) else ModelSpec.parse(spec)
-    return parsed.backend in ("vllm", "openai")
+    The vLLM servers intercpt runs and the in-process llama.cpp backend honour them. Any other
+    OpenAI-compatible server is asked too: one that rejects them gets plain requests from then
+    on, one that ignores them gets its replies parsed tolerantly. The in-process transformers
+    backend has no constrained decoding."""
+    return spec.backend in ("vllm", "openai", "llamacpp")

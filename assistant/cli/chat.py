@@ -5,10 +5,13 @@ from __future__ import annotations
 import argparse
 
 from ..languages import LANGUAGES
-from .common import add_chain_arguments, add_model_argument, load_model_with_status
+from .common import (add_chain_options, add_model_argument, chain_options, load_glossary, load_model_with_status,
+                     model_spec)
 from .types import CLISubcommand
 
 QUIT = {"/quit", "/exit", ":q"}
+# A chat session has no context to read, so the options that bound one do not apply.
+NO_CONTEXT = ("context_strategy", "context_budget", "context_encoder")
 
 
 class ChatCommand(CLISubcommand):
@@ -23,11 +26,23 @@ class ChatCommand(CLISubcommand):
         )
         parser.add_argument("--to", required=True, metavar="LANG", help=f"target language: {', '.join(LANGUAGES)}")
         add_model_argument(parser)
-        add_chain_arguments(parser)
+        parser.add_argument("--glossary", metavar="F",
+                            help="term translations to keep: a CSV or TSV file (source,target per line) or TBX")
+        add_chain_options(parser, exclude=NO_CONTEXT)
         return parser
 
+    def validate(self, args: argparse.Namespace) -> None:
+        from ..errors import InputError
+        from ..languages import language_name
+
+        language_name(args.to)
+        args.options = chain_options(args)
+        if args.options.method == "with-context":
+            raise InputError("chat has no context to read: use --method intercpt or no-extra")
+        args.glossary = load_glossary(args.glossary, args.to)
+        args.model = model_spec(args.model)
+
     def cmd(self, args: argparse.Namespace) -> int:
-        from ..backends import default_model_spec
         from ..chain import Assistant
         from ..dialogue import PreferenceMemory
         from ..errors import InputError
@@ -35,9 +50,8 @@ class ChatCommand(CLISubcommand):
         from ..users import HumanUser
         from .terminal import ask_on_terminal, print_result
 
-        language_name(args.to)
-        spec = args.model or default_model_spec()
-        assistant = Assistant.for_model(load_model_with_status(spec), spec, prompts=args.prompts)
+        options = args.options
+        assistant = Assistant.for_model(load_model_with_status(args.model), args.model, prompts=options.prompts)
         preferences = PreferenceMemory()
         user = HumanUser(ask_on_terminal)
         print(f"Translating into {language_name(args.to)}. Type English text; an empty line or /quit ends.")
@@ -49,14 +63,11 @@ class ChatCommand(CLISubcommand):
             if not line or line in QUIT:
                 break
             try:
-                transcript = assistant.run(line, args.to, method=args.method, user=user,
-                                           max_questions=args.max_questions, preferences=preferences)
+                transcript = assistant.run(line, args.to, method=options.method, user=user,
+                                           max_questions=options.max_questions, preferences=preferences,
+                                           glossary=args.glossary)
             except InputError as err:
                 print(f"intercpt: {err}")
                 continue
             print_result(transcript)
         return 0
-
-
-def cmd_init() -> list[CLISubcommand]:
-    return [ChatCommand()]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from .common import add_listen_arguments
 from .types import CLISubcommand
 
 
@@ -23,37 +24,49 @@ class ServeCommand(CLISubcommand):
                             help="vllm:<hf-id | local dir | file.gguf | @preset> (the 'vllm:' prefix may be left out)")
         parser.add_argument("--list-presets", action="store_true",
                             help="list the backbone presets (@name), their models and the hardware they need")
-        parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default: %(default)s)")
-        parser.add_argument("--port", type=int, default=8000, help="port to listen on (default: %(default)s)")
+        add_listen_arguments(parser, port=8000)
         parser.add_argument("vllm_args", nargs=argparse.REMAINDER,
                             help="after '--': extra arguments passed to vLLM's server, overriding intercpt's")
         return parser
 
-    def cmd(self, args: argparse.Namespace) -> int:
+    def validate(self, args: argparse.Namespace) -> None:
         from ..backends.spec import ModelSpec
-        from ..backends.vllm import VLLMServer, find_running, resolve_model
         from ..errors import ModelSpecError
+
+        if args.list_presets:
+            return
+        if not args.model:
+            raise ModelSpecError("serve needs --model SPEC (or --list-presets)")
+        args.model = ModelSpec.parse(args.model if ":" in args.model else f"vllm:{args.model}")
+        if args.model.backend not in ("vllm", "transformers"):
+            raise ModelSpecError("serve launches vLLM: give vllm:<hf-id | local dir | file.gguf | @preset>")
+
+    def cmd(self, args: argparse.Namespace) -> int:
+        from ..backends import vllm
 
         if args.list_presets:
             print_presets()
             return 0
-        if not args.model:
-            raise ModelSpecError("serve needs --model SPEC (or --list-presets)")
-        spec = ModelSpec.parse(args.model if ":" in args.model else f"vllm:{args.model}")
-        if spec.backend not in ("vllm", "transformers"):
-            raise ModelSpecError("serve launches vLLM: give vllm:<hf-id | local dir | file.gguf | @preset>")
-        model, served_name = resolve_model(spec.target)
-        running = find_running(model)
+        spec = args.model
+        model, served_name = vllm.resolve_model(spec.target)
+        running = vllm.find_running(model)
         if running:
             print(f"A vLLM server for this model already runs at {running.base_url} (pid {running.pid}).")
             return 0
         extra = tuple(a for a in args.vllm_args if a != "--")
-        with VLLMServer(model, served_name, host=args.host, port=args.port, extra_args=extra) as server:
-            server.start()
-            print(f"Serving {served_name} at {server.base_url}")
-            print(f"Use it with --model openai:{server.base_url}#{served_name} or --model vllm:{spec.target}")
+        record = vllm.ensure_server(spec.target, host=args.host, port=args.port, extra_args=extra)
+        try:
+            print(f"Serving {served_name} at {record.base_url}")
+            print(f"Use it with --model vllm:{spec.target} (the server's API key is in its record, "
+                  f"{vllm.Registry(model).record_path}, readable by you only)")
             print("Press Ctrl-C to stop.")
-            return server.wait()
+            vllm.wait_stopped(record)
+        except KeyboardInterrupt:
+            return 0
+        finally:
+            vllm.stop(record)
+        print(f"The server stopped on its own; log: {record.log_path}")
+        return 1
 
 
 def print_presets() -> None:
@@ -67,7 +80,3 @@ def print_presets() -> None:
         kind = hybrid_kind(preset.architecture)
         table.add_row(f"@{preset.name}", preset.model, f"hybrid ({kind})" if kind else "dense", preset.hardware)
     Console(width=160).print(table)
-
-
-def cmd_init() -> list[CLISubcommand]:
-    return [ServeCommand()]

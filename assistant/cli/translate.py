@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import argparse
+import json
 import sys
-from pathlib import Path
+from dataclasses import asdict
 
 from ..errors import InputError
 from ..languages import LANGUAGES
-from ..users import USER_KINDS
-from .common import (add_chain_arguments, add_context_arguments, add_model_argument, context_policy_from,
-                     load_model_with_status, read_context, read_text_argument)
+from .common import (add_chain_options, add_model_argument, chain_options, load_glossary, load_model_with_status,
+                     model_spec, read_text_argument, read_text_file)
 from .types import CLISubcommand
+
+GOLD_KEYS = ("formality", "gender", "sense", "referent")
 
 
 class TranslateCommand(CLISubcommand):
@@ -19,14 +21,21 @@ class TranslateCommand(CLISubcommand):
     help = "translate English text into French, German, Spanish or Japanese"
 
     def subparser_init(self, subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
+        from ..options import USER_KINDS
+
         parser = subparsers.add_parser(self.name, help=self.help, description=self.help)
         parser.add_argument("text", nargs="?", help="English text; '-' or omitted reads standard input")
         parser.add_argument("--file", metavar="F",
-                            help="translate a UTF-8 text file paragraph by paragraph (document mode): each question "
-                            "is asked once and its answer kept for the whole document")
+                            help="translate a file, asking each question once for the whole document: a .txt "
+                            "paragraph by paragraph (on standard output unless --out), or a .po/.pot, .xlf/.xliff, "
+                            ".srt or .docx file into a file of the same structure, placeholders and tags kept")
+        parser.add_argument("--out", metavar="F",
+                            help="where --file's translation goes (default for a .po, .xliff, .srt or .docx: "
+                            "the input's name with the language added, e.g. messages.fr.po)")
+        parser.add_argument("--glossary", metavar="F",
+                            help="term translations to keep: a CSV or TSV file (source,target per line) or TBX")
         parser.add_argument("--to", required=True, metavar="LANG", help=f"target language: {', '.join(LANGUAGES)}")
         add_model_argument(parser)
-        add_chain_arguments(parser)
         context = parser.add_mutually_exclusive_group()
         context.add_argument("--context", metavar="TEXT", help="background the simulated user or with-context reads")
         context.add_argument("--context-file", metavar="F", help="read the context from a UTF-8 text file")
@@ -40,38 +49,54 @@ class TranslateCommand(CLISubcommand):
                             help="oracle labels: formality=formal|informal|neutral, gender=masculine|feminine, "
                             "sense=WORD, referent=TEXT")
         parser.add_argument("--json", action="store_true", help="print the full transcript as JSON")
-        add_context_arguments(parser)
+        add_chain_options(parser)
         return parser
 
-    def cmd(self, args: argparse.Namespace) -> int:
-        from ..backends import default_model_spec
-        from ..chain import Assistant
+    def validate(self, args: argparse.Namespace) -> None:
+        from ..document import split_paragraphs
         from ..inputs import validate_source
         from ..languages import language_name
-        from ..document import split_paragraphs
-        from .terminal import print_result
 
         language_name(args.to)
         if args.file is not None and args.text is not None:
             raise InputError("give either TEXT or --file, not both")
-        document = read_document(args.file) if args.file is not None else None
-        if document is not None:
-            split_paragraphs(document)  # a bad document fails before the model loads
-        source = validate_source(read_text_argument(args.text)) if document is None else None
-        context = read_context(args)
-        policy = context_policy_from(args)
-        user_kind = args.user or ("human" if args.answer or sys.stdin.isatty() else "none")
-        gold = parse_gold(args.gold) if user_kind == "oracle" else {}
-        if user_kind == "simulated" and not (context and context.strip()):
+        if args.out is not None and args.file is None:
+            raise InputError("--out names where --file's translation goes; give --file too")
+        args.options = chain_options(args)
+        args.glossary = load_glossary(args.glossary, args.to)
+        args.units_file = read_units_file(args.file, args.out, args.to) if args.file is not None else None
+        args.document = None
+        if args.file is not None and args.units_file is None:
+            args.document = read_text_file(args.file, "file")
+            split_paragraphs(args.document)  # a document with nothing to translate fails here
+        args.source = validate_source(read_text_argument(args.text)) if args.file is None else None
+        if args.context_file is not None:
+            args.context = read_text_file(args.context_file, "context file")
+        has_context = bool(args.context and args.context.strip())
+        if args.options.method == "with-context" and not has_context:
+            raise InputError("the with-context method needs a context (--context or --context-file)")
+        args.user = args.user or ("human" if args.answer or sys.stdin.isatty() else "none")
+        if args.user == "simulated" and not has_context:
             raise InputError("the simulated user needs a context to answer from (--context or --context-file)")
-        spec = args.model or default_model_spec()
-        model = load_model_with_status(spec)
-        assistant = Assistant.for_model(model, spec, prompts=args.prompts, context_policy=policy)
-        user = build_user(user_kind, args, model, spec, context, gold, policy)
-        if document is not None:
-            return translate_document(assistant, document, args, context, user)
-        transcript = assistant.run(source, args.to, method=args.method, context=context, user=user,
-                                   max_questions=args.max_questions)
+        args.gold = parse_gold(args.gold) if args.user == "oracle" else {}
+        args.model = model_spec(args.model)
+        args.user_model = model_spec(args.user_model) if args.user_model else args.model
+
+    def cmd(self, args: argparse.Namespace) -> int:
+        from ..chain import Assistant
+        from .terminal import print_result
+
+        options = args.options
+        model = load_model_with_status(args.model)
+        assistant = Assistant.for_model(model, args.model, prompts=options.prompts,
+                                        context_policy=options.context_policy())
+        user = build_user(args, model)
+        if args.units_file is not None:
+            return translate_units_file(assistant, args, user)
+        if args.document is not None:
+            return translate_document(assistant, args, user)
+        transcript = assistant.run(args.source, args.to, method=options.method, context=args.context, user=user,
+                                   max_questions=options.max_questions, glossary=args.glossary)
         if args.json:
             print(transcript.to_json())
         else:
@@ -83,34 +108,26 @@ def parse_gold(items: list[str]) -> dict[str, str]:
     gold = {}
     for item in items:
         key, sep, value = item.partition("=")
-        if not sep or key not in ("formality", "gender", "sense", "referent") or not value:
-            raise InputError(f"--gold takes KEY=VALUE with KEY one of formality, gender, sense, referent; got {item!r}")
+        if not sep or key not in GOLD_KEYS or not value:
+            raise InputError(f"--gold takes KEY=VALUE with KEY one of {', '.join(GOLD_KEYS)}; got {item!r}")
         gold[key] = value
     if not gold:
         raise InputError("the oracle user answers from gold labels: give them with --gold KEY=VALUE")
     return gold
 
 
-def read_document(path: str) -> str:
-    try:
-        return Path(path).read_text(encoding="utf-8")
-    except UnicodeDecodeError:
-        raise InputError(f"{path} is not UTF-8 text (binary data?)") from None
-    except OSError as err:
-        raise InputError(f"cannot read {path}: {err.strerror or err}") from None
-
-
-def translate_document(assistant, document: str, args: argparse.Namespace, context: str | None, user) -> int:
+def translate_document(assistant, args: argparse.Namespace, user) -> int:
     """Document mode: paragraphs on standard output, separated by blank lines; the account of each on stderr."""
-    from ..explain import explain
     from ..document import DocumentTranslator
+    from ..explain import explain
 
     def announce(number: int, total: int, paragraph: str, _context: str | None) -> None:
         print(f"[paragraph {number}/{total}] {paragraph[:70]}{'…' if len(paragraph) > 70 else ''}", file=sys.stderr)
 
-    translator = DocumentTranslator(assistant, args.to, method=args.method, max_questions=args.max_questions,
-                                    background=context)
-    result = translator.translate(document, user, on_paragraph=announce)
+    translator = DocumentTranslator(assistant, args.to, method=args.options.method,
+                                    max_questions=args.options.max_questions, background=args.context,
+                                    glossary=args.glossary)
+    result = translator.translate(args.document, user, on_paragraph=announce)
     if args.json:
         print(result.to_json())
         return 0
@@ -121,24 +138,68 @@ def translate_document(assistant, document: str, args: argparse.Namespace, conte
     return 0
 
 
-def build_user(kind: str, args: argparse.Namespace, model, spec: str, context: str | None, gold: dict[str, str],
-               context_policy=None):
-    from ..users import HumanUser, NoUser, OracleUser, SimulatedUser, scripted_then
+def read_units_file(path: str, out: str | None, target_lang: str):
+    """``--file`` read as translation units (with where they go), or None for text in document mode."""
+    from pathlib import Path
+
+    from ..formats import FORMATS, read_document
+
+    source = Path(path)
+    if out is None and (source.suffix.lower() == ".txt" or source.suffix.lower() not in FORMATS):
+        return None  # any other file is text: document mode, on standard output
+    document = read_document(source)
+    if not document.units:
+        raise InputError(f"{source}: nothing to translate (every unit is empty or already translated)")
+    target = Path(out) if out is not None else source.with_name(f"{source.stem}.{target_lang}{source.suffix}")
+    if target.resolve() == source.resolve():
+        raise InputError(f"--out {target} would overwrite the file being translated; name another file")
+    return document, target
+
+
+def translate_units_file(assistant, args: argparse.Namespace, user) -> int:
+    """A localisation file: every unit through the chain with one memory of answers, written in the same
+    structure; placeholders checked per unit. The account goes to stderr, or the record to stdout (--json)."""
+    from ..document import DocumentTranslator
+    from ..formats import translate_document
+
+    document, out = args.units_file
+    translator = DocumentTranslator(assistant, args.to, method=args.options.method,
+                                    max_questions=args.options.max_questions, background=args.context,
+                                    glossary=args.glossary)
+    transcripts: list = []
+    report = translate_document(document, out, translator.segment_translator(user, transcripts),
+                                target_lang=args.to, progress=not args.json)
+    asked = [turn for t in transcripts for turn in t.turns if turn.answered_by != "preference"]
+    if args.json:
+        print(json.dumps(file_record(report, out, transcripts), ensure_ascii=False, indent=2))
+        return 0
+    print(f"{len(document.units)} units translated into {out}", file=sys.stderr)
+    for turn in asked:
+        print(f"  · asked once for the whole file: {turn.question} → {turn.answer or 'skipped'}", file=sys.stderr)
+    for unit, check in zip(document.units, report.checks):
+        if check.status == "fail":
+            print(f"  · unit {unit.id}: placeholders {check.observed}; flagged for review", file=sys.stderr)
+    return 0
+
+
+def file_record(report, out, transcripts: list) -> dict:
+    """What ``--file … --json`` prints: each unit's placeholder check and every segment's transcript."""
+    return {"file": str(report.document.path), "out": str(out),
+            "units": [{"id": unit.id, "placeholders": asdict(check)}
+                      for unit, check in zip(report.document.units, report.checks)],
+            "transcripts": [t.to_dict() for t in transcripts]}
+
+
+def build_user(args: argparse.Namespace, model):
+    """Whoever answers the questions, through the one factory the UI and the evaluator use too."""
+    from ..backends import supports_structured_output
+    from ..users import make_user, scripted_then
     from .terminal import ask_on_terminal
 
-    if kind == "human":
-        return HumanUser(scripted_then(args.answer, ask_on_terminal if sys.stdin.isatty() else None))
-    if kind == "simulated":
-        from ..backends import supports_structured_output
-
-        user_spec = args.user_model or spec
-        user_model = model if user_spec == spec else load_model_with_status(user_spec)
-        return SimulatedUser(user_model, context, args.to, specialist=args.prompts == "specialist",
-                             context_policy=context_policy, structured_output=supports_structured_output(user_spec))
-    if kind == "oracle":
-        return OracleUser(gold)
-    return NoUser()
-
-
-def cmd_init() -> list[CLISubcommand]:
-    return [TranslateCommand()]
+    user_model = None
+    if args.user == "simulated":
+        user_model = model if args.user_model == args.model else load_model_with_status(args.user_model)
+    return make_user(args.user, target_lang=args.to, chat_model=user_model,
+                     structured_output=supports_structured_output(args.user_model), context=args.context,
+                     gold=args.gold, ask=scripted_then(args.answer, ask_on_terminal if sys.stdin.isatty() else None),
+                     specialist=args.options.prompts == "specialist", context_policy=args.options.context_policy())

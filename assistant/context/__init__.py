@@ -1,14 +1,13 @@
 """Long contexts, bounded: the part of a context a model reads, and optional summaries of it.
 
 ``ContextPolicy(strategy, budget, encoder).apply(context, source, focus)`` gives a
-``BoundedContext``; ``Summarizer`` writes the abstractive summary.
+``BoundedContext``; ``abstract.Summarizer`` writes the abstractive summary.
 """
 
 from ..transcript import BoundedContext
-from .abstract import Summarizer
 from .encoders import ENCODERS
 from .policy import DEFAULT_BUDGET, DEFAULT_STRATEGY, STRATEGIES, ContextPolicy, focus_spans
 from .tokens import count_tokens
 
 __all__ = ["STRATEGIES", "DEFAULT_STRATEGY", "DEFAULT_BUDGET", "ENCODERS", "BoundedContext", "ContextPolicy",
-           "focus_spans", "Summarizer", "count_tokens"]
+           "focus_spans", "count_tokens"]

@@ -20,17 +20,20 @@ from assistant.errors import InputError
 
 from ..data import Item, LoadReport
 from ..download import ambigmt_folder
+from . import cocoa_mt, gate
 
 
 @dataclass(frozen=True)
 class DataSet:
     """A named data set: its loader (``"module:function"``, imported on use), whether the loader
-    takes ``types=``, and where the set is when ``--data`` names it without a folder."""
+    takes ``types=``, where the set is when ``--data`` names it without a folder, and the layout it
+    expects (said when a folder gives no items)."""
 
     name: str
     loader: str
     typed: bool = False
     fetch: Callable[[], Path] | None = None
+    layout: str = ""
 
     def load(self, root: Path, types: tuple[str, ...] | None, langs: tuple[str, ...] | None,
              report: LoadReport) -> list[Item]:
@@ -48,10 +51,13 @@ def register_data_set(data_set: DataSet) -> None:
 
 # The registration point: a new data set is a module evaluation/loaders/<name>.py with its layout,
 # its gold derivation and ``load``, plus one line here.
-register_data_set(DataSet("ambigmt", "evaluation.loaders.ambigmt:load", typed=True, fetch=ambigmt_folder))
-register_data_set(DataSet("jsonl", "evaluation.loaders.jsonl:load"))
-register_data_set(DataSet("cocoa-mt", "evaluation.loaders.cocoa_mt:load"))
-register_data_set(DataSet("gate", "evaluation.loaders.gate:load"))
+register_data_set(DataSet("ambigmt", "evaluation.loaders.ambigmt:load", typed=True, fetch=ambigmt_folder,
+                          layout="AmbigMT's files, DIR/TYPE/TYPE_en_XX.tsv (neutral_names: gender_neutral_names_en_XX.tsv)"))
+register_data_set(DataSet("jsonl", "evaluation.loaders.jsonl:load",
+                          layout="one JSON object per line with src, ref or refs, lang, and optionally id, context, "
+                                 "type (none: nothing is ambiguous), attributes"))
+register_data_set(DataSet("cocoa-mt", "evaluation.loaders.cocoa_mt:load", layout=cocoa_mt.EXPECTED))
+register_data_set(DataSet("gate", "evaluation.loaders.gate:load", layout=gate.EXPECTED))
 
 FOLDER_SET, FILE_SET = "ambigmt", "jsonl"  # what a bare folder or file holds
 
@@ -82,5 +88,6 @@ def load_items(data: str, types: tuple[str, ...] | None, langs: tuple[str, ...] 
              if (not types or i.type in types) and (not langs or i.lang in langs)]
     if not items:
         raise InputError(f"no items in {data} for types {types or 'all'} and languages {langs or 'all'}"
-                         + (f"; problems: {report.malformed[:3]}" if report.malformed else ""))
+                         + (f"; problems: {report.malformed[:3]}" if report.malformed else "")
+                         + (f"; the {data_set.name} layout is {data_set.layout}" if data_set.layout else ""))
     return items

@@ -10,8 +10,13 @@ by ``=``, the head word in ``[brackets]`` when other words are given, and ``(yo)
 subject pronoun. Variant columns are read by their header names, not by position.
 
 Each source gives one item per variant. Attributes: ``genders`` (per entity, ``;``-joined),
-``gender`` (only with one entity, so the oracle user can answer "a man"/"a woman"), ``kw_s``,
-``kw_f``, ``kw_m``, ``labels``, ``variants`` and ``split`` when the file has one.
+``gender`` when every entity has the same one, ``kw_s``, ``kw_f``, ``kw_m``, ``labels``,
+``variants`` and ``split`` when the file has one. ``gender`` is the gold attribute the ambiguity
+table names, so the oracle user answers a gender question through the table ("a woman" for
+``ff``, whichever of the two women was asked about) and G-Acc counts the item; a mixed variant
+(``fm``) has no single answer that is right for any person asked about, so it has no ``gender``:
+the oracle skips the question (the translation then offers both readings) and only the GATE
+keyword metric, which scores each entity, counts the item.
 """
 
 from __future__ import annotations
@@ -101,7 +106,7 @@ def _read_table(path: Path, lang: str, split: str | None, report: LoadReport) ->
                 attributes["split"] = fields["data_split"]
             for variant in variant_names:
                 genders = [GENDER_OF[letter] for letter in variant]
-                gold = {"genders": ";".join(genders), **({"gender": genders[0]} if entities == 1 else {})}
+                gold = {"genders": ";".join(genders), **({"gender": genders[0]} if len(set(genders)) == 1 else {})}
                 items.append(Item(id=f"gate-{lang}-{len(variant_names)}v-{line}-{variant}", src=fields["source"],
                                   refs=[fields[variant]], context="", type="person_gender", lang=lang,
                                   attributes={**gold, **attributes}))

@@ -14,22 +14,24 @@ from typing import Any
 from ..records import Output, Record
 from .analysis import ERROR_TYPES, bias, error_types
 from .base import Metric, MetricError, Score, single_language
-from .registry import METRICS, checker_metrics, metrics_for
+from .registry import METRICS, asking_metrics, checker_metrics, metrics_for, metrics_for_outputs
 from .significance import paired_test
+from .table import has_gold_ambiguity
 
 __all__ = [
-    "ERROR_TYPES", "METRICS", "Metric", "MetricError", "Score", "bias", "checker_metrics", "corpus_scores",
-    "error_types", "metrics_for", "paired_test", "segment_scores",
+    "ERROR_TYPES", "METRICS", "Metric", "MetricError", "Score", "asking_metrics", "bias", "checker_metrics",
+    "corpus_scores", "error_types", "metrics_for", "metrics_for_outputs", "paired_test", "segment_scores",
 ]
 
 
 def segment_scores(record: Record) -> dict[str, Any]:
-    """Per-item values of every metric of the item's type (e.g. ``observed_formality``, ``f_acc``,
-    ``chrf``, ``hit@3``), plus ``error_types`` for intercpt records."""
+    """Per-item values of every metric reported for the record (e.g. ``observed_formality``, ``f_acc``,
+    ``chrf``, ``hit@3``, ``questions``), plus ``error_types`` for intercpt records of an item with a
+    gold ambiguity (on a ``none`` item, asking nothing is no error)."""
     scores: dict[str, Any] = {}
-    for name in metrics_for(record.item.type):
+    for name in metrics_for_outputs([record]):
         scores.update(METRICS[name].segment(record))
-    if record.method == "intercpt":
+    if record.method == "intercpt" and has_gold_ambiguity(record.item):
         scores["error_types"] = error_types(record)
     return scores
 
@@ -37,8 +39,7 @@ def segment_scores(record: Record) -> dict[str, Any]:
 def corpus_scores(outputs: list[Output], *, names: list[str] | None = None, bootstrap: int = 1000,
                   seed: int = 0) -> dict[str, Score]:
     """The scores of one group (one target language): the named metrics, by default every metric
-    of the group's ambiguity types; ``bootstrap=0`` skips the confidence intervals."""
+    reported for the group's outputs; ``bootstrap=0`` skips the confidence intervals."""
     single_language(outputs)
-    kinds = {o.item.type for o in outputs}
-    names = names or [name for name in METRICS if any(name in metrics_for(k) for k in kinds)]
+    names = names or metrics_for_outputs(outputs)
     return {name: METRICS[name].score(outputs, bootstrap=bootstrap, seed=seed) for name in names}

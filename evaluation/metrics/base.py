@@ -77,11 +77,15 @@ class Metric(ABC):
     """Statistics per output, summed, then one aggregate (see the module docstring).
 
     ``kinds`` names the ambiguity types the metric is reported for (None: every type); a metric
-    whose types come from the ambiguity table overrides ``reported_for`` instead.
+    whose types come from the ambiguity table overrides ``reported_for`` instead. ``methods``
+    names the methods it is reported for (None: every method; the asking metrics: intercpt only),
+    and ``reported_for_output`` decides per output (a metric that needs data only some data sets
+    carry, such as CoCoA-MT's annotated references, checks for it there).
     """
 
     name: str
     kinds: tuple[str, ...] | None = None
+    methods: tuple[str, ...] | None = None
     higher_is_better: bool = True
 
     @abstractmethod
@@ -95,6 +99,11 @@ class Metric(ABC):
     def reported_for(self, kind: str) -> bool:
         """Whether the metric is reported for an ambiguity type."""
         return self.kinds is None or kind in self.kinds
+
+    def reported_for_output(self, output: Output) -> bool:
+        """Whether the metric is reported for a group holding this output (its type, its method, its data)."""
+        method = getattr(output, "method", None)  # a reference output belongs to no method
+        return self.reported_for(output.item.type) and (self.methods is None or method in self.methods)
 
     def counted(self, stats: np.ndarray) -> np.ndarray:
         """Which rows the metric counts (all, unless it needs a gold label)."""

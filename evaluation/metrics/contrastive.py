@@ -157,6 +157,7 @@ class ThreeWayMetric(SegmentMetric):
 
     prefix: str
     kinds: tuple[str, ...]
+    data: tuple[str, ...]  # the item attributes the benchmark's own scoring reads
 
     def __init__(self, statistic: str = "acc") -> None:
         if statistic not in STATISTICS:
@@ -164,6 +165,10 @@ class ThreeWayMetric(SegmentMetric):
         self.statistic = statistic
         self.name = f"{self.prefix}_{statistic}"
         self.higher_is_better = statistic != "undet"
+
+    def reported_for_output(self, output: ScoredRecord) -> bool:
+        """Only for items of the benchmark itself (an AmbigMT formality item has no annotated references)."""
+        return super().reported_for_output(output) and all(key in output.item.attributes for key in self.data)
 
     @abstractmethod
     def outcome(self, record: ScoredRecord) -> tuple[bool, str | None, str | None]:
@@ -198,6 +203,7 @@ class CocoaFormality(ThreeWayMetric):
 
     prefix = "cocoa"
     kinds = ("formality",)
+    data = ("formal_annotated", "informal_annotated")
 
     def __init__(self, statistic: str = "acc", ignore_shared: bool = True) -> None:
         super().__init__(statistic)
@@ -225,6 +231,7 @@ class GateGender(ThreeWayMetric):
 
     prefix = "gate"
     kinds = ("person_gender",)
+    data = ("kw_f", "kw_m")
 
     def outcome(self, record: ScoredRecord) -> tuple[bool, str | None, str | None]:
         entities = gate_entities(record.item.attributes) if record.item.type in self.kinds else []

@@ -18,6 +18,11 @@ def entry(kind: str) -> AmbiguityType | None:
     return ambiguity_types().get(kind)
 
 
+def has_gold_ambiguity(item: Item) -> bool:
+    """Whether the item's type is one the table knows (``none``, or a JSONL type outside it, is not)."""
+    return entry(item.type) is not None
+
+
 def gold_of(item: Item) -> str | None:
     """The item's gold value of its type's gold attribute (formality, gender, sense), if the data gives one."""
     kind = entry(item.type)

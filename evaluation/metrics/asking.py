@@ -1,0 +1,200 @@
+"""How well the assistant asks: ask recall, question precision, questions per item, needless questions.
+
+An item's gold ambiguity is its type, when the ambiguity table knows it. A question (a transcript
+``Turn``) concerns that ambiguity when it is of the same family (``assistant.ambiguity.family_of``:
+names, professions and person_gender all ask for a person's gender) and, where the item's gold words
+are known, asks about one of them. Gold words are named by the data (GATE's ``kw_s``, a JSONL
+item's ``span`` attribute; ``;`` and ``=`` separate entities and mentions, brackets are dropped) or
+derived from the source per type (AmbigMT): the forms of "you" for formality, "it" for it_resolution,
+the known first names and ``[pr]`` placeholders for neutral_names, the table's profession nouns and
+``[pr]`` for neutral_professions, the word itself for polysemy. Words are compared in lower case,
+a final "s" ignored ("workers" asks about "worker"). Without gold words, a question of the right
+family concerns the item. An item of type ``none`` says nothing in it is ambiguous: every question
+asked on it is needless.
+
+Only the intercpt method asks, so these metrics are reported for it alone.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from assistant import __version__
+from assistant.ambiguity import family_of
+from assistant.transcript import Turn
+
+from ..data import Item
+from ..records import Output
+from .base import SegmentMetric
+from .table import entry, has_gold_ambiguity
+
+NO_AMBIGUITY = "none"  # the type of an item whose gold says nothing in it is ambiguous
+PLACEHOLDER = "[pr]"  # AmbigMT's removed pronoun: a question about it asks about the person
+SECOND_PERSON = frozenset({"you", "your", "yours", "yourself", "yourselves"})
+DATA_WORDS = ("span", "kw_s")  # item attributes in which a data set names the ambiguous words
+_WORD = re.compile(r"\[pr\]|\w+")
+_BRACKETS = re.compile(r"[\[\]]")
+
+
+def words(text: str) -> set[str]:
+    """The lower-cased words of a text, a final "s" dropped (``[pr]`` stays one word)."""
+    found = (w.lower() for w in _WORD.findall(text))
+    return {w[:-1] if w.endswith("s") and len(w) > 3 else w for w in found}
+
+
+def _named_by_data(item: Item) -> set[str] | None:
+    for key in DATA_WORDS:
+        if item.attributes.get(key):
+            mentions = re.split(r"[;=]", item.attributes[key])
+            return {w for mention in mentions for w in words(_BRACKETS.sub(" ", mention))}
+    return None
+
+
+def _first_names(item: Item) -> set[str]:
+    from assistant.nlp.lexicon import name_gender
+
+    names = {w for w in re.findall(r"\b[A-Z][a-z]+\b", item.src) if name_gender(w)[0]}
+    return words(" ".join(names)) | _placeholders(item)
+
+
+def _placeholders(item: Item) -> set[str]:
+    return {PLACEHOLDER} if PLACEHOLDER in item.src.lower() else set()
+
+
+def _lexicon_nouns(item: Item) -> set[str]:
+    lexicon = words(" ".join(entry(item.type).lexicon))
+    return (words(item.src) & lexicon) | _placeholders(item)
+
+
+# How the ambiguous words of a type are found in a source the data does not annotate.
+DERIVED_WORDS: dict[str, Callable[[Item], set[str]]] = {
+    "formality": lambda item: words(item.src) & words(" ".join(SECOND_PERSON)),
+    "it_resolution": lambda item: words(item.src) & {"it"},
+    "neutral_names": _first_names,
+    "neutral_professions": _lexicon_nouns,
+    "polysemy": lambda item: words(item.src),
+}
+
+
+def gold_words(item: Item) -> set[str]:
+    """The words of the item's source that carry its ambiguity (empty: not known)."""
+    named = _named_by_data(item)
+    if named is not None:
+        return named
+    derive = DERIVED_WORDS.get(item.type)
+    return derive(item) if derive else set()
+
+
+def concerns_gold(turn: Turn, item: Item, gold: set[str] | None = None) -> bool:
+    """Whether a question asks about the item's gold ambiguity (see the module docstring)."""
+    if not has_gold_ambiguity(item) or family_of(turn.ambiguity) != family_of(item.type):
+        return False
+    gold = gold_words(item) if gold is None else gold
+    return not gold or bool(words(turn.span) & gold)
+
+
+def _turns(output: Output) -> list[Turn]:
+    return output.transcript.turns if output.transcript else []
+
+
+class AskingMetric(SegmentMetric):
+    """A metric of the questions asked; only the interactive method asks."""
+
+    methods = ("intercpt",)
+
+    def reported_for(self, kind: str) -> bool:
+        return entry(kind) is not None or kind == NO_AMBIGUITY
+
+    def signature(self) -> str:
+        return f"family:table|words:data-or-derived|match:word,plural-s|version:{__version__}"
+
+
+class AskRecall(AskingMetric):
+    """Share of items with a gold ambiguity on which a question about it was asked."""
+
+    name = "ask_recall"
+
+    def reported_for(self, kind: str) -> bool:
+        return entry(kind) is not None
+
+    def row(self, output: Output) -> list[float]:
+        if not has_gold_ambiguity(output.item):
+            return [0.0, 0.0]
+        gold = gold_words(output.item)
+        return [1.0, float(any(concerns_gold(t, output.item, gold) for t in _turns(output)))]
+
+    def counted(self, stats: np.ndarray) -> np.ndarray:
+        return stats[:, 0] > 0
+
+    def aggregate(self, totals: np.ndarray) -> float | None:
+        return float(100 * totals[1] / totals[0]) if totals[0] else None
+
+    def segment(self, output: Output) -> dict[str, Any]:
+        counted, asked = self.row(output)
+        return {self.name: int(asked) if counted else None}
+
+
+class QuestionPrecision(AskingMetric):
+    """Share of the questions asked that concern the item's gold ambiguity (all questions on a
+    ``none`` item are off); items with no question are not counted."""
+
+    name = "question_precision"
+
+    def row(self, output: Output) -> list[float]:
+        turns = _turns(output)
+        gold = gold_words(output.item) if has_gold_ambiguity(output.item) else set()
+        return [float(len(turns)), float(sum(concerns_gold(t, output.item, gold) for t in turns))]
+
+    def counted(self, stats: np.ndarray) -> np.ndarray:
+        return stats[:, 0] > 0
+
+    def aggregate(self, totals: np.ndarray) -> float | None:
+        return float(100 * totals[1] / totals[0]) if totals[0] else None
+
+    def segment(self, output: Output) -> dict[str, Any]:
+        return {"questions_on_gold": int(self.row(output)[1])}
+
+
+class QuestionsPerItem(AskingMetric):
+    """Mean number of questions asked per item (not a percentage)."""
+
+    name = "questions_per_item"
+    higher_is_better = False
+
+    def row(self, output: Output) -> list[float]:
+        return [1.0, float(len(_turns(output)))]
+
+    def aggregate(self, totals: np.ndarray) -> float | None:
+        return float(totals[1] / totals[0]) if totals[0] else None
+
+    def segment(self, output: Output) -> dict[str, Any]:
+        return {"questions": len(_turns(output))}
+
+
+class NeedlessQuestionRate(AskingMetric):
+    """Share of items whose gold says nothing is ambiguous (type ``none``) on which a question was asked."""
+
+    name = "needless_rate"
+    higher_is_better = False
+
+    def reported_for(self, kind: str) -> bool:
+        return kind == NO_AMBIGUITY
+
+    def row(self, output: Output) -> list[float]:
+        if output.item.type != NO_AMBIGUITY:
+            return [0.0, 0.0]
+        return [1.0, float(bool(_turns(output)))]
+
+    def counted(self, stats: np.ndarray) -> np.ndarray:
+        return stats[:, 0] > 0
+
+    def aggregate(self, totals: np.ndarray) -> float | None:
+        return float(100 * totals[1] / totals[0]) if totals[0] else None
+
+    def segment(self, output: Output) -> dict[str, Any]:
+        counted, asked = self.row(output)
+        return {self.name: int(asked) if counted else None}
