@@ -106,7 +106,7 @@ def _classify(text: str, patterns: dict[str, list[re.Pattern]]) -> str | None:
 _REGISTER_FORMALITY = {PLAIN: INFORMAL, POLITE: FORMAL, HONORIFIC: FORMAL}
 
 
-def read_formality(text: str, lang: str, source: str | None = None, span: str | None = None) -> str | None:
+def read_formality(text: str, lang: str) -> str | None:
     """Formal or informal address in a translation, or None where no second person is marked;
     for Japanese the register of the whole text (plain: informal; polite or honorific: formal)."""
     if lang == "ja":
@@ -152,7 +152,7 @@ def _mentions(source: str) -> tuple[Mention, ...]:
     return tuple(find_person_mentions(source))
 
 
-def read_referent_gender(text: str, lang: str, source: str | None = None, span: str | None = None) -> str | None:
+def read_referent_gender(text: str, lang: str) -> str | None:
     """Masculine or feminine for what "it" stands for, judged by the pronouns that replace it."""
     return _classify(text, _REFERENT_GENDER.get(lang, {}))
 
@@ -191,10 +191,10 @@ def addresses_several(answer: str) -> bool:
 class Checker:
     """Reads one kind of label off a translation, and off a person's answer.
 
-    ``read(translation, lang, source=None, span=None)``: ``source`` and the ``span`` the question
-    named let a reader look at the words that translate what was asked about (one person of two);
-    ``metric`` is the prefix of the evaluator's metrics for it (``f`` gives f_acc and f_cov);
-    ``answers`` names the vocabulary an answer is read with (formality or gender words).
+    ``read(translation, lang)``; with ``about_mention``, ``read(translation, lang, source, span)``:
+    the source and the ``span`` the question named let it look at the words that translate what
+    was asked about (one person of two). ``metric`` is the prefix of the evaluator's metrics for it
+    (``f`` gives f_acc and f_cov); ``answers`` names the vocabulary an answer is read with.
     """
 
     name: str
@@ -202,6 +202,7 @@ class Checker:
     metric: str
     read: Callable[..., str | None]
     answers: str
+    about_mention: bool = False
 
 
 CHECKERS: dict[str, Checker] = {}
@@ -213,7 +214,7 @@ def register_checker(checker: Checker) -> None:
 
 
 register_checker(Checker("formality", (FORMAL, INFORMAL), "f", read_formality, "formality"))
-register_checker(Checker("person_gender", (MASCULINE, FEMININE), "g", read_person_gender, "gender"))
+register_checker(Checker("person_gender", (MASCULINE, FEMININE), "g", read_person_gender, "gender", about_mention=True))
 register_checker(Checker("referent_gender", (MASCULINE, FEMININE), "g", read_referent_gender, "gender"))
 
 
@@ -233,7 +234,8 @@ def label_from_answer(vocabulary: str, answer: str) -> str | None:
 
 def read_label(checker: str, text: str, lang: str, source: str | None = None, span: str | None = None) -> str | None:
     """Run the named checker on a translation (about ``span`` of ``source`` when given)."""
-    return CHECKERS[checker].read(text, lang, source, span)
+    named = CHECKERS[checker]
+    return named.read(text, lang, source, span) if named.about_mention else named.read(text, lang)
 
 
 # Plausible character-length ratios translation/source; outside them the model most likely

@@ -17,7 +17,7 @@ from typing import Any
 from .ambiguity import AmbiguityType, ambiguity_types
 from .inputs import OPAQUE_TOKEN
 from .nlp.address import SECOND_PERSON as _SECOND_PERSON
-from .nlp.address import address_candidates
+from .nlp.address import address_candidates, address_cues
 from .nlp.people import GENDERED_PRONOUNS as _GENDERED_PRONOUNS
 from .nlp.people import PLURAL, TITLES as _TITLES, Mention, MentionGroup, find_person_mentions, group_mentions, unsettled
 from .nlp.pipelines import english_pipeline
@@ -57,9 +57,14 @@ class Parsed:
     @cached_property
     def open_people(self) -> list[MentionGroup]:
         """Mentions whose gender the target must choose and the source leaves open, grouped so that
-        one question covers coordinated or repeated mentions."""
+        one question covers coordinated or repeated mentions. The person spoken to ("Hello dear
+        friend, ...", "Anna, ...") is the listener, whom the formality question is about."""
         self.doc.user_data["source"] = self.source
-        mentions = [m for m in unsettled(find_person_mentions(self.doc)) if _gendered_in(m, self.target_lang)]
+        listeners = {token.i for cue, token in address_cues(self.doc) if cue == "vocative"} | {
+            t.i for t in self.doc if t.dep_ in ("npadvmod", "intj") and t.pos_ in ("NOUN", "PROPN")
+            and any(n.text == "," for n in self.doc[max(t.i - 1, 0):t.i + 2])}
+        mentions = [m for m in unsettled(find_person_mentions(self.doc))
+                    if _gendered_in(m, self.target_lang) and m.head_index not in listeners]
         return group_mentions(mentions)
 
 
@@ -126,6 +131,12 @@ def _referential_it(parsed: Parsed, kind: AmbiguityType) -> list[tuple[str, int]
         (t.text, t.idx) for t in parsed.doc
         if t.lower_ == "it" and t.dep_ != "expl" and t.idx not in dummy_starts
     ][:1]
+
+
+@rule("lexicon_nouns")
+def _lexicon_nouns(parsed: Parsed, kind: AmbiguityType) -> list[tuple[str, int]]:
+    """Nouns whose lemma the type's entry lists under ``lexicon``: a new type needs no code."""
+    return [(t.text, t.idx) for t in parsed.doc if t.pos_ == "NOUN" and t.lemma_.lower() in kind.lexicon]
 
 
 def _gendered_in(mention: Mention, lang: str) -> bool:

@@ -108,7 +108,12 @@ def main() -> None:
     japanese(rows)
     needless(rows)
     timing(args.data, rows)
-    text = "# Detection pre-pass and target readers on the dev data\n\n" + "\n".join(rows) + "\n"
+    text = ("# Detection pre-pass and target readers on the dev data\n\n"
+            f"`python benchmarks/detection.py --every {args.every}`: every {args.every}. source of GATE and CoCoA-MT "
+            "train; a question counts when it is of the right family and names the person's words (the "
+            "decide call may still drop it). GATE readers read the person the question names; AmbigMT "
+            "readers read without a question (names: the pronouns of the whole text).\n\n"
+            + "\n".join(rows) + "\n")
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(text, encoding="utf-8")
     print(text)

@@ -78,6 +78,7 @@ def test_plural_you_is_an_option_where_the_target_marks_it():
     kind = get_type("formality")
     assert kind.options("fr")[:2] == ("formal", "informal") and any("vous" in o for o in kind.options("fr")[2:])
     assert any("ihr" in o for o in kind.options("de")) and any("vosotros" in o for o in kind.options("es"))
+    assert "several people, formal (ustedes)" in kind.options("es")
 
 
 def test_two_people_needless_and_open_questions(measure):

@@ -22,7 +22,7 @@ MASCULINE, FEMININE = "masculine", "feminine"
 # A person sense ranked lower than this (WordNet orders senses by frequency) is too rare to make
 # the word denote a person: "head" (rank 3) or "star" (rank 2) are not people in most texts.
 MAX_PERSON_RANK = 1
-GLOSS_RULES = 2  # version of the gloss-gender rules below, part of the cache file's name
+GLOSS_RULES = 3  # version of the gloss-gender rules below, part of the cache file's name
 # The first gendered word among the first five words of a gloss, before any relative or
 # prepositional phrase: "a woman whose husband died" is feminine, "a child of your son" is not.
 _GLOSS_GENDER = re.compile(
@@ -58,6 +58,7 @@ def _build_table() -> dict[str, list]:
     wordnet = WordNet()
     person = wordnet.synset("person.n.01")
     people = set(person.closure(lambda s: s.hyponyms() + s.instance_hyponyms())) | {person}
+    animals = set(wordnet.synset("animal.n.01").closure(lambda s: s.hyponyms()))
     table: dict[str, list] = {}
     for synset in people:
         for lemma in synset.lemma_names():
@@ -66,8 +67,8 @@ def _build_table() -> dict[str, list]:
                 continue
             senses = wordnet.synsets(lemma, pos="n")
             rank = next((i for i, s in enumerate(senses) if s in people), None)
-            if rank is None or rank > MAX_PERSON_RANK:
-                continue
+            if rank is None or rank > MAX_PERSON_RANK or (rank > 0 and senses[0] in animals):
+                continue  # "sheep" (a timid person) is first an animal
             gender = _gloss_gender(senses[rank].definition())
             table[word] = [rank, FEMININE if gender is None and word.endswith("woman") else gender]
     for word, entry in table.items():  # chairman/chairwoman: the -man of a pair is masculine

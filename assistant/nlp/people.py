@@ -286,8 +286,11 @@ def _of_phrase(token: Any) -> Any | None:
 
 def _plural_antecedent(token: Any) -> bool:
     """Whether a plural noun before "they"/"them" may be what it stands for; without one, "they"
-    stands for people the text does not name ("they say", "they had the resources"): ils or elles."""
-    return any(t.tag_ in ("NNS", "NNPS") or t.lower_ in ("they", "them") for t in token.doc[:token.i])
+    stands for people the text does not name ("they say", "they had the resources"): ils or elles.
+    The subject of the pronoun's own clause does not count."""
+    subject = None if token.dep_ in SUBJECTS else _clause_subject(token)  # "the eggs were broken by them"
+    return any((t.tag_ in ("NNS", "NNPS") or t.lower_ in ("they", "them")) and (subject is None or t.i != subject.i)
+               for t in token.doc[:token.i])
 
 
 def _has_who_clause(token: Any) -> bool:
