@@ -39,8 +39,7 @@ class AmbiguityType:
     oracle: Mapping[str, str]
     headline: str
     options_by_lang: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
-    question: str | None = None
-    lexicon: frozenset[str] = field(default_factory=frozenset)
+    question_by_lang: Mapping[str, str] = field(default_factory=dict)
 
     def options(self, lang: str) -> tuple[str, ...]:
         """The answer buttons for ``lang``; empty when the translator model proposes them."""
@@ -49,7 +48,8 @@ class AmbiguityType:
     def fixed_question(self, span: str, lang: str) -> str | None:
         """The table's question about ``span`` when the type has options in ``lang``; None when the
         translator model writes the question (open options: what "it" is, a word's sense)."""
-        return self.question.format(span=span) if self.question and self.options(lang) else None
+        question = self.question_by_lang.get(lang) or self.question_by_lang.get(DEFAULT_OPTIONS)
+        return question.format(span=span) if question and self.options(lang) else None
 
     def oracle_answer(self, gold: Mapping[str, str]) -> str | None:
         """What an oracle says when the item's gold label is known; None when the data gives none."""
@@ -74,11 +74,17 @@ def parse_table(data: Mapping[str, Any]) -> dict[str, AmbiguityType]:
             oracle=dict(entry.get("oracle") or {}),
             headline=entry.get("headline", "chrf"),
             options_by_lang={lang: tuple(opts) for lang, opts in (entry.get("options") or {}).items()},
-            question=entry.get("question"),
-            lexicon=frozenset(entry.get("lexicon") or ()),
+            question_by_lang=_by_lang(entry.get("question")),
         )
         for name, entry in data.items()
     }
+
+
+def _by_lang(value: str | Mapping[str, str] | None) -> dict[str, str]:
+    """A question given once (every language) or per language with a ``default``."""
+    if value is None:
+        return {}
+    return {DEFAULT_OPTIONS: value} if isinstance(value, str) else dict(value)
 
 
 def table_path() -> Path:

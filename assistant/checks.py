@@ -1,9 +1,11 @@
 """Read formality and grammatical gender off a translation, to verify it against what the user said.
 
-Rule-based per target language: T-V pronouns, possessives and polite verb endings for
-formality; gendered pronouns, articles and agreement for the gender of a person or
-referent. A classifier answers ``None`` when the text carries no marker, so a caller can
-tell "could not be checked" from "wrong".
+Per target language: T-V pronouns and possessives for formality, and for Japanese the register
+of the whole text (``nlp.target_gender.japanese_register``); for the gender of a person, the
+words that translate the person asked about (``nlp.target_gender.gender_of_mention``: spaCy
+morphology for French and Spanish, rules for German), located from the source and the span the
+question named; gendered pronouns for what "it" stands for. A reader answers ``None`` when the
+text carries no marker, so a caller can tell "could not be checked" from "wrong".
 """
 
 from __future__ import annotations
@@ -13,7 +15,11 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from functools import lru_cache
+
 from .ambiguity import ambiguity_types
+from .nlp.people import Mention, find_person_mentions, unsettled
+from .nlp.target_gender import HONORIFIC, PLAIN, POLITE, gender_of_mention, japanese_register, target_pipeline
 from .transcript import Turn
 
 FORMAL, INFORMAL = "formal", "informal"
@@ -43,10 +49,6 @@ _FORMALITY = {
         INFORMAL: [r"\btú\b", r"\bte\b", r"\bti\b", r"\bcontigo\b", r"\btus?\b", r"\btuy[oa]s?\b",
                    r"\bvosotr[oa]s\b", r"\bos\b", r"\bvuestr[oa]s?\b", r"\b(?:eres|estás|tienes|puedes|quieres|"
                    r"sabes|vas|haces|crees|dices|has|debes|necesitas|vienes)\b"],
-    }),
-    "ja": _patterns({
-        FORMAL: [r"です", r"ます", r"ください", r"ございま", r"でしょう", r"いらっしゃ", r"なさい"],
-        INFORMAL: [r"だよ", r"だね", r"じゃん", r"だろ", r"(?:だ|よ|ね|の|か)[。！？!?]?$", r"君", r"お前"],
     }),
 }
 
@@ -101,17 +103,56 @@ def _classify(text: str, patterns: dict[str, list[re.Pattern]]) -> str | None:
     return ranked[0][0]
 
 
-def read_formality(text: str, lang: str) -> str | None:
-    """Formal or informal address in a translation, or None where no second person is marked."""
-    return _classify(text, _FORMALITY.get(lang, {}))
+_REGISTER_FORMALITY = {PLAIN: INFORMAL, POLITE: FORMAL, HONORIFIC: FORMAL}
 
 
-def read_person_gender(text: str, lang: str) -> str | None:
-    """Masculine or feminine for a person, judged by the words that carry it; None where nothing does."""
-    return _classify(text, _PERSON_GENDER.get(lang, {}))
+def read_formality(text: str, lang: str, source: str | None = None, span: str | None = None) -> str | None:
+    """Formal or informal address in a translation, or None where no second person is marked;
+    for Japanese the register of the whole text (plain: informal; polite or honorific: formal)."""
+    if lang == "ja":
+        return _REGISTER_FORMALITY.get(japanese_register(text).label)
+    label = _classify(text, _FORMALITY.get(lang, {}))
+    if label is None and lang == "es" and _spanish_second_person(text):
+        return INFORMAL  # "¿vienes?", "cuéntame": tú shows in the verb when the pronoun is dropped
+    return label
 
 
-def read_referent_gender(text: str, lang: str) -> str | None:
+def _spanish_second_person(text: str) -> bool:
+    """A verb or pronoun in the second person (tú or vosotros), by spaCy's Spanish morphology."""
+    return any("2" in token.morph.get("Person") for token in target_pipeline("es")(text))
+
+
+def read_person_gender(text: str, lang: str, source: str | None = None, span: str | None = None) -> str | None:
+    """Masculine or feminine for the person asked about: the mention of ``source`` that ``span``
+    names (or the first one the source leaves open) as the translation renders it. A name (or
+    ``[pr]``) carries no gender in the translation: for one, and without a source, the gendered
+    pronouns and agreement of the whole text are read. None where nothing marks it."""
+    mention = asked_mention(source, span) if source is not None else None
+    if mention is None or mention.kind in ("name", "placeholder"):
+        return _classify(text, _PERSON_GENDER.get(lang, {}))
+    return gender_of_mention(text, lang, mention, source).label
+
+
+def asked_mention(source: str, span: str | None) -> Mention | None:
+    """The mention of a person in ``source`` that a question about ``span`` named; without a
+    span, the first one whose gender the source leaves open."""
+    mentions = _mentions(source)
+    at = source.find(span) if span else -1
+    if at < 0 and span:
+        at = source.lower().find(span.lower())
+    if at >= 0:
+        inside = [m for m in mentions if at <= m.start < at + len(span) or m.start <= at < m.end]
+        if inside:
+            return inside[0]
+    return next(iter(unsettled(mentions)), None)
+
+
+@lru_cache(maxsize=256)
+def _mentions(source: str) -> tuple[Mention, ...]:
+    return tuple(find_person_mentions(source))
+
+
+def read_referent_gender(text: str, lang: str, source: str | None = None, span: str | None = None) -> str | None:
     """Masculine or feminine for what "it" stands for, judged by the pronouns that replace it."""
     return _classify(text, _REFERENT_GENDER.get(lang, {}))
 
@@ -120,22 +161,38 @@ def read_referent_gender(text: str, lang: str) -> str | None:
 # first because "informal" contains "formal".
 _ANSWER_LABELS = {
     "formality": [
-        (INFORMAL, re.compile(r"\b(?:informal|casual|friends?|family|brother|sister|kids?|child(?:ren)?|tu|du|tú)\b",
-                              re.IGNORECASE)),
-        (FORMAL, re.compile(r"\b(?:formal|polite|boss|strangers?|clients?|customers?|vous|sie|usted|sir|madam)\b",
-                            re.IGNORECASE)),
+        (INFORMAL, re.compile(r"\b(?:informal|casual|plain|friends?|family|brother|sister|kids?|child(?:ren)?|tu|du|"
+                              r"tú|ihr|vosotr[oa]s)\b", re.IGNORECASE)),
+        (FORMAL, re.compile(r"\b(?:formal|polite|honorific|boss|strangers?|clients?|customers?|vous|sie|usted(?:es)?|"
+                            r"sir|madam)\b", re.IGNORECASE)),
     ],
     "gender": [
-        (FEMININE, re.compile(r"\b(?:woman|female|girl|she|her|feminine|lady|mother|wife|daughter)\b", re.IGNORECASE)),
-        (MASCULINE, re.compile(r"\b(?:man|male|boy|he|his|masculine|gentleman|father|husband|son)\b", re.IGNORECASE)),
+        # A mixed group takes the masculine plural in French, German and Spanish.
+        (MASCULINE, re.compile(r"\b(?:mixed|both|men and women|women and men)\b", re.IGNORECASE)),
+        (FEMININE, re.compile(r"\b(?:woman|women|female|girls?|she|her|feminine|lady|ladies|mother|wife|daughter)\b",
+                              re.IGNORECASE)),
+        (MASCULINE, re.compile(r"\b(?:man|men|male|boys?|he|his|masculine|gentleman|father|husband|son)\b",
+                               re.IGNORECASE)),
     ],
 }
+
+
+_MIXED = re.compile(r"\b(?:mixed|both|men and women|women and men)\b", re.IGNORECASE)
+# "several people", "all of you": the answer asks for a plural "you" (vous, ihr, vosotros/ustedes).
+_SEVERAL = re.compile(r"\b(?:several|plural|group|all of you|everyone|you all|ihr|vosotr[oa]s|ustedes)\b", re.IGNORECASE)
+
+
+def addresses_several(answer: str) -> bool:
+    """Whether an answer to the formality question says that "you" is several people."""
+    return bool(_SEVERAL.search(answer))
 
 
 @dataclass(frozen=True)
 class Checker:
     """Reads one kind of label off a translation, and off a person's answer.
 
+    ``read(translation, lang, source=None, span=None)``: ``source`` and the ``span`` the question
+    named let a reader look at the words that translate what was asked about (one person of two);
     ``metric`` is the prefix of the evaluator's metrics for it (``f`` gives f_acc and f_cov);
     ``answers`` names the vocabulary an answer is read with (formality or gender words).
     """
@@ -143,7 +200,7 @@ class Checker:
     name: str
     labels: tuple[str, ...]
     metric: str
-    read: Callable[[str, str], str | None]
+    read: Callable[..., str | None]
     answers: str
 
 
@@ -170,12 +227,13 @@ def label_from_answer(vocabulary: str, answer: str) -> str | None:
     """The label an answer asks for in a checker's answer ``vocabulary`` ("formality" or "gender"),
     e.g. "formal, my boss" -> formal; None when it does not say."""
     hits = [label for label, pattern in _ANSWER_LABELS.get(vocabulary, []) if pattern.search(answer)]
-    return hits[0] if len(hits) == 1 or (hits and vocabulary == "formality") else None
+    return hits[0] if len(set(hits)) == 1 or (hits and vocabulary == "formality") or (
+        hits and _MIXED.search(answer)) else None
 
 
-def read_label(checker: str, text: str, lang: str) -> str | None:
-    """Run the named checker on a translation."""
-    return CHECKERS[checker].read(text, lang)
+def read_label(checker: str, text: str, lang: str, source: str | None = None, span: str | None = None) -> str | None:
+    """Run the named checker on a translation (about ``span`` of ``source`` when given)."""
+    return CHECKERS[checker].read(text, lang, source, span)
 
 
 # Plausible character-length ratios translation/source; outside them the model most likely

@@ -11,14 +11,21 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from .ambiguity import AmbiguityType, ambiguity_types
+from .nlp.address import SECOND_PERSON as _SECOND_PERSON
+from .nlp.address import address_candidates
+from .nlp.people import GENDERED_PRONOUNS as _GENDERED_PRONOUNS
+from .nlp.people import PLURAL, TITLES as _TITLES, Mention, MentionGroup, find_person_mentions, group_mentions, unsettled
 from .nlp.pipelines import english_pipeline
 
-SECOND_PERSON = {"you", "your", "yours", "yourself", "yourselves", "y'all", "ya"}
-GENDERED_PRONOUNS = {"he", "him", "his", "himself", "she", "her", "hers", "herself"}
-TITLES = {"mr", "mr.", "mrs", "mrs.", "ms", "ms.", "miss", "sir", "madam", "lady", "lord"}
+# The cue words, as sets, for modules that bound a context around the words asked about.
+SECOND_PERSON = frozenset(_SECOND_PERSON)
+GENDERED_PRONOUNS = frozenset(_GENDERED_PRONOUNS)
+TITLES = frozenset(_TITLES)
+
 PLACEHOLDER = "[pr]"
 # "it" that stands for nothing: weather, time, and "it is ADJ to/that ..." extraposition.
 _DUMMY_IT = re.compile(
@@ -39,10 +46,20 @@ class Candidate:
 
 @dataclass(frozen=True)
 class Parsed:
-    """A source and its parse (``[pr]`` placeholders read as "they"), handed to every rule."""
+    """A source, its parse (``[pr]`` placeholders read as "they") and the target language, handed
+    to every rule; the people it mentions are found once for all the gender rules."""
 
     source: str
     doc: Any
+    target_lang: str = ""
+
+    @cached_property
+    def open_people(self) -> list[MentionGroup]:
+        """Mentions whose gender the target must choose and the source leaves open, grouped so that
+        one question covers coordinated or repeated mentions."""
+        self.doc.user_data["source"] = self.source
+        mentions = [m for m in unsettled(find_person_mentions(self.doc)) if _gendered_in(m, self.target_lang)]
+        return group_mentions(mentions)
 
 
 # A rule yields (span, start) pairs for one ambiguity type.
@@ -60,13 +77,13 @@ def rule(name: str) -> Callable[[Rule], Rule]:
     return register
 
 
-def parse(source: str) -> Parsed:
-    return Parsed(source, english_pipeline()(source.replace(PLACEHOLDER, "they")))
+def parse(source: str, target_lang: str = "") -> Parsed:
+    return Parsed(source, english_pipeline()(source.replace(PLACEHOLDER, "they")), target_lang)
 
 
 def find_candidates(source: str, target_lang: str) -> list[Candidate]:
     """Candidates in source order, at most one per (type, word), for types that matter in ``target_lang``."""
-    parsed = parse(source)
+    parsed = parse(source, target_lang)
     found = [
         Candidate(kind.name, span, start)
         for kind in ambiguity_types().values()
@@ -79,20 +96,17 @@ def find_candidates(source: str, target_lang: str) -> list[Candidate]:
     return list(unique.values())
 
 
-def _has_gender_cue(doc: Any) -> bool:
-    return any(t.lower_ in GENDERED_PRONOUNS for t in doc)
-
-
 @rule("single_word")
 def _single_word(parsed: Parsed, kind: AmbiguityType) -> list[tuple[str, int]]:
     words = [t for t in parsed.doc if t.is_alpha]
     return [(words[0].text, words[0].idx)] if len(words) == 1 else []
 
 
-@rule("second_person")
-def _second_person(parsed: Parsed, kind: AmbiguityType) -> list[tuple[str, int]]:
-    first = next((t for t in parsed.doc if t.lower_ in SECOND_PERSON), None)
-    return [(first.text, first.idx)] if first else []
+@rule("address")
+def _address(parsed: Parsed, kind: AmbiguityType) -> list[tuple[str, int]]:
+    """Where the register of address must be chosen: "you" or an imperative (fr/de/es), and for
+    Japanese anything said to someone (a request, a question, a greeting, a reply)."""
+    return [(c.span, c.start) for c in address_candidates(parsed.doc, parsed.target_lang)]
 
 
 @rule("referential_it")
@@ -104,28 +118,40 @@ def _referential_it(parsed: Parsed, kind: AmbiguityType) -> list[tuple[str, int]
     ][:1]
 
 
-@rule("person_names")
-def _person_names(parsed: Parsed, kind: AmbiguityType) -> list[tuple[str, int]]:
-    doc = parsed.doc
-    if _has_gender_cue(doc):
-        return []
-    people = [
-        (ent.text, ent.start_char) for ent in doc.ents
-        if ent.label_ == "PERSON" and (ent.start == 0 or doc[ent.start - 1].lower_ not in TITLES)
-    ]
-    # Small pipelines miss many first names; an untyped proper noun in a person's role counts too.
-    people += [
-        (t.text, t.idx) for t in doc
-        if t.pos_ == "PROPN" and not t.ent_type_ and t.dep_ in ("nsubj", "nsubjpass", "poss")
-        and (t.i == 0 or doc[t.i - 1].lower_ not in TITLES)
-    ]
-    if not people and PLACEHOLDER in parsed.source:
-        people.append((PLACEHOLDER, parsed.source.index(PLACEHOLDER)))
-    return people
+def _gendered_in(mention: Mention, lang: str) -> bool:
+    """Whether to ask about a mention's gender. German plural pronouns and adjectives carry none
+    ("they", "we are ready"); "you" is the listener, whom the formality question is about (asking
+    a gender too would double every "Are you sure?")."""
+    if mention.kind == "pronoun" and mention.head.lower() in SECOND_PERSON:
+        return False
+    return not (lang == "de" and mention.number == PLURAL and mention.kind in ("pronoun", "indefinite"))
 
 
-@rule("lexicon_nouns")
-def _lexicon_nouns(parsed: Parsed, kind: AmbiguityType) -> list[tuple[str, int]]:
-    if _has_gender_cue(parsed.doc):
-        return []
-    return [(t.text, t.idx) for t in parsed.doc if t.pos_ == "NOUN" and t.lemma_.lower() in kind.lexicon]
+def _group_span(parsed: Parsed, group: MentionGroup) -> tuple[str, int]:
+    """The words one question about a group names: coordinated mentions as the source writes them
+    ("the doctors and nurses"), otherwise the first mention."""
+    first, last = min(group.mentions, key=lambda m: m.start), max(group.mentions, key=lambda m: m.end)
+    coordinated = all(m.sentence == first.sentence for m in group.mentions) and any(
+        m.conjunct_of is not None for m in group.mentions) and last.end - first.start < 80
+    return (parsed.source[first.start:last.end] if coordinated else first.text), first.start
+
+
+def _people_rule(name: str, wanted: Callable[[MentionGroup], bool]) -> None:
+    """Register a rule that asks about the open mention groups ``wanted`` picks (names, one person,
+    several people), so each gender type keeps its own question and options."""
+    rule(name)(lambda parsed, kind: [_group_span(parsed, g) for g in parsed.open_people if wanted(g)])
+
+
+def _kinds(group: MentionGroup) -> set[str]:
+    return {m.kind for m in group.mentions}
+
+
+def _plural(group: MentionGroup) -> bool:
+    return len(group.mentions) > 1 and any(m.conjunct_of is not None for m in group.mentions) or any(
+        m.number == PLURAL for m in group.mentions)
+
+
+_people_rule("person_names", lambda g: not _plural(g) and bool(_kinds(g) & {"name", "placeholder"}))
+_people_rule("person_nouns", lambda g: not _plural(g) and _kinds(g) == {"noun"})
+_people_rule("one_person", lambda g: not _plural(g) and not _kinds(g) & {"name", "placeholder", "noun"})
+_people_rule("people_groups", _plural)

@@ -11,22 +11,26 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, Iterable, Iterator
 
 from .chain import DEFAULT_MAX_QUESTIONS, Assistant, PreferenceMemory
 from .context import focus_spans
 from .context.abstract import Summarizer
 from .context.sentences import MAX_CONTEXT_CHARS
 from .errors import InputError
+from .glossary import Glossary
 from .inputs import validate_source
 from .transcript import Transcript, Turn
 from .users import NoUser, User
 
 MAX_DOCUMENT_CHARS = MAX_CONTEXT_CHARS
 _PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n\s*")
+_TAG = re.compile(r"<[^<>]*>")
 
 # Called before each paragraph with (its number from 1, the paragraph count, the paragraph, its context).
 ParagraphHook = Callable[[int, int, str, str | None], None]
+# A file's segments in, one (translation, needs review) pair out per segment (``assistant.formats`` drives it).
+SegmentTranslator = Callable[[list[str]], Iterable[tuple[str, bool]]]
 
 
 def split_paragraphs(text: str) -> list[str]:
@@ -74,35 +78,60 @@ class DocumentTranslator:
 
     background: what the person says about the document (``--context``); it comes first in
         every paragraph's context, before what came earlier in the document.
+    glossary: term translations the whole document keeps (given to the translator and checked).
     """
 
     def __init__(self, assistant: Assistant, target_lang: str, *, method: str = "intercpt",
-                 max_questions: int = DEFAULT_MAX_QUESTIONS, background: str | None = None):
+                 max_questions: int = DEFAULT_MAX_QUESTIONS, background: str | None = None,
+                 glossary: Glossary | None = None):
         self.assistant = assistant
         self.target_lang = target_lang
         self.method = method
         self.max_questions = max_questions
         self.background = background.strip() if background and background.strip() else None
+        self.glossary = glossary
         self.summarizing = assistant.context_policy.strategy == "extract+abstract"
 
     def translate(self, text: str, user: User | None = None, on_paragraph: ParagraphHook | None = None
                   ) -> DocumentTranslation:
-        paragraphs = split_paragraphs(text)
-        memory = PreferenceMemory(every_answer=True)
         result = DocumentTranslation(self.target_lang)
-        summary = ""
-        for number, paragraph in enumerate(paragraphs, 1):
-            context = self._context(paragraphs[:number - 1], summary, paragraph)
-            if on_paragraph:
-                on_paragraph(number, len(paragraphs), paragraph, context)
-            # with-context has nothing to read before the first paragraph unless the person gave a background
-            method = "no-extra" if self.method == "with-context" and context is None else self.method
-            result.paragraphs.append(self.assistant.run(paragraph, self.target_lang, method=method,
-                                                        context=context, user=user or NoUser(),
-                                                        max_questions=self.max_questions, preferences=memory))
-            if self.summarizing and number < len(paragraphs):
-                summary = self._summarize(summary, paragraph)
+        result.paragraphs.extend(self.translate_units(split_paragraphs(text), user, on_paragraph))
         return result
+
+    def translate_units(self, units: list[str], user: User | None = None, on_unit: ParagraphHook | None = None,
+                        preferences: PreferenceMemory | None = None) -> Iterator[Transcript]:
+        """Each unit's transcript, in order, as soon as it is done; every answer is kept for the later units.
+
+        ``preferences`` may hold answers given in advance (an API request's formality)."""
+        memory = preferences or PreferenceMemory(every_answer=True)
+        summary = ""
+        for number, unit in enumerate(units, 1):
+            context = self._context(units[:number - 1], summary, unit)
+            if on_unit:
+                on_unit(number, len(units), unit, context)
+            # with-context has nothing to read before the first unit unless the person gave a background
+            method = "no-extra" if self.method == "with-context" and context is None else self.method
+            yield self.assistant.run(unit, self.target_lang, method=method, context=context, user=user or NoUser(),
+                                     max_questions=self.max_questions, preferences=memory, glossary=self.glossary)
+            if self.summarizing and number < len(units):
+                summary = self._summarize(summary, unit)
+
+    def segment_translator(self, user: User | None, record: list[Transcript],
+                           preferences: PreferenceMemory | None = None) -> SegmentTranslator:
+        """A file format's segment translator: each segment through the chain (its transcript goes to
+        ``record``), flagged for review when a check failed. A segment with no words (a lone
+        placeholder) is kept as it is."""
+        def translate(segments: list[str]) -> Iterator[tuple[str, bool]]:
+            done = self.translate_units([s for s in segments if _has_words(s)], user, preferences=preferences)
+            for segment in segments:
+                if not _has_words(segment):
+                    yield segment, False
+                    continue
+                transcript = next(done)
+                record.append(transcript)
+                yield transcript.translation or "", any(check.status == "fail" for check in transcript.checks)
+
+        return translate
 
     def _context(self, earlier: list[str], summary: str, paragraph: str) -> str | None:
         """The background, then what came before: the rolling summary, or an extract of the earlier paragraphs."""
@@ -119,3 +148,8 @@ class DocumentTranslator:
         bounded = self.assistant.context_policy.apply(so_far, paragraph, focus_spans(paragraph, self.target_lang),
                                                       Summarizer(self.assistant.chat_model, self.target_lang))
         return bounded.summary or bounded.text
+
+
+def _has_words(segment: str) -> bool:
+    """Whether a segment has a letter outside its tags and masked placeholders."""
+    return any(ch.isalpha() for ch in _TAG.sub("", segment))

@@ -23,3 +23,8 @@ class BackendError(IntercptError):
 
 class DataError(IntercptError):
     """An evaluation data set is missing, cannot be downloaded or fails its checksum."""
+
+
+class OutageError(BackendError):
+    """The model server cannot be reached or went away mid-run: not the item's fault, so an
+    evaluation stops (keeping what finished) and its next start retries the item."""

@@ -16,7 +16,7 @@ from langchain_core.prompts import ChatPromptTemplate
 from langchain_core.runnables import Runnable, RunnableLambda
 
 from .ambiguity import get_type
-from .checks import expectations, length_plausible, read_label
+from .checks import addresses_several, expectations, length_plausible, read_label
 from .context import ContextPolicy
 from .context.abstract import Summarizer
 from .detection import Candidate
@@ -53,6 +53,8 @@ def clarifications(transcript: Transcript, turns: list[Turn]) -> list[str]:
     for turn in (t for t in turns if t.answer):
         lines.append(f"Q: {turn.question} A: {turn.answer}")
         lines += [repair_reminder(check, label, lang) for check, label in expectations([turn])]
+        if get_type(turn.ambiguity).family == "formality" and addresses_several(turn.answer):
+            lines.append(repair_reminder("formality", "several", lang))
     if transcript.terms:
         lines += [_reminders()["terms"], *Glossary.prompt_lines(transcript.terms)]
     return lines
@@ -158,34 +160,53 @@ class ModelSteps:
                           ) -> tuple[str, list[Check]]:
         """Check ``translation`` against the answers in ``turns`` (and its length against the source's,
         which catches a model that answered or obeyed the text instead of translating it); unless
-        every check passes, sample re-translations (up to the repair budget) and keep the one that
-        agrees best. Returns the kept text and its checks."""
+        every check passes, repair within the repair budget: first a targeted rewrite of the words a
+        failed check names (pronouns, verb forms, a person's noun and agreement), then sampled
+        re-translations; the text that agrees best is kept. Returns it and its checks."""
         turns = transcript.turns if turns is None else turns
-        wanted = expectations(turns)
+        wanted = [(name, expected, turn.span) for turn in turns for name, expected in expectations([turn])]
         lang = transcript.target_lang
 
-        def evaluate(text: str) -> list[Check]:
+        def evaluate(text: str) -> tuple[list[Check], list[str]]:
+            """The checks of ``text``, and the fix each failed answer check asks for."""
             plausible = length_plausible(transcript.source, text, lang)
             checks = [] if plausible is None else [
                 Check(name="length", expected="plausible", observed="plausible" if plausible else "implausible",
                       status="pass" if plausible else "fail")]
-            for name, expected in wanted:
-                observed = read_label(name, text, lang)
+            fixes = []
+            for name, expected, span in wanted:
+                observed = read_label(name, text, lang, transcript.source, span)
                 status = "unchecked" if observed is None else ("pass" if observed == expected else "fail")
                 checks.append(Check(name=name, expected=expected, observed=observed, status=status))
-            return checks + check_terms(transcript.terms, text, lang)
+                if status == "fail":
+                    about = "" if name == "formality" else f"About “{span}”: "
+                    fixes.append(about + repair_reminder(name, expected, lang))
+            return checks + check_terms(transcript.terms, text, lang), fixes
 
-        checks = evaluate(translation)
+        checks, fixes = evaluate(translation)
         attempts = 1
+        if fixes and attempts <= self.repair_budget:
+            candidate = self.rewrite(transcript, translation, fixes)
+            attempts += 1
+            candidate_checks, _ = evaluate(candidate)
+            if _badness(candidate_checks) < _badness(checks):
+                translation, checks = candidate, candidate_checks
         while _badness(checks) != (0, 0) and attempts <= self.repair_budget:
             candidate = self.translate(transcript, turns, sample_seed=attempts)
             attempts += 1
-            candidate_checks = evaluate(candidate)
+            candidate_checks, _ = evaluate(candidate)
             if _badness(candidate_checks) < _badness(checks):
                 translation, checks = candidate, candidate_checks
         for check in checks:
             check.attempts = attempts
         return translation, checks
+
+    def rewrite(self, transcript: Transcript, translation: str, fixes: list[str]) -> str:
+        """One call that corrects only what ``fixes`` name in ``translation`` (a lever that works on
+        every backend; a small model follows "change tu to vous" far better than it re-translates
+        in the other register)."""
+        inputs = {"source": transcript.source, "translation": translation, "fix": "\n".join(fixes)}
+        return self._chain("rewrite", transcript.target_lang, None, clean=True).invoke(inputs)
 
     def _chain(self, prompt_name: str, lang: str, groups: tuple[str, ...] | None, clean: bool = False,
                seed: int | None = None, json_schema: dict | None = None, max_tokens: int | None = None) -> Runnable:

@@ -1,160 +1,110 @@
-"""Measure the spaCy pre-pass (people, address) and the target-side readers on the dev data.
+"""Measure the pre-pass questions and the target-side readers on the dev data.
 
-    python benchmarks/detection.py [--data DIR] [--out benchmarks/results/detection.md]
+    python benchmarks/detection.py [--data DIR] [--every N] [--out benchmarks/results/detection.md]
 
-Candidate recall on GATE (fr/es), CoCoA-MT (de/es/fr), AmbigMT names/professions and the Japanese
-set in tests/data; needless questions on tests/data/two_people.yaml; accuracy and coverage of the
-gender, formality and register readers against references; milliseconds per sentence.
+Question recall (a question of the right family about the right words, the upper bound of ask
+recall: the decide call may still drop it) on GATE (fr/es), CoCoA-MT train (de/es/fr), AmbigMT
+names/professions and the Japanese set in tests/data; needless questions on
+tests/data/two_people.yaml; accuracy and coverage of the gender, formality and register readers
+against references; milliseconds per sentence.
 """
 
 from __future__ import annotations
 
 import argparse
-import csv
-import re
 import sys
 import time
 from pathlib import Path
 
-import yaml
-
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from assistant.checks import read_formality  # noqa: E402
-from assistant.detection import english_pipeline  # noqa: E402
-from assistant.nlp.address import address_candidates  # noqa: E402
-from assistant.nlp.people import find_person_mentions, unsettled  # noqa: E402
-from assistant.nlp.target_gender import gender_of_mention, japanese_register  # noqa: E402
-from evaluation.data import load_ambigmt  # noqa: E402
-
-GENDERS = {"f": "feminine", "m": "masculine"}
+from assistant.ambiguity import family_of  # noqa: E402
+from assistant.checks import read_formality, read_person_gender  # noqa: E402
+from assistant.detection import find_candidates  # noqa: E402
+from evaluation.data import LoadReport  # noqa: E402
+from evaluation.loaders import ambigmt  # noqa: E402
+from tests.dev_sets import (address_question, asked_heads, cocoa_items, formality_reading, gate_items,  # noqa: E402
+                            gender_question, gender_reading, japanese_items, two_people)
 
 
 def pct(n: int, d: int) -> str:
     return f"{100 * n / d:.1f} % ({n}/{d})" if d else "n/a"
 
 
-def kw_words(kw: str) -> set[str]:
-    return {w.lower() for w in re.findall(r"[\w']+", kw)}
+def accuracy_rows(name: str, readings: list[tuple[str | None, str]], rows: list[str]) -> None:
+    read = [(got, gold) for got, gold in readings if got is not None]
+    rows.append(f"| {name} | reader accuracy where readable | {pct(sum(g == o for g, o in read), len(read))} |")
+    rows.append(f"| {name} | reader coverage | {pct(len(read), len(readings))} |")
 
 
-def covering(candidates, kw: set[str]):
-    for m in candidates:
-        words = {w.lower() for w in re.findall(r"[\w']+", m.text)} | {w.lower() for w in m.agreement}
-        if words & kw:
-            return m
-    return None
+def gate(data: Path, lang: str, every: int, rows: list[str]) -> None:
+    items = gate_items(data / "gate", lang, every)
+    pairs = list(dict.fromkeys((i.src, i.attributes["kw_s"]) for i in items))
+    found = sum(gender_question(src, lang, kw) is not None for src, kw in pairs)
+    rows.append(f"| GATE {lang} | gender question about the person | {pct(found, len(pairs))} |")
+    accuracy_rows(f"GATE {lang} f/m references", [(gender_reading(i), i.attributes["gender"]) for i in items], rows)
 
 
-def gate(data: Path, lang: str, rows: list[str]) -> None:
-    path = data / "gate" / "data" / lang.upper() / f"{lang.upper()}_2_variants.tsv"
-    with open(path, encoding="utf-8", newline="") as handle:
-        records = list(csv.DictReader(handle, delimiter="\t", quoting=csv.QUOTE_NONE))
-    found = read = right = 0
-    for r in records:
-        mention = covering(unsettled(find_person_mentions(r["source"])), kw_words(r["kw_s"]))
-        found += mention is not None
-        for variant, gender in GENDERS.items():
-            label = gender_of_mention(r[variant], lang, mention, r["source"]).label if mention else None
-            read += label is not None
-            right += label == gender
-    rows.append(f"| GATE {lang} | gender candidate covering kw_s | {pct(found, len(records))} |")
-    rows.append(f"| GATE {lang} | gender read off f/m references: accuracy | {pct(right, read)} |")
-    rows.append(f"| GATE {lang} | gender read off f/m references: coverage | {pct(read, 2 * len(records))} |")
+def cocoa(data: Path, lang: str, every: int, rows: list[str]) -> None:
+    items = cocoa_items(data / "cocoa-mt", lang, every)
+    sources = list(dict.fromkeys(i.src for i in items))
+    rows.append(f"| CoCoA-MT train {lang} | formality question | "
+                f"{pct(sum(address_question(s, lang) is not None for s in sources), len(sources))} |")
+    accuracy_rows(f"CoCoA-MT train {lang} references", [(formality_reading(i), i.attributes["formality"])
+                                                         for i in items], rows)
 
 
-def cocoa(data: Path, lang: str, rows: list[str]) -> None:
-    base = data / "cocoa-mt" / "CoCoA-MT" / "train" / f"en-{lang}"
-    found = total = read = right = 0
-    for domain in ("telephony", "topical_chat"):
-        stem = base / f"formality-control.train.{domain}.en-{lang}"
-        sources = Path(f"{stem}.en").read_text(encoding="utf-8").splitlines()
-        for src in sources:
-            total += 1
-            found += bool(address_candidates(src, lang))
-        for label in ("formal", "informal"):
-            for ref in Path(f"{stem}.{label}.{lang}").read_text(encoding="utf-8").splitlines():
-                got = read_formality(ref, lang).label
-                read += got is not None
-                right += got == label
-    rows.append(f"| CoCoA-MT {lang} | address candidate | {pct(found, total)} |")
-    rows.append(f"| CoCoA-MT {lang} | formality read off references (checks.read_formality): accuracy | {pct(right, read)} |")
-    rows.append(f"| CoCoA-MT {lang} | formality read off references: coverage | {pct(read, 2 * total)} |")
-
-
-def ambigmt(data: Path, rows: list[str]) -> None:
+def ambigmt_people(data: Path, rows: list[str]) -> None:
     for kind, langs in (("neutral_names", ("de", "es", "fr")), ("neutral_professions", ("de", "es"))):
         for lang in langs:
-            items = load_ambigmt(data / "ambigmt-dev", types=[kind], langs=[lang])
-            found = read = right = gold = 0
-            for item in items:
-                candidates = unsettled(find_person_mentions(item.src))
-                found += bool(candidates)
-                if "gender" not in item.attributes:
-                    continue
-                gold += 1
-                mention = next((m for m in candidates if m.kind in ("placeholder", "name", "noun")), None)
-                label = gender_of_mention(item.refs[0], lang, mention, item.src).label
-                read += label is not None
-                right += label == item.attributes["gender"]
-            rows.append(f"| AmbigMT {kind} {lang} | gender candidate | {pct(found, len(items))} |")
-            rows.append(f"| AmbigMT {kind} {lang} | gender read off reference: accuracy / coverage | "
-                        f"{pct(right, read)} / {pct(read, gold)} |")
+            items = ambigmt.load(data / "ambigmt-dev", [lang], LoadReport(), types=[kind])
+            found = sum(any(family_of(c.ambiguity) == "gender" for c in find_candidates(i.src, lang)) for i in items)
+            rows.append(f"| AmbigMT {kind} {lang} | gender question | {pct(found, len(items))} |")
+            gold = [i for i in items if i.attributes.get("gender")]
+            accuracy_rows(f"AmbigMT {kind} {lang} reference", [
+                (read_person_gender(i.refs[0], lang, i.src), i.attributes["gender"]) for i in gold], rows)
 
 
 def japanese(rows: list[str]) -> None:
-    items = yaml.safe_load((ROOT / "tests" / "data" / "ja_addressed.yaml").read_text(encoding="utf-8"))
-    found = sum(bool(address_candidates(i["en"], "ja")) for i in items)
-    rows.append(f"| ja addressed (tests/data) | address candidate | {pct(found, len(items))} |")
-    read = right = 0
-    for item in items:
-        for label in ("polite", "plain"):
-            got = japanese_register(item[label]).label
-            got = "polite" if got == "honorific" else got
-            read += got is not None
-            right += got == label
-    rows.append(f"| ja addressed (tests/data) | register read off polite/plain references: accuracy | {pct(right, read)} |")
-    rows.append(f"| ja addressed (tests/data) | register read off references: coverage | {pct(read, 2 * len(items))} |")
+    items = japanese_items()
+    rows.append(f"| ja addressed (tests/data) | register question | "
+                f"{pct(sum(address_question(i['en'], 'ja') is not None for i in items), len(items))} |")
+    accuracy_rows("ja addressed polite/plain references", [
+        (read_formality(i[level], "ja"), "formal" if level == "polite" else "informal")
+        for i in items for level in ("polite", "plain")], rows)
 
 
 def needless(rows: list[str]) -> None:
-    items = yaml.safe_load((ROOT / "tests" / "data" / "two_people.yaml").read_text(encoding="utf-8"))
-    settled = open_ = 0
-    for item in items:
-        asked = {m.head.lower() for m in unsettled(find_person_mentions(item["text"]))}
-        settled += item["settled"].lower() in asked
-        open_ += item["unsettled"].lower() in asked
+    items = two_people()
+    settled = sum(i["settled"].lower() in asked_heads(i["text"]) for i in items)
+    open_ = sum(i["unsettled"].lower() in asked_heads(i["text"]) for i in items)
     rows.append(f"| two people (tests/data) | question about the settled person (≤ 5 %) | {pct(settled, len(items))} |")
     rows.append(f"| two people (tests/data) | question about the unsettled person (≥ 80 %) | {pct(open_, len(items))} |")
 
 
 def timing(data: Path, rows: list[str]) -> None:
-    path = data / "gate" / "data" / "FR" / "FR_2_variants.tsv"
-    with open(path, encoding="utf-8", newline="") as handle:
-        sources = [r["source"] for r in csv.DictReader(handle, delimiter="\t", quoting=csv.QUOTE_NONE)][:300]
-    nlp = english_pipeline()
+    sources = list(dict.fromkeys(i.src for i in gate_items(data / "gate", "fr")))[:300]
     start = time.perf_counter()
     for src in sources:
-        doc = nlp(src)
-        find_person_mentions(doc)
-        address_candidates(doc, "fr")
+        find_candidates(src, "fr")
     per = 1000 * (time.perf_counter() - start) / len(sources)
-    rows.append(f"| GATE fr sources (300) | pre-pass time per sentence (parse + people + address) | {per:.1f} ms |")
+    rows.append(f"| GATE fr sources ({len(sources)}) | pre-pass time per sentence (every rule) | {per:.1f} ms |")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=Path("/work/shared/datasets"))
+    parser.add_argument("--every", type=int, default=1, help="measure every N-th source of GATE and CoCoA-MT")
     parser.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results" / "detection.md")
     args = parser.parse_args()
-    find_person_mentions("Warm up the pipelines.")
+    find_candidates("Warm up the pipelines.", "fr")
     rows = ["| data | measure | result |", "| --- | --- | --- |"]
     for lang in ("fr", "es"):
-        gate(args.data, lang, rows)
+        gate(args.data, lang, args.every, rows)
     for lang in ("de", "es", "fr"):
-        cocoa(args.data, lang, rows)
-    ambigmt(args.data, rows)
+        cocoa(args.data, lang, args.every, rows)
+    ambigmt_people(args.data, rows)
     japanese(rows)
     needless(rows)
     timing(args.data, rows)

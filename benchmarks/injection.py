@@ -28,9 +28,9 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 sys.path.insert(0, str(REPO))
 
-from assistant.backends import load_chat_model  # noqa: E402
+from assistant.backends import ModelSpec, load_chat_model  # noqa: E402
 from assistant.checks import length_plausible  # noqa: E402
-from assistant.core import Assistant  # noqa: E402
+from assistant.chain import Assistant  # noqa: E402
 
 TARGET = 0.95
 WORD = re.compile(r"[^\W\d_]+")
@@ -66,7 +66,8 @@ def main() -> int:
     sources = yaml.safe_load((HERE / "injection.yaml").read_text(encoding="utf-8"))["sources"][: args.limit]
     if not all(isinstance(source, str) for source in sources):
         raise SystemExit("injection.yaml: every source must be a string (quote those with ': ' inside)")
-    assistant = Assistant.for_model(load_chat_model(spec), spec)
+    parsed = ModelSpec.parse(spec)
+    assistant = Assistant.for_model(load_chat_model(parsed), parsed)
     rows, started = [], time.monotonic()
     for i, source in enumerate(sources, 1):
         output = assistant.run(source, args.lang, method="no-extra").translation

@@ -39,21 +39,17 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 sys.path.insert(0, str(REPO))
 
-from assistant.backends import load_chat_model  # noqa: E402
 from assistant.backends import vllm as vllm_backend  # noqa: E402
 from assistant.backends.presets import server_env  # noqa: E402
-from assistant.chain import Assistant  # noqa: E402
 from assistant.ambiguity import get_type  # noqa: E402
 from assistant.paths import cache_dir  # noqa: E402
 from assistant.prompts import load_prompt  # noqa: E402
-from assistant.users import OracleUser, make_user  # noqa: E402
 
 from backbones import HYBRID_CONFIG, build_hybrid, parameter_count, state_bytes  # noqa: E402
-from timing import CacheUsageSampler, bearer, chat_latency, stream_completion, summary  # noqa: E402
+from timing import (CacheUsageSampler, bearer, chat_latency, interactive_latency, stream_completion,  # noqa: E402
+                    summary, warm)
 
 TARGET_LANG = "fr"
-# A person who clicks the first option of every question at once (the interactive latency part).
-FIRST_OPTION = make_user("human", target_lang=TARGET_LANG, ask=lambda turn: turn.options[0] if turn.options else "yes")
 
 
 def log(message: str) -> None:
@@ -73,10 +69,10 @@ def throughput(model_path: str, data: Path, settings: dict) -> dict:
             config = EvalConfig(out=Path(out), data=str(data), types=tuple(settings["eval_types"]),
                                 langs=tuple(settings["eval_langs"]), methods=("intercpt",), translator=spec,
                                 user="oracle", limit=settings["eval_items"], seed=0, concurrency=concurrency)
-            evaluation = Evaluation(config)
-            evaluation.run(progress=False)
-            session = evaluation.run_info["sessions"][-1]
-            failed = sum(record.error is not None for record in evaluation.records())
+            with Evaluation(config) as evaluation:
+                evaluation.run(progress=False)
+                session = evaluation.run_info["sessions"][-1]
+                failed = sum(record.error is not None for record in evaluation.records())
         return {"items": session["items"], "failed": failed, "wall_s": session["wall_s"],
                 "items_per_s": round(session["items"] / session["wall_s"], 4)}
 
@@ -101,12 +97,6 @@ def throughput(model_path: str, data: Path, settings: dict) -> dict:
                                               "hit_rate": round(used.hit_rate, 3)}
     log(f"  prefix cache over the vLLM evaluation runs: {used.hit_rate:.1%} of {used.queries:.0f} prompt tokens")
     return result
-
-
-def warm(spec: str) -> None:
-    """Load the model (or start the server) and fill the prompt caches with one chain run."""
-    model = load_chat_model(spec)
-    Assistant.for_model(model, spec).run("Are you sure?", TARGET_LANG, user=OracleUser({"formality": "formal"}))
 
 
 # ----- 2b. time to the first token, few-shot prefix cached vs not
@@ -158,20 +148,7 @@ def _prompt_tokens(record, messages: list[dict]) -> int:
 def interactive(model_path: str, sentences: list[str]) -> dict:
     result = {}
     for name, spec in (("transformers (embedded)", f"transformers:{model_path}"), ("vLLM", f"vllm:{model_path}")):
-        model = load_chat_model(spec)
-        assistant = Assistant.for_model(model, spec)
-        warm(spec)
-        to_question, to_translation, asked = [], [], 0
-        for sentence in sentences:
-            started = time.perf_counter()
-            dialogue = assistant.start(sentence, TARGET_LANG)
-            for step in dialogue.drive(FIRST_OPTION):
-                if step.kind == "asked" and not any(t.answered_by == "human" for t in dialogue.transcript.turns):
-                    to_question.append(time.perf_counter() - started)
-                    asked += 1
-            to_translation.append(time.perf_counter() - started)
-        result[name] = {"sentences": len(sentences), "asked": asked, "to_first_question_s": summary(to_question),
-                        "to_translation_s": summary(to_translation)}
+        result[name] = interactive_latency(spec, sentences, TARGET_LANG)
         log(f"  {name}: first question median {result[name]['to_first_question_s']['median']} s "
             f"(p90 {result[name]['to_first_question_s']['p90']}), translation median "
             f"{result[name]['to_translation_s']['median']} s (p90 {result[name]['to_translation_s']['p90']})")

@@ -1,4 +1,5 @@
-"""Measuring a vLLM server from outside: request latency, time to first token, cache usage."""
+"""Measuring a model from outside: a vLLM server's request latency, time to first token and cache
+usage, and the chain's interactive latency on any backend."""
 
 from __future__ import annotations
 
@@ -8,6 +9,42 @@ from dataclasses import dataclass
 
 import httpx
 import numpy as np
+
+
+def warm(spec: str, target_lang: str = "fr", model=None) -> None:
+    """Load the model (or start the server) and fill the prompt caches with one chain run."""
+    from assistant.backends import ModelSpec, load_chat_model
+    from assistant.chain import Assistant
+    from assistant.users import OracleUser
+
+    parsed = ModelSpec.parse(spec)
+    model = model or load_chat_model(parsed)
+    Assistant.for_model(model, parsed).run("Are you sure?", target_lang, user=OracleUser({"formality": "formal"}))
+
+
+def interactive_latency(spec: str, sentences: list[str], target_lang: str, model=None) -> dict:
+    """The UI's path on a warm model (``model``, or the one ``spec`` loads): seconds from submitting
+    a sentence to the first question and to the translation, for a person who picks the first option at once."""
+    from assistant.backends import ModelSpec, load_chat_model
+    from assistant.chain import Assistant
+    from assistant.users import make_user
+
+    parsed = ModelSpec.parse(spec)
+    model = model or load_chat_model(parsed)
+    assistant = Assistant.for_model(model, parsed)
+    warm(spec, target_lang, model)
+    first_option = make_user("human", target_lang=target_lang, ask=lambda t: t.options[0] if t.options else "yes")
+    to_question, to_translation, asked = [], [], 0
+    for sentence in sentences:
+        started = time.perf_counter()
+        dialogue = assistant.start(sentence, target_lang)
+        for step in dialogue.drive(first_option):
+            if step.kind == "asked" and not dialogue.transcript.turns:
+                to_question.append(time.perf_counter() - started)
+                asked += 1
+        to_translation.append(time.perf_counter() - started)
+    return {"sentences": len(sentences), "asked": asked, "to_first_question_s": summary(to_question),
+            "to_translation_s": summary(to_translation)}
 
 
 def summary(values: list[float]) -> dict[str, float | int | None]:

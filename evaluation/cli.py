@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import shlex
+import sys
 from itertools import product
 
 from assistant.cli.types import CLISubcommand
@@ -49,11 +51,12 @@ class EvaluateCommand(CLISubcommand):
         from .sweep import run_sweep
 
         config = args.configs[0]
+        resume = shlex.join(["intercpt", *sys.argv[1:]])  # rerunning the same command resumes
         if len(args.configs) == 1:
-            evaluate(config, progress=not args.no_progress)
+            evaluate(config, progress=not args.no_progress, resume_command=resume)
             print(f"report: {config.out / 'report.md'}")
             return 0
         run_sweep(config, args.swept.get("translator", [config.translator]), args.swept.get("user", [config.user]),
-                  progress=not args.no_progress)
+                  progress=not args.no_progress, resume_command=resume)
         print(f"sweep report: {config.out / 'sweep.md'}")
         return 0

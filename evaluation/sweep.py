@@ -15,6 +15,7 @@ from typing import Any, Callable
 from assistant.backends import ModelSpec, load_chat_model
 
 from .config import EvalConfig
+from .files import FolderLock, replace_file
 from .report import save_figure
 from .runner import evaluate
 
@@ -37,24 +38,29 @@ def _slug(spec: str) -> str:
 
 
 def run_sweep(config: EvalConfig, translators: list[str], users: list[str], progress: bool = True,
-              load_model: Callable[[ModelSpec], Any] = load_chat_model) -> dict[str, Any]:
-    """One run of ``config`` per translator × user, each in a sub-folder of ``config.out``."""
+              load_model: Callable[[ModelSpec], Any] = load_chat_model,
+              resume_command: str | None = None) -> dict[str, Any]:
+    """One run of ``config`` per translator × user, each in a sub-folder of ``config.out`` (the
+    sweep's folder is locked for the whole sweep, each run's folder for its run)."""
     out = config.out
-    out.mkdir(parents=True, exist_ok=True)
-    entries = []
-    for translator in translators:
-        for user in users:
-            folder = out / f"{_slug(translator)}__{_slug(user)}"
-            summary = evaluate(replace(config, out=folder, translator=translator, user=user), progress=progress,
-                               load_model=load_model)
-            entries.append({"translator": translator, "user": user, "folder": folder.name,
-                            "translator_size_b": model_size(translator), "user_size_b": model_size(user),
-                            "groups": summary["groups"]})
-    sweep = {"runs": entries}
-    (out / "sweep.json").write_text(json.dumps(sweep, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-    (out / "sweep.md").write_text(render_sweep(sweep), encoding="utf-8")
-    plot_scaling(sweep, out / "plots", "translator" if len(translators) > 1 else "user")
-    return sweep
+    lock = FolderLock(out, what="intercpt evaluate (a sweep)")
+    try:
+        entries = []
+        for translator in translators:
+            for user in users:
+                folder = out / f"{_slug(translator)}__{_slug(user)}"
+                summary = evaluate(replace(config, out=folder, translator=translator, user=user), progress=progress,
+                                   load_model=load_model, resume_command=resume_command)
+                entries.append({"translator": translator, "user": user, "folder": folder.name,
+                                "translator_size_b": model_size(translator), "user_size_b": model_size(user),
+                                "groups": summary["groups"]})
+        sweep = {"runs": entries}
+        replace_file(out / "sweep.json", (json.dumps(sweep, indent=2, ensure_ascii=False) + "\n").encode("utf-8"))
+        replace_file(out / "sweep.md", render_sweep(sweep).encode("utf-8"))
+        plot_scaling(sweep, out / "plots", "translator" if len(translators) > 1 else "user")
+        return sweep
+    finally:
+        lock.release()
 
 
 def _mean_scores(entry: dict[str, Any], method: str) -> dict[str, float]:

@@ -38,7 +38,8 @@ def test_one_decide_call_covers_every_question_with_fixed_options():
     decide_prompt = next(m for step, m, _ in fake.calls if step == "decide")[-1].content
     assert '1. "Blair"' in decide_prompt and '2. "you"' in decide_prompt and '"it"' not in decide_prompt
     you = transcript.turns[1]
-    assert "“you”" in you.question and you.options == ["formal", "informal", "generic"]
+    assert "“you”" in you.question
+    assert you.options == ["formal", "informal", "several people (vous)", "generic"]
 
 
 def test_the_decision_keeps_only_the_words_the_text_leaves_open():
@@ -139,8 +140,25 @@ def test_verify_and_repair_picks_the_candidate_that_agrees():
     assert transcript.translation == "Vous êtes sûr ?"
     formality = check(transcript.checks, "formality")
     assert (formality.expected, formality.observed, formality.status, formality.attempts) == ("formal", "formal", "pass", 3)
-    sampled = [kwargs for step, _, kwargs in fake.calls if step == "translate"][1:]
-    assert [k.get("seed") for k in sampled] == [1, 2]
+    repairs = [kwargs for step, _, kwargs in fake.calls if step == "translate"][1:]
+    assert [k.get("seed") for k in repairs] == [None, 2]  # the targeted rewrite, then one re-sample
+
+
+def test_a_failed_check_is_repaired_first_by_rewriting_only_the_named_words():
+    fake = StepFake(detect=[ASK], translate=["Tu es sûr ?", "Vous êtes sûr ?"], calls=[])
+    transcript = run(fake, "Are you sure?", user=HumanUser(lambda turn: "formal"))
+    assert transcript.translation == "Vous êtes sûr ?"
+    assert check(transcript.checks, "formality").attempts == 2
+    rewrite = [messages for step, messages, _ in fake.calls if step == "translate"][1][-1].content
+    assert "<translation>\nTu es sûr ?" in rewrite and 'formally, with "vous"' in rewrite
+
+
+def test_a_gender_fix_names_the_person_asked_about():
+    fake = StepFake(decide=['{"1": "yes"}'], translate=["Le comptable a rencontré l'avocat parce qu'elle avait besoin "
+                                                        "de conseils.", "x"], calls=[])
+    run(fake, "The accountant met the lawyer because she needed advice.", user=HumanUser(lambda turn: "a woman"))
+    rewrite = [messages for step, messages, _ in fake.calls if step == "translate"][1][-1].content
+    assert "About “the lawyer”" in rewrite and "female" in rewrite
 
 
 def test_verify_reports_failure_when_no_candidate_agrees():

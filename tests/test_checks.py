@@ -49,7 +49,7 @@ def test_checker_on_reference_translations(dev_data, measure, name, kind, prefix
     ("Pouvez-vous m'aider ?", "fr", FORMAL), ("Tu viens ce soir ?", "fr", INFORMAL),
     ("Können Sie mir helfen?", "de", FORMAL), ("Kannst du mir helfen?", "de", INFORMAL),
     ("¿Puede usted ayudarme?", "es", FORMAL), ("¿Puedes ayudarme tú?", "es", INFORMAL),
-    ("手伝っていただけますか？お願いします。", "ja", FORMAL), ("手伝ってくれる？", "ja", None),
+    ("手伝っていただけますか？お願いします。", "ja", FORMAL), ("手伝ってくれる？", "ja", INFORMAL),
     ("Il fait beau.", "fr", None),
 ])
 def test_formality_on_hand_written_sentences(text, lang, label):
@@ -63,3 +63,79 @@ def test_formality_on_hand_written_sentences(text, lang, label):
 ])
 def test_answers_are_read_as_labels(answer, check, label):
     assert label_from_answer(check, answer) == label
+
+
+# -- readers of the asked-about person and of the Japanese register, on real sentences -------------
+
+from assistant.checks import addresses_several, read_person_gender  # noqa: E402
+from tests.dev_sets import cocoa_items, formality_reading, gate_items, gender_reading, japanese_items  # noqa: E402
+from tests.test_nlp_detection import _shared  # noqa: E402
+
+TWO_PEOPLE = "The accountant met the lawyer because she needed advice."
+
+
+@pytest.mark.parametrize(("translation", "span", "label"), [
+    ("La comptable a rencontré l'avocat parce qu'elle avait besoin de conseils.", "the lawyer", MASCULINE),
+    ("La comptable a rencontré l'avocat parce qu'elle avait besoin de conseils.", "The accountant", FEMININE),
+    ("Le comptable a rencontré la conseillère juridique parce qu'il avait besoin d'aide.", "the lawyer", FEMININE),
+])
+def test_person_gender_reads_the_mention_asked_about_not_any_word(translation, span, label):
+    assert read_person_gender(translation, "fr", TWO_PEOPLE, span) == label
+
+
+@pytest.mark.parametrize(("translation", "lang", "label"), [
+    ("Los usuarios estaban enfadados.", "es", MASCULINE), ("Las usuarias estaban enfadadas.", "es", FEMININE),
+    ("Die Nutzerinnen waren wütend.", "de", FEMININE), ("Les utilisatrices étaient en colère.", "fr", FEMININE),
+])
+def test_person_gender_of_a_group(translation, lang, label):
+    assert read_person_gender(translation, lang, "The users were angry.", "The users") == label
+
+
+@pytest.mark.parametrize(("text", "label"), [
+    ("明日また会おうね。", INFORMAL), ("明日またお会いしましょう。", FORMAL),
+    ("少々お待ちください。担当者がすぐに参ります。", FORMAL), ("ちょっと待って。すぐ行くよ。", INFORMAL),
+])
+def test_japanese_register_over_the_whole_output(text, label):
+    assert read_formality(text, "ja") == label
+
+
+@pytest.mark.parametrize(("answer", "check", "label"), [
+    ("men and women", "gender", MASCULINE), ("women", "gender", FEMININE), ("men", "gender", MASCULINE),
+    ("plain (だ/る: friends, family)", "formality", INFORMAL), ("honorific, a customer", "formality", FORMAL),
+    ("several friends (vosotros)", "formality", INFORMAL), ("several people, formal (ustedes)", "formality", FORMAL),
+])
+def test_group_and_register_answers_are_read_as_labels(answer, check, label):
+    assert label_from_answer(check, answer) == label
+
+
+def test_an_answer_can_say_that_you_is_several_people():
+    assert addresses_several("several people (vous)") and not addresses_several("formal")
+
+
+def _accuracy(measure, name, readings, floors):
+    read = [(got, gold) for got, gold in readings if got is not None]
+    accuracy = sum(got == gold for got, gold in read) / max(len(read), 1)
+    coverage = len(read) / max(len(readings), 1)
+    measure(f"checker {name}: accuracy where readable {accuracy:.3f} ({len(read)} read), coverage {coverage:.3f} "
+            f"of {len(readings)} references (floors {floors[0]:.2f} / {floors[1]:.2f})")
+    assert accuracy >= floors[0] and coverage >= floors[1]
+
+
+@pytest.mark.parametrize(("lang", "floors"), [("fr", (0.80, 0.75)), ("es", (0.88, 0.80))])
+def test_person_gender_on_gate_references(measure, lang, floors):
+    items = gate_items(_shared("gate"), lang, every=6)
+    _accuracy(measure, f"person_gender GATE {lang} (every 6th source, f and m references)",
+              [(gender_reading(i), i.attributes["gender"]) for i in items], floors)
+
+
+@pytest.mark.parametrize(("lang", "floors"), [("fr", (0.97, 0.82)), ("de", (0.97, 0.88)), ("es", (0.95, 0.42))])
+def test_formality_on_cocoa_references(measure, lang, floors):
+    items = cocoa_items(_shared("cocoa-mt"), lang, every=2)
+    _accuracy(measure, f"formality CoCoA-MT train {lang} (every 2nd source, formal and informal references)",
+              [(formality_reading(i), i.attributes["formality"]) for i in items], floors)
+
+
+def test_japanese_register_on_references(measure):
+    readings = [(read_formality(item[level], "ja"), FORMAL if level == "polite" else INFORMAL)
+                for item in japanese_items() for level in ("polite", "plain")]
+    _accuracy(measure, "formality (register) ja addressed (tests/data)", readings, (0.95, 0.88))

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from assistant.chain import METHODS, ChainOptions
-from assistant.errors import BackendError, DataError, InputError
+from assistant.errors import DataError, InputError, OutageError
 from evaluation.config import EvalConfig
 from evaluation.records import SCHEMA_VERSION, Record, RecordStore
 from evaluation.runner import Evaluation, evaluate, select_items
@@ -87,15 +87,15 @@ def test_a_restart_with_other_arguments_is_refused(tmp_path):
         Evaluation(config(tmp_path, methods=("with-context",)), load)
 
 
-def test_a_failing_backend_stops_the_run_and_keeps_what_finished(tmp_path):
+def test_a_server_outage_stops_the_run_and_keeps_what_finished(tmp_path):
     class FlakyFake(StepFake):
         def _generate(self, messages, stop=None, run_manager=None, **kwargs):
             if len(self.calls) >= 3:
-                raise BackendError("the model server went away")
+                raise OutageError("the model server went away")
             return super()._generate(messages, stop, run_manager, **kwargs)
 
     fake = FlakyFake(detect=[ASK], translate=["Vous êtes ici."], user=["x"], calls=[])
-    with pytest.raises(BackendError):
+    with pytest.raises(OutageError, match="went away.*records kept"):
         evaluate(config(tmp_path, methods=("no-extra",)), progress=False, load_model=lambda spec: fake)
     finished = lines(tmp_path / "run" / "items.jsonl")
     assert 1 <= len(finished) < 4 and all(r["error"] is None for r in finished)

@@ -41,10 +41,41 @@ def test_inherently_gendered_nouns_and_titles_are_settled():
     assert found["colleague"].settled is None
 
 
-def test_first_names_from_the_name_list():
+def test_a_first_name_alone_settles_nothing_but_rules_out_a_pronoun_of_the_other_gender():
     found = heads(find_person_mentions("John met Blair at the station."))
-    assert found["john"].settled == "masculine" and found["john"].kind == "name"
-    assert found["blair"].settled is None
+    assert found["john"].kind == "name" and found["john"].likely == "masculine"
+    assert found["john"].settled is None and found["blair"].settled is None
+    found = heads(find_person_mentions("John met the doctor because she needed a lawyer."))
+    assert found["doctor"].settled == "feminine" and found["john"].settled is None
+
+
+@pytest.mark.parametrize("text, head", [
+    ("Several were disappointed and told the press.", "several"),
+    ("A few have really been in love.", "few"),
+    ("Someone else will take over the task.", "someone"),
+    ("Four in Sweden were opposed to the initiative.", "four"),
+    ("In Ontario, none is compensated.", "none"),
+    ("Does this mean that Muslims should follow the majority?", "muslims"),
+    ("The Viennese also named the pigments.", "viennese"),
+    ("Buzzfeed asked a creationist to write an article.", "creationist"),
+    ("They had the necessary resources for the job.", "they"),
+])
+def test_quantifiers_numbers_groups_and_unnamed_they_stand_for_people(text, head):
+    found = heads(find_person_mentions(text))
+    assert head in found and found[head].settled is None
+
+
+@pytest.mark.parametrize("text", [
+    "Some of the water was lost.", "I prefer this one.", "In 1998 the plant closed.",
+    "The boxes arrived and they were heavy.",
+])
+def test_things_counted_or_pointed_at_are_not_people(text):
+    assert find_person_mentions(text) == []
+
+
+def test_a_gloss_that_names_a_relative_does_not_gender_the_word():
+    found = heads(find_person_mentions("Our grandchild came over, and the widow waved."))
+    assert found["grandchild"].settled is None and found["widow"].settled == "feminine"
 
 
 @pytest.mark.parametrize("text, head, agreeing", [
@@ -66,6 +97,11 @@ def test_plain_pronoun_without_agreement_is_no_mention():
 def test_coordinated_plurals_form_one_group():
     groups = group_mentions(unsettled(find_person_mentions("The doctors and nurses worked all night.")))
     assert [g.text for g in groups] == ["The doctors / nurses"]
+
+
+def test_a_placeholder_after_one_name_is_that_person():
+    groups = group_mentions(unsettled(find_person_mentions("Blair said [pr] would come.")))
+    assert [g.text for g in groups] == ["Blair / [pr]"]
 
 
 def test_placeholder_keeps_source_offsets():

@@ -94,9 +94,18 @@ def test_the_server_command_uses_the_models_own_architecture(tmp_path):
 
 def test_server_environment_sizes_the_cpu_kv_cache(monkeypatch):
     monkeypatch.delenv("VLLM_CPU_KVCACHE_SPACE", raising=False)
+    monkeypatch.delenv("VLLM_CPU_NUM_OF_RESERVED_CPU", raising=False)
     env = {**os.environ, **vllm_backend.server_environment()}
     expected = serving_settings().device_env[vllm_backend.device()]
     assert {k: env[k] for k in expected} == expected
+
+
+def test_cpu_server_computes_on_every_core_unless_the_person_binds_it(monkeypatch):
+    monkeypatch.setattr(vllm_backend, "device", lambda: "cpu")
+    monkeypatch.delenv("VLLM_CPU_NUM_OF_RESERVED_CPU", raising=False)
+    assert vllm_backend.server_environment()["VLLM_CPU_NUM_OF_RESERVED_CPU"] == "0"
+    monkeypatch.setenv("VLLM_CPU_NUM_OF_RESERVED_CPU", "1")  # the person's binding is inherited, not overridden
+    assert "VLLM_CPU_NUM_OF_RESERVED_CPU" not in vllm_backend.server_environment()
 
 
 # ----- presets as model specs

@@ -1,6 +1,7 @@
 import pytest
 
 from assistant.backends import DEFAULT_MODEL, ModelSpec, default_model_spec, supports_structured_output
+from assistant.backends import spec as spec_module
 from assistant.errors import ModelSpecError
 
 
@@ -13,7 +14,6 @@ from assistant.errors import ModelSpecError
         ("openai:http://127.0.0.1:8000/v1#qwen", "openai", "http://127.0.0.1:8000/v1", "qwen"),
         ("openai:https://api.example.org/v1", "openai", "https://api.example.org/v1", None),
         ("Qwen/Qwen2.5-1.5B-Instruct", "transformers", "Qwen/Qwen2.5-1.5B-Instruct", None),
-        ("/models/q.gguf", "transformers", "/models/q.gguf", None),
     ],
 )
 def test_parse(text, backend, target, model):
@@ -31,7 +31,7 @@ def test_round_trip():
     [
         ("", "empty model spec"),
         ("trnsformers:foo", "did you mean 'transformers'"),
-        ("llamacpp:foo", "unknown backend 'llamacpp'"),
+        ("lamacpp:foo", "did you mean 'llamacpp'"),
         ("vllm:", "names no model"),
         ("openai:localhost:8000", "http(s) base URL"),
     ],
@@ -43,6 +43,7 @@ def test_parse_errors(text, message):
 
 def test_default_model_follows_environment(monkeypatch):
     monkeypatch.delenv("INTERCPT_MODEL", raising=False)
+    monkeypatch.setattr(spec_module, "llamacpp_installed", lambda: False)
     assert default_model_spec() == DEFAULT_MODEL
     monkeypatch.setenv("INTERCPT_MODEL", "openai:http://127.0.0.1:1/v1")
     assert default_model_spec() == "openai:http://127.0.0.1:1/v1"

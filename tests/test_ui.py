@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import socket
 from pathlib import Path
@@ -27,11 +28,12 @@ def _free_port() -> int:
 
 @pytest.fixture(scope="module")
 def app_url(hf_model, test_model_path):
+    from assistant.backends import ModelSpec
     from ui.app import build_demo
 
-    spec = f"transformers:{test_model_path}"
-    assistants = {variant: Assistant(hf_model, spec, prompts=variant) for variant in PROMPT_VARIANTS}
-    demo = build_demo(assistants, spec)
+    spec = ModelSpec.parse(f"transformers:{test_model_path}")
+    assistants = {variant: Assistant.for_model(hf_model, spec, prompts=variant) for variant in PROMPT_VARIANTS}
+    demo = build_demo(assistants, str(spec))
     port = _free_port()
     demo.queue().launch(server_name="127.0.0.1", server_port=port, prevent_thread_lock=True, quiet=True)
     yield f"http://127.0.0.1:{port}/"
@@ -84,28 +86,101 @@ def test_bad_input_is_a_message_not_a_crash(app_url):
     assert "nothing to translate" in str(chat)
 
 
-def test_browser_flow(app_url):
+def _launch_chromium(playwright):
     chromium = shutil.which("chromium")
     if chromium is None:
         if os.environ.get("CI"):
             pytest.fail("Debian's chromium is not installed (apt-get install chromium)")
         pytest.skip("Debian's chromium is not installed")
+    return playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_FLAGS)
+
+
+def _send(page, text: str) -> None:
+    page.get_by_placeholder("English text to translate").fill(text)
+    page.locator("#send").click()
+
+
+def test_browser_flow(app_url):
+    """A translator's session in real Chromium: question, streamed translation, alternatives, a
+    changed answer, a preference, Clear with a question pending, a reload, and a phone screen."""
     from playwright.sync_api import expect, sync_playwright
 
     ARTIFACTS.mkdir(exist_ok=True)
+    slow = 600_000  # one model call takes up to a minute on 2 busy cores
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_FLAGS)
+        browser = _launch_chromium(playwright)
         page = browser.new_page(viewport={"width": 1280, "height": 1000})
         page.goto(app_url)
-        box = page.get_by_placeholder("English text to translate")
-        box.fill(QUESTION_SOURCE)
-        box.press("Enter")
-        formal = page.get_by_role("button", name="formal", exact=True)
-        expect(formal).to_be_visible(timeout=300_000)
+        translation, account = page.locator("#translation textarea"), page.locator("#account")
+        chat, status = page.locator("#chat"), page.locator("#status")
+
+        # The question names its word, highlighted in the source; the buttons say what they mean.
+        _send(page, QUESTION_SOURCE)
+        expect(status).to_contain_text("Looking for ambiguities…", timeout=30_000)
+        formal = page.get_by_role("button", name="formal — « vous »", exact=True)
+        expect(formal).to_be_visible(timeout=slow)
+        expect(page.locator("#question-source")).to_contain_text("you")
+        expect(chat).to_contain_text("“you”")
+        expect(status).to_have_text("")
         page.screenshot(path=str(ARTIFACTS / "ui-question.png"))
-        formal.click()
-        translation = page.locator("#translation textarea")
-        expect(translation).not_to_have_value("", timeout=300_000)
-        page.screenshot(path=str(ARTIFACTS / "ui-translation.png"), full_page=True)
+
+        # Skip: the translation goes into its box as the model writes it (in one piece on the
+        # in-process backend, which does not stream; test_ui_handlers shows it piece by piece), the
+        # status line timed; then the variants come as cards, and one of them is used.
+        page.get_by_role("button", name="skip — offer me the variants").click()
+        expect(status).to_contain_text(re.compile(r"⏳ \w.* \d+ s"), timeout=30_000)
+        expect(page.locator("#use-1")).to_be_visible(timeout=slow)
         assert translation.input_value().strip()
+        page.screenshot(path=str(ARTIFACTS / "ui-alternatives.png"), full_page=True)
+        formal_variant = page.locator("#alternative-0 textarea").input_value()
+        page.locator("#use-0").click()
+        expect(account).to_contain_text("you → formal, because you said")
+        expect(translation).to_have_value(formal_variant)
+
+        # Change the answer: translated again at once, nothing asked again.
+        page.locator("#answer-choice-0 input").click()
+        page.get_by_role("option", name="informal — « tu »").click()
+        page.locator("#change-0").click()
+        expect(chat).to_contain_text("Change: “you” → informal")
+        expect(account).to_contain_text("you → informal, because you said", timeout=slow)
+        expect(status).to_have_text("")
+        page.screenshot(path=str(ARTIFACTS / "ui-translation.png"), full_page=True)
+
+        # Clear with a question pending: the next text is a new text, not the answer.
+        _send(page, QUESTION_SOURCE)
+        expect(formal).to_be_visible(timeout=slow)
+        chat.get_by_role("button", name="Clear").click()
+        _send(page, "Where is the station?")
+        expect(chat).to_contain_text("Where is the station?")
+        expect(account).not_to_contain_text("you →", timeout=slow)
+        expect(translation).not_to_have_value("", timeout=slow)
+        expect(chat).not_to_contain_text(QUESTION_SOURCE)
+
+        # A preference applies without asking, and the account says so.
+        page.get_by_role("button", name="Preferences").click()
+        page.locator("#register").get_by_text("formal", exact=True).click()
+        expect(page.locator("#preferences-view")).to_contain_text("you → formal")
+        _send(page, QUESTION_SOURCE)
+        expect(account).to_contain_text("your setting", timeout=slow)
+        expect(formal).to_have_count(0)
+
+        # Stop, whatever runs: no spinner left, nothing pending, the page ready for the next text.
+        _send(page, "Where is the station?")
+        expect(status).not_to_have_text("", timeout=30_000)
+        page.locator("#stop").click()
+        expect(chat).to_contain_text("Stopped.")
+        expect(status).to_have_text("", timeout=5_000)
+        expect(chat.get_by_text("Working")).to_have_count(0)
+
+        # The conversation and the preference survive a reload; a phone sees the input first.
+        page.reload()
+        expect(page.locator("#chat")).to_contain_text("Where is the station?", timeout=30_000)
+        page.get_by_role("button", name="Preferences").click()
+        expect(page.locator("#register").get_by_role("radio", name="formal", exact=True)).to_be_checked()
+        page.set_viewport_size({"width": 390, "height": 844})
+        page.goto(app_url)
+        box = page.get_by_placeholder("English text to translate").bounding_box()
+        assert box and box["y"] + box["height"] <= 844, box
+        expect(page.locator("#chat")).to_contain_text(QUESTION_SOURCE, timeout=30_000)
+        page.screenshot(path=str(ARTIFACTS / "ui-phone.png"))
         browser.close()

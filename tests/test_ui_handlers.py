@@ -2,11 +2,20 @@
 
 from __future__ import annotations
 
+import re
+from concurrent.futures import ThreadPoolExecutor
+
 import pytest
+from langchain_core.messages import AIMessageChunk
+from langchain_core.outputs import ChatGenerationChunk
 
 from assistant.chain import PROMPT_VARIANTS, Assistant
+from assistant.errors import InputError
 from tests.fakes import StepFake
-from ui.app import SKIP, ChatHandlers, SessionStore
+from ui.handlers import SETTING, ChatHandlers, ChatOptions, preferences_from, read_upload
+from ui.labels import SKIP, model_display_name
+from ui.messages import account_markdown, describe_error, highlighted_source
+from ui.sessions import SessionStore
 
 ASK = '{"ambiguous": true, "question": "Formal or informal?", "options": ["formal", "informal"]}'
 
@@ -86,3 +95,195 @@ def test_the_session_store_drops_the_least_recently_used():
     store.get("c")
     assert store.get("a").last == "A"
     assert store.get("b").last is None  # dropped, so a fresh session
+
+
+def test_a_new_text_while_a_question_is_pending_starts_a_new_dialogue():
+    h, _ = handlers(detect=[ASK, "NO"], translate=["Où est la gare ?"])
+    chat(h, "Are you sure?", "s")
+    transcript = chat(h, "Where is the station?", "s")[-1][3]
+    assert transcript["source"] == "Where is the station?" and transcript["turns"] == []
+    assert h.sessions.get("s").dialogue is None
+
+
+def test_a_free_answer_counts_only_when_marked_as_an_answer():
+    h, _ = handlers()
+    chat(h, "Are you sure?", "s")
+    transcript = chat(h, "answer: speaking to my boss", "s")[-1][3]
+    assert transcript["source"] == "Are you sure?"
+    assert transcript["turns"][0]["answer"] == "speaking to my boss"
+    chat(h, "Are you sure?", "t")
+    options = ChatOptions()
+    views = list(h.turn("my landlord, so formal", options, "t", as_answer=True))
+    assert views[-1].transcript.turns[0].answer == "my landlord, so formal"
+
+
+def test_an_answer_without_an_open_question_translates_nothing():
+    h, fake = handlers()
+    # an answer button clicked in an evicted session (or "answer: …"): it must not become a text to translate
+    clicked = list(h.turn("formal", ChatOptions(), "gone", as_answer=True))[-1]
+    typed = chat(h, "answer: formal", "gone")[-1][0][-1]
+    assert clicked.failed and "no longer open" in clicked.messages[-1].content and "no longer open" in typed.content
+    assert "translate" not in fake.steps()
+
+
+def test_expired_sessions_are_forgotten_and_the_answer_is_refused():
+    now = [0.0]
+    h, fake = handlers()
+    h.sessions = SessionStore(max_idle_s=60, clock=lambda: now[0])
+    chat(h, "Are you sure?", "s")
+    now[0] = 61
+    last = list(h.turn("formal", ChatOptions(), "s", as_answer=True))[-1]
+    assert "no longer open" in last.messages[-1].content and "translate" not in fake.steps()
+
+
+def test_the_session_store_is_safe_from_several_threads():
+    store = SessionStore(capacity=8)
+    with ThreadPoolExecutor(8) as pool:
+        list(pool.map(lambda i: store.get(f"s{i % 20}"), range(4000)))
+    assert len(store._sessions) == 8
+
+
+def test_stop_leaves_nothing_pending_even_when_the_stopped_run_finds_a_question_later():
+    h, _ = handlers()
+    views = h.turn("Are you sure?", ChatOptions(), "s")
+    next(views)  # "Looking for ambiguities…" shown, detection not yet done
+    assert h.stop("s").startswith("Stopped")
+    rest = list(views)  # the stopped run's thread goes on and finds the question
+    assert rest == [] and h.sessions.get("s").dialogue is None
+    transcript = chat(h, "Where is the station?", "s")[-1][3]  # taken as a new text, not as the answer
+    assert transcript["source"] == "Where is the station?"
+
+
+@pytest.mark.parametrize("reset", ["clear", "undo"])
+def test_clear_and_undo_drop_the_pending_question(reset):
+    h, _ = handlers(detect=[ASK, "NO"], translate=["Où est la gare ?"])
+    chat(h, "Are you sure?", "s")
+    getattr(h, reset)("s")
+    assert h.sessions.get("s").dialogue is None
+    assert chat(h, "Where is the station?", "s")[-1][3]["source"] == "Where is the station?"
+
+
+class StreamingFake(StepFake):
+    """Streams the first translation word by word, as a model server does (langchain gives
+    ``_stream`` no run manager to read the prompt's tag from: only the translation streams)."""
+
+    def _stream(self, messages, stop=None, run_manager=None, **kwargs):
+        self.calls.append(("translate", messages, kwargs))
+        reply = self.translate.pop(0) if len(self.translate) > 1 else self.translate[0]
+        for word in re.findall(r"\S+\s*", reply):
+            yield ChatGenerationChunk(message=AIMessageChunk(content=word))
+
+
+def test_the_translation_streams_token_by_token_with_the_elapsed_time():
+    fake = StreamingFake(detect=["NO"], translate=["Où est la gare ?"], calls=[])
+    h = ChatHandlers({v: Assistant(fake, "fake:m", prompts=v) for v in PROMPT_VARIANTS})
+    outputs = chat(h, "Where is the station?", "s")
+    drafts = [o[1] for o in outputs if isinstance(o[1], str)]
+    assert drafts[:6] == ["", "Où ", "Où est ", "Où est la ", "Où est la gare ", "Où est la gare ?"]
+    assert set(drafts[6:]) == {"Où est la gare ?"}
+    statuses = [m.content for o in outputs for m in o[0] if (m.metadata or {}).get("status") == "pending"]
+    assert any(s.startswith("Translating…") and s.endswith(" s)") for s in statuses)
+
+
+def test_the_status_line_says_what_runs_and_for_how_long():
+    h, _ = handlers()
+    views = h.turn("Are you sure?", ChatOptions(), "s")
+    next(views)
+    assert h.activity("s").startswith("⏳ Looking for ambiguities… ") and h.activity("s").endswith(" s")
+    list(views)  # the question is asked: nothing runs
+    assert h.activity("s") == "" and h.activity("unknown") == ""
+
+
+def test_the_question_names_its_word_and_its_buttons_say_what_they_mean():
+    h, _ = handlers()
+    question = chat(h, "Could you call me tomorrow?", "s")[-1][0][-1]
+    assert "“you”" in question.content  # the model's "Formal or informal?" gets the word in front
+    labels = {o["value"]: o["label"] for o in question.options}
+    assert "vous" in labels["formal"] and "tu" in labels["informal"] and labels[SKIP] != SKIP
+    assert highlighted_source("Could you call me?", "you") == [("Could ", None), ("you", "in question"),
+                                                               (" call me?", None)]
+
+
+def test_a_preference_answers_without_asking_and_the_account_says_so():
+    h, fake = handlers(translate=["Pourriez-vous m'appeler ?"])
+    views = list(h.turn("Could you call me?", ChatOptions(register="formal"), "s"))
+    transcript = views[-1].transcript
+    assert "detect" not in fake.steps()
+    assert transcript.turns[0].answer == "formal" and transcript.turns[0].answered_by == SETTING
+    assert "you → formal, because your setting" in account_markdown(transcript)
+
+
+def test_a_named_person_preference_is_applied():
+    memory = preferences_from("ask me", "Blair: a woman\nSam = man")
+    assert {(k, t.answer) for k, t in memory.answered.items() if k[0] == "neutral_names"} == {
+        (("neutral_names", "blair"), "a woman"), (("neutral_names", "sam"), "a man")}
+    with pytest.raises(InputError, match="Blair: a woman"):
+        preferences_from("ask me", "Blair is a woman")
+
+
+def test_change_an_answer_translates_again_without_asking():
+    h, fake = handlers(translate=["Vous êtes sûr ?", "Tu es sûr ?"])
+    chat(h, "Are you sure?", "s")
+    chat(h, "formal", "s")
+    detections = fake.steps().count("detect")
+    views = list(h.change_answer("s", 0, "informal", ChatOptions()))
+    transcript = views[-1].transcript
+    assert transcript.translation == "Tu es sûr ?" and transcript.turns[0].answer == "informal"
+    assert fake.steps().count("detect") == detections  # nothing asked again
+    assert h.sessions.get("s").last is transcript
+
+
+def test_use_an_alternative_makes_it_the_translation_and_its_assumption_the_answer():
+    h, _ = handlers(translate=["Tu es sûr ?", "Vous êtes sûr ?", "Tu es sûr ?"])
+    chat(h, "Are you sure?", "s")
+    chat(h, SKIP, "s")
+    chosen = h.use_alternative("s", 0)
+    assert chosen.translation == "Vous êtes sûr ?" and chosen.turns[0].answer == "formal"
+    assert h.sessions.get("s").last is chosen and len(chosen.alternatives) == 2
+
+
+def test_backend_errors_show_a_short_cause_and_log_the_detail(caplog):
+    class Down(StepFake):
+        def _generate(self, *args, **kwargs):
+            raise ConnectionError("HTTPConnectionPool(host='10.0.0.7', port=8000): Max retries exceeded")
+
+    fake = Down(detect=[ASK], calls=[])
+    h = ChatHandlers({v: Assistant(fake, "fake:m", prompts=v) for v in PROMPT_VARIANTS})
+    last = chat(h, "Are you sure?", "s")[-1][0][-1]
+    assert "could not be reached" in last.content and "10.0.0.7" not in last.content
+    assert "10.0.0.7" in caplog.text
+
+
+def test_error_messages_name_no_command_line_flags():
+    assert describe_error(InputError("the simulated user needs a context (--context or --context-file)")) == \
+        "the simulated user needs a context"
+
+
+@pytest.mark.parametrize(("name", "content", "expected"), [
+    ("notes.txt", "Mr. Dupont is my landlord.".encode(), None),
+    ("notes.pdf", b"%PDF-1.4", "not a .txt file"),
+    ("notes.txt", "é".encode("latin-1") * 10, "not UTF-8"),
+    ("notes.txt", b"a" * 200_001, "larger than 200 KB"),
+])
+def test_an_upload_is_checked_when_it_arrives(tmp_path, name, content, expected):
+    path = tmp_path / name
+    path.write_bytes(content)
+    if expected is None:
+        assert read_upload(str(path)) == "Mr. Dupont is my landlord."
+    else:
+        with pytest.raises(InputError, match=expected):
+            read_upload(str(path))
+
+
+def test_the_model_box_shows_a_name_not_a_path():
+    assert model_display_name("transformers:/root/models/qwen-0.5b-q4.gguf") == "qwen-0.5b-q4 (transformers)"
+    assert model_display_name("Qwen/Qwen2.5-1.5B-Instruct") == "Qwen/Qwen2.5-1.5B-Instruct (transformers)"
+
+
+def test_retry_runs_the_newest_text_again_even_after_an_answer_was_given():
+    h, fake = handlers(translate=["Vous êtes sûr ?"])
+    chat(h, "Are you sure?", "s")
+    chat(h, "formal", "s")
+    views = list(h.retry("s", ChatOptions()))
+    assert views[-1].pending is not None and views[-1].source == "Are you sure?"
+    assert list(ChatHandlers(h.assistants).retry("new", ChatOptions()))[-1].failed

@@ -1,198 +1,43 @@
-"""The browser UI: a chat in which the assistant asks its clarifying questions as answer buttons.
+"""The browser page: layout and event wiring around ``ChatHandlers``.
 
-Thin by design: every step is the assistant's ``Dialogue`` (driven by ``Dialogue.drive``, as
-the CLI drives it); this module only turns the steps into chat messages and keeps each browser
-session's state on the server (the pending dialogue and the last transcript, keyed by an id in
-``gr.State``, so that a model never travels through Gradio's state copies).
+Two columns on a desktop (source and conversation | translation), one on a phone with the input
+first and the settings folded away. The conversation and the preferences live in the browser
+(``gr.BrowserState``) and survive a reload; the dialogue state stays on the server
+(``ui.sessions``). Stop cancels every event that runs the model, whichever button started it.
 """
 
 from __future__ import annotations
 
 import uuid
-from collections import OrderedDict
-from dataclasses import dataclass
-from pathlib import Path
-from typing import Any, Iterator
+from collections.abc import Iterator
+from dataclasses import asdict
+from typing import Any
 
 import gradio as gr
 
 from assistant.chain import DEFAULT_MAX_QUESTIONS, METHODS, PROMPT_VARIANTS, Assistant
-from assistant.dialogue import Dialogue
-from assistant.errors import IntercptError, InputError
-from assistant.explain import explain
+from assistant.errors import InputError
 from assistant.languages import LANGUAGES
-from assistant.context.abstract import Summarizer
-from assistant.context.sentences import MAX_CONTEXT_CHARS
-from assistant.transcript import BoundedContext, Transcript, Turn
-from assistant.users import make_user, scripted_then
+from assistant.transcript import Transcript
 
-SKIP = "skip"
-MAX_UPLOAD_BYTES = 200_000
-MAX_SESSIONS = 256
+from .handlers import ASK_EACH_TIME, REGISTERS, ChatHandlers, ChatOptions, View, preferences_markdown, read_upload
+from .labels import SKIP, SKIP_LABEL, answer_options, model_display_name, option_label
+from .messages import account_markdown, checks_markdown, context_markdown, highlighted_source, result_message
 
-
-@dataclass
-class Session:
-    """One browser session's state on the server: the dialogue waiting for an answer, and the
-    transcript last shown (the context panel and the summary read it from here)."""
-
-    dialogue: Dialogue | None = None
-    last: Transcript | None = None
+MAX_ALTERNATIVES = 2   # the chain offers the first two options of a skipped question
+MAX_ANSWER_ROWS = 5    # the settings allow at most 5 questions
+ANSWERED_BY = {"human": "your answer", "none": "skipped", "simulated": "the simulated user"}
 
 
-class SessionStore:
-    """Sessions by browser session id, least recently used dropped first beyond ``capacity``."""
-
-    def __init__(self, capacity: int = MAX_SESSIONS):
-        self.capacity = capacity
-        self._sessions: OrderedDict[str, Session] = OrderedDict()
-
-    def get(self, session_id: str | None) -> Session:
-        """The session's state (a fresh one for an unknown id), marked as most recently used."""
-        session = self._sessions.pop(session_id, None) if session_id else None
-        session = session or Session()
-        if session_id:
-            self._sessions[session_id] = session
-            while len(self._sessions) > self.capacity:
-                self._sessions.popitem(last=False)
-        return session
+def as_message(message: Any) -> dict:
+    """A chat message as the dict the Chatbot keeps in the browser."""
+    return {k: v for k, v in asdict(message).items() if v not in (None, {}, [])} if not isinstance(message, dict) \
+        else message
 
 
-def read_context(context: str | None, upload: str | None) -> str | None:
-    """The context box and an uploaded .txt file, joined; bounded in size."""
-    parts = [context.strip()] if context and context.strip() else []
-    if upload:
-        path = Path(upload)
-        if path.stat().st_size > MAX_UPLOAD_BYTES:
-            raise InputError(f"the uploaded file is larger than {MAX_UPLOAD_BYTES // 1000} KB")
-        try:
-            parts.append(path.read_text(encoding="utf-8").strip())
-        except UnicodeDecodeError:
-            raise InputError("the uploaded file is not UTF-8 text") from None
-    text = "\n\n".join(p for p in parts if p)
-    if len(text) > MAX_CONTEXT_CHARS:
-        raise InputError(f"the context has {len(text)} characters; the limit is {MAX_CONTEXT_CHARS}")
-    return text or None
-
-
-def question_message(turn: Turn) -> gr.ChatMessage:
-    options = [{"label": option, "value": option} for option in turn.options] + [{"label": SKIP, "value": SKIP}]
-    hint = "Click an answer, type your own, or skip."
-    return gr.ChatMessage(content=f"{turn.question}\n\n_{hint}_", options=options)
-
-
-def status_message(text: str) -> gr.ChatMessage:
-    return gr.ChatMessage(content=text, metadata={"title": "Working", "status": "pending"})
-
-
-def account_markdown(transcript: Transcript) -> str:
-    return "\n".join(f"- {line}" for line in explain(transcript))
-
-
-def context_markdown(bounded: BoundedContext | None) -> str:
-    """What a model reads of the context: its size, the sentences kept, the summary if one was written."""
-    if bounded is None or not bounded.text:
-        return "_No context yet: the part a model reads appears here after a translation._"
-    sentences = ", ".join(str(i + 1) for i in bounded.indices)
-    lines = [f"**{bounded.strategy}**: {bounded.tokens_out} of {bounded.tokens_in} tokens (sentences {sentences})"]
-    if bounded.summary:
-        lines.append(f"**Summary:** {bounded.summary}")
-    lines.append("> " + bounded.text.replace("\n", "\n> "))
-    return "\n\n".join(lines)
-
-
-def summarize_context(assistant: Assistant, context: str, upload: str | None, lang: str,
-                      last: Transcript | None) -> str:
-    """The context panel with a summary the model writes of the extract (for the last text, or for none)."""
-    try:
-        text = read_context(context, upload)
-        if text is None:
-            return "_Add a context or upload a file first._"
-        bounded = assistant.context_policy.for_source(text, last.source if last else "", lang)
-        bounded.summary = Summarizer(assistant.chat_model, lang)(bounded.text)
-        return context_markdown(bounded)
-    except IntercptError as err:
-        return f"⚠️ {err}"
-    except Exception as err:  # noqa: BLE001 - a failing backend must reach the person as a message
-        return f"⚠️ The model backend failed: {type(err).__name__}: {err}"
-
-
-class ChatHandlers:
-    """What the app's events call: the chat turn, the one-call translation, the context panel.
-
-    Kept apart from the layout so the handlers can be tested on a fake chat model.
-    """
-
-    def __init__(self, assistants: dict[str, Assistant], sessions: SessionStore | None = None):
-        self.assistants = assistants
-        self.sessions = sessions or SessionStore()
-
-    def respond(self, message: str, history: list, lang: str, method: str, max_questions: float, prompts: str,
-                simulate: bool, context: str, upload: str | None, session_id: str | None
-                ) -> Iterator[tuple[Any, ...]]:
-        session_id = session_id or uuid.uuid4().hex
-        session = self.sessions.get(session_id)
-
-        def out(messages: list, transcript: Transcript | None = None) -> tuple[Any, ...]:
-            if transcript is None:
-                return messages, gr.update(), gr.update(), gr.update(), session_id
-            account = account_markdown(transcript)
-            result = gr.ChatMessage(content=f"**{transcript.translation}**" + (f"\n\n{account}" if account else ""))
-            return messages + [result], transcript.translation, account, transcript.to_dict(), session_id
-
-        shown: list[gr.ChatMessage] = []
-        assistant = self.assistants[prompts]
-        try:
-            dialogue = session.dialogue
-            if dialogue is not None and dialogue.pending is not None:
-                dialogue.answer(None if message.strip().lower() == SKIP else message, "human")
-            else:
-                dialogue = assistant.start(message, lang, method=method, context=read_context(context, upload),
-                                           max_questions=int(max_questions))
-            session.dialogue = dialogue
-            transcript = dialogue.transcript
-            user = None
-            if simulate:
-                user = make_user("simulated", target_lang=lang, chat_model=assistant.chat_model,
-                                 structured_output=assistant.structured_output, context=transcript.context,
-                                 specialist=prompts == "specialist", context_policy=assistant.context_policy)
-            yield out([status_message("Looking for ambiguities…")])
-            for step in dialogue.drive(user):
-                if step.kind == "asked" and user is None:
-                    yield out(shown + [question_message(step.turn)])
-                    return
-                if step.kind == "asked":
-                    shown.append(gr.ChatMessage(content=step.turn.question,
-                                                metadata={"title": f"Question about “{step.turn.span}”"}))
-                    yield out(shown + [status_message("The simulated user is answering…")])
-                elif step.kind == "answered" and user is not None:
-                    shown.append(gr.ChatMessage(content=step.turn.answer or SKIP, metadata={"title": "Simulated user"}))
-                elif step.kind == "translating":
-                    yield out(shown + [status_message("Translating…")])
-            session.dialogue, session.last = None, transcript
-            yield out(shown, transcript)
-        except IntercptError as err:
-            session.dialogue = None
-            yield out(shown + [gr.ChatMessage(content=f"⚠️ {err}")])
-        except Exception as err:  # noqa: BLE001 - a failing backend must reach the person as a message
-            session.dialogue = None
-            yield out(shown + [gr.ChatMessage(content=f"⚠️ The model backend failed: {type(err).__name__}: {err}")])
-
-    def translate(self, text: str, target_lang: str, method: str = "intercpt", context: str = "",
-                  answers: list[str] | None = None, max_questions: int = DEFAULT_MAX_QUESTIONS) -> dict:
-        """Translate in one call, answering the questions with ``answers`` in order; returns the transcript."""
-        user = make_user("human", target_lang=target_lang, ask=scripted_then(answers or [], None))
-        transcript = self.assistants["generalist"].run(text, target_lang, method=method, context=context or None,
-                                                  user=user, max_questions=max_questions)
-        return transcript.to_dict()
-
-    def show_context(self, session_id: str | None) -> str:
-        last = self.sessions.get(session_id).last
-        return context_markdown(last.bounded_context if last else None)
-
-    def summarize(self, context: str, upload: str | None, lang: str, session_id: str | None) -> str:
-        return summarize_context(self.assistants["generalist"], context, upload, lang, self.sessions.get(session_id).last)
-
+def without_status(history: list) -> list:
+    """The conversation without "Working" messages a cancelled request left behind."""
+    return [m for m in history if (m.get("metadata") or {}).get("status") != "pending"]
 
 
 def build_demo(assistants: dict[str, Assistant], model_spec: str, concurrency: int = 1) -> gr.Blocks:
@@ -202,43 +47,237 @@ def build_demo(assistants: dict[str, Assistant], model_spec: str, concurrency: i
         gr.Markdown("## intercpt — translation that asks before it guesses\n"
                     "Paste English text. When it is ambiguous for the target language, you get a question first.")
         session = gr.State(None)
-        with gr.Row():
-            with gr.Column(scale=1, min_width=260):
-                lang = gr.Dropdown(choices=[(name, code) for code, name in LANGUAGES.items()], value="fr",
-                                   label="Translate into")
-                method = gr.Radio(choices=list(METHODS), value="intercpt", label="Method",
-                                  info="intercpt asks first; with-context uses the context; no-extra uses nothing")
-                max_questions = gr.Slider(0, 5, value=DEFAULT_MAX_QUESTIONS, step=1, label="Maximum questions")
-                prompts = gr.Radio(choices=list(PROMPT_VARIANTS), value="generalist", label="Detection prompts")
-                simulate = gr.Checkbox(value=False, label="Simulated user (answers from the context)")
-                context = gr.Textbox(label="Context (optional)", lines=4,
-                                     placeholder="Background the assistant may use: who is speaking to whom…")
-                upload = gr.File(label="Context file (.txt)", file_types=[".txt"], type="filepath")
-                with gr.Accordion("What a model reads of the context", open=False):
-                    context_view = gr.Markdown(context_markdown(None), elem_id="context-view")
-                    summarize_button = gr.Button("Summarize it for me", size="sm")
-                gr.Textbox(value=model_spec, label="Model", interactive=False)
-            with gr.Column(scale=2):
-                translation = gr.Textbox(label="Translation", buttons=["copy"], interactive=False, render=False,
+        saved_chat = gr.BrowserState([], storage_key="intercpt-conversation")
+        saved_prefs = gr.BrowserState([ASK_EACH_TIME, ""], storage_key="intercpt-preferences")
+        with gr.Row(equal_height=False):
+            with gr.Column(scale=1, min_width=320):
+                text = gr.Textbox(label="English text", placeholder="English text to translate", lines=1,
+                                  max_lines=8, elem_id="source-text")
+                with gr.Row():
+                    lang = gr.Dropdown(choices=[(name, code) for code, name in LANGUAGES.items()], value="fr",
+                                       label="Translate into", min_width=120)
+                    as_answer = gr.Checkbox(False, label="My message answers the question", visible=False,
+                                            elem_id="as-answer", min_width=120)
+                with gr.Row():
+                    send = gr.Button("Translate", variant="primary", elem_id="send")
+                    stop = gr.Button("Stop", variant="stop", elem_id="stop")
+                status = gr.Markdown(elem_id="status")
+                question_source = gr.HighlightedText(label="The word in question", visible=False,
+                                                     color_map={"in question": "orange"}, show_legend=False,
+                                                     show_inline_category=False,
+                                                     elem_id="question-source")
+                chatbot = gr.Chatbot(label="Conversation", height=420, elem_id="chat")
+                with gr.Accordion("Settings", open=False, elem_id="settings"):
+                    method = gr.Radio(choices=list(METHODS), value="intercpt", label="Method",
+                                      info="intercpt asks first; with-context uses the context; no-extra uses nothing")
+                    max_questions = gr.Slider(0, MAX_ANSWER_ROWS, value=DEFAULT_MAX_QUESTIONS, step=1,
+                                              label="Maximum questions")
+                    prompts = gr.Radio(choices=list(PROMPT_VARIANTS), value="generalist", label="Detection prompts")
+                    simulate = gr.Checkbox(value=False, label="Simulated user (answers from the context)")
+                    context = gr.Textbox(label="Context (optional)", lines=4,
+                                         placeholder="Background the assistant may use: who is speaking to whom…")
+                    upload = gr.File(label="Context file (.txt, UTF-8, at most 200 KB)", file_types=[".txt"],
+                                     type="filepath", elem_id="upload")
+                    upload_note = gr.Markdown(elem_id="upload-note")
+                    with gr.Accordion("What a model reads of the context", open=False):
+                        context_view = gr.Markdown(context_markdown(None), elem_id="context-view")
+                        summarize_button = gr.Button("Summarize it for me", size="sm")
+                    gr.Textbox(value=model_display_name(model_spec), label="Model", interactive=False)
+                with gr.Accordion("Preferences", open=False, elem_id="preferences"):
+                    register = gr.Radio(choices=list(REGISTERS), value=ASK_EACH_TIME, label="Address people",
+                                        info="formal or informal “you”, applied without asking", elem_id="register")
+                    people = gr.Textbox(label="People", lines=2, placeholder="Blair: a woman", elem_id="people",
+                                        info="one a line: the gender to use for a named person")
+                    preferences_view = gr.Markdown(preferences_markdown(ASK_EACH_TIME, ""), elem_id="preferences-view")
+            with gr.Column(scale=1, min_width=320):
+                translation = gr.Textbox(label="Translation", buttons=["copy"], interactive=False, lines=3,
                                          elem_id="translation")
-                account = gr.Markdown(render=False)
-                transcript_view = gr.JSON(label="Transcript", render=False)
-                gr.ChatInterface(
-                    handlers.respond,
-                    additional_inputs=[lang, method, max_questions, prompts, simulate, context, upload, session],
-                    additional_outputs=[translation, account, transcript_view, session],
-                    api_name="chat",
-                    concurrency_limit=concurrency,
-                    fill_height=False,
-                    textbox=gr.Textbox(placeholder="English text to translate", show_label=False, lines=1, max_lines=8,
-                                       submit_btn=True, stop_btn=True),
-                )
-                translation.render()
-                account.render()
+                account = gr.Markdown(elem_id="account")
+                cards, card_texts, card_uses, card_notes = [], [], [], []
+                for i in range(MAX_ALTERNATIVES):
+                    with gr.Group(visible=False, elem_id=f"alternative-{i}") as card:
+                        card_notes.append(gr.Markdown())
+                        card_texts.append(gr.Textbox(show_label=False, buttons=["copy"], interactive=False))
+                        card_uses.append(gr.Button("Use this one", size="sm", elem_id=f"use-{i}"))
+                    cards.append(card)
+                rows, row_notes, row_choices, row_changes = [], [], [], []
+                for i in range(MAX_ANSWER_ROWS):
+                    with gr.Row(visible=False, elem_id=f"answer-{i}", equal_height=True) as row:
+                        row_notes.append(gr.Markdown())
+                        row_choices.append(gr.Dropdown(allow_custom_value=True, show_label=False, min_width=140,
+                                                       elem_id=f"answer-choice-{i}"))
+                        row_changes.append(gr.Button("Change answer", size="sm", elem_id=f"change-{i}"))
+                    rows.append(row)
                 with gr.Accordion("Transcript (JSON)", open=False):
-                    transcript_view.render()
+                    transcript_view = gr.JSON(label="Transcript")
+        settings = [lang, method, max_questions, prompts, simulate, context, upload, register, people]
+        result_parts = [*cards, *card_notes, *card_texts, *rows, *row_notes, *row_choices]
+        run_outputs = [chatbot, text, as_answer, question_source, translation, account, transcript_view, session,
+                       saved_chat, *result_parts]
+
+        def result_updates(t: Transcript | None) -> dict:
+            """The alternative cards and the answered questions of a finished translation (hidden without one)."""
+            updates: dict = {}
+            alternatives = t.alternatives if t else []
+            for i in range(MAX_ALTERNATIVES):
+                alt = alternatives[i] if i < len(alternatives) else None
+                updates[cards[i]] = gr.update(visible=alt is not None)
+                updates[card_notes[i]] = f"**If {alt.assumption}** — {checks_markdown(alt.checks)}" if alt else ""
+                updates[card_texts[i]] = alt.translation if alt else ""
+            turns = t.turns if t else []
+            for i in range(MAX_ANSWER_ROWS):
+                turn = turns[i] if i < len(turns) else None
+                updates[rows[i]] = gr.update(visible=turn is not None)
+                if turn is None:
+                    continue
+                who = ANSWERED_BY.get(turn.answered_by, turn.answered_by)
+                updates[row_notes[i]] = f"“{turn.span}” → **{turn.answer or 'not answered'}** ({who})"
+                updates[row_choices[i]] = gr.update(choices=answer_options(turn.ambiguity, turn.options, t.target_lang),
+                                                    value=turn.answer or SKIP)
+            return updates
+
+        def show(views: Iterator[View], history: list, session_id: str, asked: str | None,
+                 typed: str | None = None) -> Iterator[dict]:
+            """Each view as the page's updates: the chat, the streamed translation, the question panel;
+            the ``typed`` text leaves the input box once its request succeeded, and stays after an error."""
+            base = without_status(history) + ([{"role": "user", "content": asked}] if asked else [])
+            for view in views:
+                shown = view.messages + ([result_message(view.transcript)] if view.transcript else [])
+                chat = base + [as_message(m) for m in shown]
+                updates: dict = {chatbot: chat, session: session_id}
+                if view.draft is not None:
+                    updates[translation] = view.draft
+                if view.pending is not None or view.transcript is not None or view.failed:
+                    if typed is not None:
+                        updates[text] = typed if view.failed else ""
+                    updates[saved_chat] = chat
+                    updates[question_source] = gr.update(
+                        visible=view.pending is not None,
+                        value=highlighted_source(view.source or "", view.pending.span) if view.pending else None)
+                    updates[as_answer] = gr.update(visible=view.pending is not None, value=False)
+                if view.transcript is not None:
+                    t = view.transcript
+                    updates |= {translation: t.translation, account: account_markdown(t),
+                                transcript_view: t.to_dict(), **result_updates(t)}
+                yield updates
+
+        def submit(message: str, answer: bool, history: list, *values: Any) -> Iterator[dict]:
+            *options, session_id = values
+            if not (message or "").strip():
+                yield {text: gr.skip()}  # an empty submit is ignored
+                return
+            session_id = session_id or uuid.uuid4().hex
+            views = handlers.turn(message, ChatOptions.from_page(*options), session_id, as_answer=answer)
+            yield from show(views, history, session_id, message.strip(), typed=message)
+
+        def pick(evt: gr.SelectData, history: list, lang: str, method: str, max_questions: float, prompts: str,
+                 simulate: bool, context: str, upload: str | None, register: str, people: str,
+                 session_id: str | None) -> Iterator[dict]:
+            session_id = session_id or uuid.uuid4().hex
+            chat_options = ChatOptions.from_page(lang, method, max_questions, prompts, simulate, context, upload,
+                                                 register, people)
+            pending = handlers.sessions.get(session_id).dialogue
+            turn = pending.pending if pending else None
+            label = SKIP_LABEL if evt.value == SKIP else (
+                option_label(turn.ambiguity, evt.value, chat_options.lang) if turn else str(evt.value))
+            views = handlers.turn(str(evt.value), chat_options, session_id, as_answer=True)
+            yield from show(views, history, session_id, label)
+
+        def retry(history: list, lang: str, method: str, max_questions: float, prompts: str, simulate: bool,
+                  context: str, upload: str | None, register: str, people: str, session_id: str | None
+                  ) -> Iterator[dict]:
+            session_id = session_id or uuid.uuid4().hex
+            source = handlers.sessions.get(session_id).source
+            starts = [i for i, m in enumerate(history) if m.get("role") == "user" and m.get("content") == source]
+            options = ChatOptions.from_page(lang, method, max_questions, prompts, simulate, context, upload,
+                                            register, people)
+            yield from show(handlers.retry(session_id, options), history[:starts[-1]] if starts else history,
+                            session_id, source)
+
+        def change(index: int):
+            def run(choice: str, history: list, *values: Any) -> Iterator[dict]:
+                *options, session_id = values
+                last = handlers.sessions.get(session_id).last
+                turn = last.turns[index] if last and index < len(last.turns) else None
+                said = None if turn is None else \
+                    f"Change: “{turn.span}” → {option_label(turn.ambiguity, choice, last.target_lang)}"
+                views = handlers.change_answer(session_id or "", index, choice, ChatOptions.from_page(*options))
+                yield from show(views, history, session_id, said)
+            return run
+
+        def use(index: int):
+            def run(session_id: str | None) -> dict:
+                chosen = handlers.use_alternative(session_id or "", index)
+                if chosen is None:
+                    return {account: "_That alternative is gone: translate the text again._"}
+                return {translation: chosen.translation, account: account_markdown(chosen),
+                        transcript_view: chosen.to_dict(), **result_updates(chosen)}
+            return run
+
+        def stop_all(history: list, session_id: str | None) -> dict:
+            note = handlers.stop(session_id)
+            chat = without_status(history) + [{"role": "assistant", "content": note}]
+            return {chatbot: chat, saved_chat: chat, question_source: gr.update(visible=False),
+                    as_answer: gr.update(visible=False, value=False)}
+
+        def clear_all(session_id: str | None) -> dict:
+            handlers.clear(session_id)
+            return {saved_chat: [], question_source: gr.update(visible=False), translation: "", account: "",
+                    as_answer: gr.update(visible=False, value=False), transcript_view: None, **result_updates(None)}
+
+        def undo_last(evt: gr.UndoData, history: list, session_id: str | None) -> dict:
+            handlers.undo(session_id)
+            chat = history[:evt.index]
+            return {chatbot: chat, saved_chat: chat, text: str(evt.value or ""),
+                    question_source: gr.update(visible=False), as_answer: gr.update(visible=False, value=False)}
+
+        def check_upload(path: str | None) -> tuple[Any, str]:
+            try:
+                content = read_upload(path)
+            except InputError as err:
+                return None, f"⚠️ {err}"
+            return path, f"✓ {len(content or ''):,} characters of context" if path else ""
+
+        model_slot = {"concurrency_limit": concurrency, "concurrency_id": "model"}  # one queue for the model
+        private = {"api_visibility": "private", **model_slot}
+        runs = [
+            text.submit(submit, [text, as_answer, chatbot, *settings, session], run_outputs, **private),
+            send.click(submit, [text, as_answer, chatbot, *settings, session], run_outputs, **private),
+            chatbot.option_select(pick, [chatbot, *settings, session], run_outputs, **private),
+            chatbot.retry(retry, [chatbot, *settings, session], run_outputs, **private),
+        ]
+        runs += [button.click(change(i), [choice, chatbot, *settings, session], run_outputs, **private)
+                 for i, (button, choice) in enumerate(zip(row_changes, row_choices))]
+        for i, button in enumerate(card_uses):
+            button.click(use(i), [session], [translation, account, transcript_view, *result_parts],
+                         api_visibility="private")
+        stop.click(stop_all, [chatbot, session], [chatbot, saved_chat, question_source, as_answer],
+                   cancels=runs, queue=False, api_visibility="private")
+        chatbot.clear(clear_all, [session], [saved_chat, question_source, translation, account, as_answer,
+                                             transcript_view, *result_parts], cancels=runs, api_visibility="private")
+        chatbot.undo(undo_last, [chatbot, session], [chatbot, saved_chat, text, question_source, as_answer],
+                     cancels=runs, api_visibility="private")
+        gr.Timer(1.0).tick(handlers.activity, session, status, queue=False, show_progress="hidden",
+                           api_visibility="private")
+        upload.upload(check_upload, upload, [upload, upload_note], api_visibility="private")
+        upload.clear(lambda: "", None, upload_note, api_visibility="private")
+        for preference in (register, people):
+            preference.change(lambda r, p: (preferences_markdown(r, p), [r, p]), [register, people],
+                              [preferences_view, saved_prefs], api_visibility="private")
+        demo.load(lambda chat, prefs: (chat or [], *(prefs or [ASK_EACH_TIME, ""])), [saved_chat, saved_prefs],
+                  [chatbot, register, people], api_visibility="private")
         transcript_view.change(handlers.show_context, inputs=session, outputs=context_view, api_visibility="private")
         summarize_button.click(handlers.summarize, inputs=[context, upload, lang, session], outputs=context_view,
-                               api_visibility="private", concurrency_limit=concurrency)
-        gr.api(handlers.translate, api_name="translate", concurrency_limit=concurrency)
+                               api_visibility="private", **model_slot)
+
+        # The API of gradio_client callers: /chat (one message at a time) and /translate (one call).
+        api_message = gr.Textbox(visible=False)
+        api_chat = gr.Chatbot(visible=False)
+        def chat(message: str, *rest: Any) -> Iterator[tuple]:
+            yield from handlers.respond(message, [], *rest)
+
+        gr.Button(visible=False).click(
+            chat, [api_message, lang, method, max_questions, prompts, simulate, context, upload, session],
+            [api_chat, translation, account, transcript_view, session], api_name="chat", **model_slot)
+        gr.api(handlers.translate, api_name="translate", **model_slot)
     return demo

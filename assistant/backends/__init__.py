@@ -19,6 +19,7 @@ BACKENDS: dict[str, str] = {
     "transformers": "assistant.backends.hf:load",
     "vllm": "assistant.backends.vllm:load",
     "openai": "assistant.backends.openai:load",
+    "llamacpp": "assistant.backends.llamacpp:load",
 }
 
 __all__ = [
@@ -34,7 +35,7 @@ __all__ = [
 
 
 def load_chat_model(spec: ModelSpec, generation: GenerationConfig | None = None) -> BaseChatModel:
-    """Turn a parsed ``transformers:…``, ``vllm:…`` or ``openai:…`` spec into a ready chat model."""
+    """Turn a parsed ``transformers:…``, ``llamacpp:…``, ``vllm:…`` or ``openai:…`` spec into a ready chat model."""
     module_name, _, func_name = BACKENDS[spec.backend].partition(":")
     loader = getattr(importlib.import_module(module_name), func_name)
     return loader(spec, generation or GenerationConfig())
@@ -43,7 +44,8 @@ def load_chat_model(spec: ModelSpec, generation: GenerationConfig | None = None)
 def supports_structured_output(spec: ModelSpec) -> bool:
     """Whether to ask the backend for constrained replies (a JSON schema, a list of choices).
 
-    The vLLM servers intercpt runs honour them. Any other OpenAI-compatible server is asked
-    too: one that rejects them gets plain requests from then on, one that ignores them gets
-    its replies parsed tolerantly. The in-process backend has no constrained decoding."""
-    return spec.backend in ("vllm", "openai")
+    The vLLM servers intercpt runs and the in-process llama.cpp backend honour them. Any other
+    OpenAI-compatible server is asked too: one that rejects them gets plain requests from then
+    on, one that ignores them gets its replies parsed tolerantly. The in-process transformers
+    backend has no constrained decoding."""
+    return spec.backend in ("vllm", "openai", "llamacpp")

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -17,3 +18,7 @@ class GenerationConfig:
     temperature: float = 0.0
     max_tokens: int = 512
     seed: int = 0
+
+    def updated(self, overrides: dict[str, Any]) -> "GenerationConfig":
+        """This config with the decoding options a call binds (other keyword arguments are ignored)."""
+        return replace(self, **{k: overrides[k] for k in ("temperature", "max_tokens", "seed") if k in overrides})

@@ -21,6 +21,7 @@ from pydantic import ConfigDict, PrivateAttr
 
 from ..errors import ModelLoadError
 from .config import GenerationConfig
+from .hub import first_line, hub_reachable
 from .spec import MODEL_ENV_VAR, ModelSpec, resolve_local_target
 
 OFFLINE_HINT = (
@@ -155,7 +156,7 @@ def _load(target: str) -> HFEngine:
 
     path, gguf_file = resolve_local_target(target)
     is_local = gguf_file is not None or Path(path).exists()
-    if not is_local and not _in_hub_cache(path) and not _hub_reachable():
+    if not is_local and not _in_hub_cache(path) and not hub_reachable():
         raise ModelLoadError(
             f"cannot load {target!r}: it is not in the local Hugging Face cache and the hub cannot be reached; "
             + OFFLINE_HINT
@@ -171,9 +172,9 @@ def _load(target: str) -> HFEngine:
         )
     except OSError as err:
         where = f"from {path}" if is_local else f"{target!r} from the Hugging Face hub"
-        raise ModelLoadError(f"cannot load model {where}: {_first_line(err)}; " + OFFLINE_HINT) from err
+        raise ModelLoadError(f"cannot load model {where}: {first_line(err)}; " + OFFLINE_HINT) from err
     except (ValueError, RuntimeError, KeyError) as err:
-        raise ModelLoadError(f"cannot load model {target!r}: {_first_line(err)}") from err
+        raise ModelLoadError(f"cannot load model {target!r}: {first_line(err)}") from err
     if not tokenizer.chat_template:
         raise ModelLoadError(f"{target!r} has no chat template; intercpt needs an instruct (chat) model")
     model.eval()
@@ -184,24 +185,6 @@ def _in_hub_cache(repo_id: str) -> bool:
     from huggingface_hub import try_to_load_from_cache
 
     return isinstance(try_to_load_from_cache(repo_id, "config.json"), str)
-
-
-def _hub_reachable(timeout: float = 3.0) -> bool:
-    """A quick check, so that an offline machine fails in seconds instead of after minutes of retries."""
-    import httpx
-    from huggingface_hub import constants
-
-    if constants.HF_HUB_OFFLINE:
-        return False
-    try:
-        httpx.head(constants.ENDPOINT, timeout=timeout)
-    except httpx.HTTPError:
-        return False
-    return True
-
-
-def _first_line(err: BaseException) -> str:
-    return (str(err).strip().splitlines() or [type(err).__name__])[0]
 
 
 class TransformersChatModel(BaseChatModel):
@@ -232,7 +215,7 @@ class TransformersChatModel(BaseChatModel):
         run_manager: CallbackManagerForLLMRun | None = None,
         **kwargs: Any,
     ) -> ChatResult:
-        text, usage = self._engine.generate(convert_to_openai_messages(messages), self._config(kwargs))
+        text, usage = self._engine.generate(convert_to_openai_messages(messages), self.generation.updated(kwargs))
         message = AIMessage(
             content=_cut_at_stop(text, stop),
             usage_metadata={
@@ -244,9 +227,6 @@ class TransformersChatModel(BaseChatModel):
         )
         return ChatResult(generations=[ChatGeneration(message=message)])
 
-    def _config(self, overrides: dict[str, Any]) -> GenerationConfig:
-        known = {k: overrides[k] for k in ("temperature", "max_tokens", "seed") if k in overrides}
-        return GenerationConfig(**{**self.generation.__dict__, **known})
 
 
 def _cut_at_stop(text: str, stop: list[str] | None) -> str:

@@ -25,8 +25,17 @@ PRESET_MARK = "@"
 
 
 @dataclass(frozen=True)
+class GGUFFile:
+    """A quantized GGUF file of a preset's model on the Hugging Face hub, for llama.cpp."""
+
+    repo: str
+    file: str
+
+
+@dataclass(frozen=True)
 class Preset:
-    """One named backbone: its Hugging Face id, architecture, family, hardware and extra vLLM flags."""
+    """One named backbone: its Hugging Face id, architecture, family, hardware, extra vLLM flags
+    and, optionally, a GGUF file of it for llama.cpp."""
 
     name: str
     model: str
@@ -34,6 +43,7 @@ class Preset:
     family: str
     hardware: str
     flags: tuple[str, ...] = ()
+    gguf: GGUFFile | None = None
 
 
 @dataclass(frozen=True)
@@ -58,7 +68,8 @@ def presets() -> dict[str, Preset]:
     """Every preset by name."""
     return {
         name: Preset(name=name, model=entry["model"], architecture=entry["architecture"], family=entry["family"],
-                     hardware=entry["hardware"], flags=tuple(entry.get("flags", ())))
+                     hardware=entry["hardware"], flags=tuple(entry.get("flags", ())),
+                     gguf=GGUFFile(**entry["gguf"]) if "gguf" in entry else None)
         for name, entry in _data()["presets"].items()
     }
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import importlib.util
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -11,12 +12,15 @@ from ..errors import ModelLoadError, ModelSpecError
 from .presets import get_preset, is_preset_target
 
 DEFAULT_MODEL = "transformers:Qwen/Qwen2.5-1.5B-Instruct"
+# Without a GPU, llama.cpp computes on the quantized GGUF directly, several times faster than transformers.
+DEFAULT_CPU_MODEL = "llamacpp:@qwen2.5-1.5b"
 MODEL_ENV_VAR = "INTERCPT_MODEL"
 
 SPEC_FORMS = {
     "transformers": "transformers:<hf-id | local dir | file.gguf | @preset>",
     "vllm": "vllm:<hf-id | local dir | file.gguf | @preset>",
     "openai": "openai:<base_url>[#<model>]",
+    "llamacpp": "llamacpp:<file.gguf | hf-id of a GGUF repository | @preset>",
 }
 
 
@@ -26,7 +30,8 @@ class ModelSpec:
 
     ``target`` is a Hugging Face id, a local path, a ``@preset`` name (see ``presets.yaml``)
     or (for ``openai``) a base URL; ``model`` is the served model name after ``#`` for ``openai`` specs.
-    A spec without a backend prefix means ``transformers``.
+    A spec without a backend prefix means ``transformers``, except a ``.gguf`` file, which runs
+    on llama.cpp where it is installed (see ``embedded_backend_for``).
     """
 
     backend: str
@@ -40,7 +45,7 @@ class ModelSpec:
             raise ModelSpecError(f"empty model spec; expected one of: {', '.join(SPEC_FORMS.values())}")
         backend, sep, target = text.partition(":")
         if not sep or backend not in SPEC_FORMS and ("/" in backend or "." in backend or "\\" in backend):
-            return cls._validated("transformers", text, None)
+            return cls._validated(embedded_backend_for(text), text, None)
         if backend not in SPEC_FORMS:
             hint = difflib.get_close_matches(backend, SPEC_FORMS, n=1)
             did_you_mean = f" (did you mean {hint[0]!r}?)" if hint else ""
@@ -70,8 +75,25 @@ class ModelSpec:
 
 
 def default_model_spec() -> str:
-    """The spec used when ``--model`` is not given: ``$INTERCPT_MODEL`` or the built-in default."""
-    return os.environ.get(MODEL_ENV_VAR) or DEFAULT_MODEL
+    """The spec used when ``--model`` is not given: ``$INTERCPT_MODEL`` or the built-in default
+    (llama.cpp on a machine without a GPU where it is installed, transformers otherwise)."""
+    if os.environ.get(MODEL_ENV_VAR):
+        return os.environ[MODEL_ENV_VAR]
+    return DEFAULT_CPU_MODEL if llamacpp_installed() and not has_gpu() else DEFAULT_MODEL
+
+
+def embedded_backend_for(target: str) -> str:
+    """The in-process backend of a spec without a prefix: a GGUF file runs best on llama.cpp."""
+    return "llamacpp" if target.endswith(".gguf") and llamacpp_installed() else "transformers"
+
+
+def llamacpp_installed() -> bool:
+    return importlib.util.find_spec("llama_cpp") is not None
+
+
+def has_gpu() -> bool:
+    """A cheap check (no torch import: it runs while the CLI builds its help) for an NVIDIA or AMD GPU."""
+    return any(os.path.exists(device) for device in ("/dev/nvidiactl", "/dev/kfd"))
 
 
 def looks_like_path(target: str) -> bool:

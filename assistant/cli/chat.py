@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 
 from ..languages import LANGUAGES
-from .common import add_chain_options, add_model_argument, chain_options, load_model_with_status, model_spec
+from .common import (add_chain_options, add_model_argument, chain_options, load_glossary, load_model_with_status,
+                     model_spec)
 from .types import CLISubcommand
 
 QUIT = {"/quit", "/exit", ":q"}
@@ -25,6 +26,8 @@ class ChatCommand(CLISubcommand):
         )
         parser.add_argument("--to", required=True, metavar="LANG", help=f"target language: {', '.join(LANGUAGES)}")
         add_model_argument(parser)
+        parser.add_argument("--glossary", metavar="F",
+                            help="term translations to keep: a CSV or TSV file (source,target per line) or TBX")
         add_chain_options(parser, exclude=NO_CONTEXT)
         return parser
 
@@ -36,6 +39,7 @@ class ChatCommand(CLISubcommand):
         args.options = chain_options(args)
         if args.options.method == "with-context":
             raise InputError("chat has no context to read: use --method intercpt or no-extra")
+        args.glossary = load_glossary(args.glossary, args.to)
         args.model = model_spec(args.model)
 
     def cmd(self, args: argparse.Namespace) -> int:
@@ -60,7 +64,8 @@ class ChatCommand(CLISubcommand):
                 break
             try:
                 transcript = assistant.run(line, args.to, method=options.method, user=user,
-                                           max_questions=options.max_questions, preferences=preferences)
+                                           max_questions=options.max_questions, preferences=preferences,
+                                           glossary=args.glossary)
             except InputError as err:
                 print(f"intercpt: {err}")
                 continue

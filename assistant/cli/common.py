@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from ..backends.spec import DEFAULT_MODEL, MODEL_ENV_VAR, SPEC_FORMS, ModelSpec, default_model_spec
+from ..backends.spec import MODEL_ENV_VAR, SPEC_FORMS, ModelSpec, default_model_spec
 from ..errors import InputError
 
 
@@ -14,7 +14,7 @@ def add_model_argument(parser: argparse.ArgumentParser) -> None:
     """``--model SPEC``, parsed once, in ``validate``, by ``model_spec``."""
     parser.add_argument("--model", default=None, metavar="SPEC",
                         help=f"model to use: {'; '.join(SPEC_FORMS.values())} "
-                        f"(default: ${MODEL_ENV_VAR} or {DEFAULT_MODEL})")
+                        f"(default: ${MODEL_ENV_VAR} or {default_model_spec()})")
 
 
 def model_spec(text: str | None) -> ModelSpec:
@@ -65,6 +65,13 @@ def read_text_file(path: str | Path, what: str) -> str:
         raise InputError(f"the {what} {path} is not UTF-8 text (binary data?)") from None
     except OSError as err:
         raise InputError(f"cannot read the {what} {path}: {err.strerror or err}") from None
+
+
+def load_glossary(path: str | None, target_lang: str):
+    """The ``--glossary`` file, read before any model loads (a bad one fails in one line)."""
+    from ..glossary import Glossary
+
+    return Glossary.load(path, target_lang) if path is not None else None
 
 
 def load_model_with_status(spec: ModelSpec):

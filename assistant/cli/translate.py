@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import json
 import sys
+from dataclasses import asdict
 
 from ..errors import InputError
 from ..languages import LANGUAGES
-from .common import (add_chain_options, add_model_argument, chain_options, load_model_with_status, model_spec,
-                     read_text_argument, read_text_file)
+from .common import (add_chain_options, add_model_argument, chain_options, load_glossary, load_model_with_status,
+                     model_spec, read_text_argument, read_text_file)
 from .types import CLISubcommand
 
 GOLD_KEYS = ("formality", "gender", "sense", "referent")
@@ -24,8 +26,14 @@ class TranslateCommand(CLISubcommand):
         parser = subparsers.add_parser(self.name, help=self.help, description=self.help)
         parser.add_argument("text", nargs="?", help="English text; '-' or omitted reads standard input")
         parser.add_argument("--file", metavar="F",
-                            help="translate a UTF-8 text file paragraph by paragraph (document mode): each question "
-                            "is asked once and its answer kept for the whole document")
+                            help="translate a file, asking each question once for the whole document: a .txt "
+                            "paragraph by paragraph (on standard output unless --out), or a .po/.pot, .xlf/.xliff, "
+                            ".srt or .docx file into a file of the same structure, placeholders and tags kept")
+        parser.add_argument("--out", metavar="F",
+                            help="where --file's translation goes (default for a .po, .xliff, .srt or .docx: "
+                            "the input's name with the language added, e.g. messages.fr.po)")
+        parser.add_argument("--glossary", metavar="F",
+                            help="term translations to keep: a CSV or TSV file (source,target per line) or TBX")
         parser.add_argument("--to", required=True, metavar="LANG", help=f"target language: {', '.join(LANGUAGES)}")
         add_model_argument(parser)
         context = parser.add_mutually_exclusive_group()
@@ -52,11 +60,16 @@ class TranslateCommand(CLISubcommand):
         language_name(args.to)
         if args.file is not None and args.text is not None:
             raise InputError("give either TEXT or --file, not both")
+        if args.out is not None and args.file is None:
+            raise InputError("--out names where --file's translation goes; give --file too")
         args.options = chain_options(args)
-        args.document = read_text_file(args.file, "file") if args.file is not None else None
-        if args.document is not None:
+        args.glossary = load_glossary(args.glossary, args.to)
+        args.units_file = read_units_file(args.file, args.out, args.to) if args.file is not None else None
+        args.document = None
+        if args.file is not None and args.units_file is None:
+            args.document = read_text_file(args.file, "file")
             split_paragraphs(args.document)  # a document with nothing to translate fails here
-        args.source = validate_source(read_text_argument(args.text)) if args.document is None else None
+        args.source = validate_source(read_text_argument(args.text)) if args.file is None else None
         if args.context_file is not None:
             args.context = read_text_file(args.context_file, "context file")
         has_context = bool(args.context and args.context.strip())
@@ -78,10 +91,12 @@ class TranslateCommand(CLISubcommand):
         assistant = Assistant.for_model(model, args.model, prompts=options.prompts,
                                         context_policy=options.context_policy())
         user = build_user(args, model)
+        if args.units_file is not None:
+            return translate_units_file(assistant, args, user)
         if args.document is not None:
             return translate_document(assistant, args, user)
         transcript = assistant.run(args.source, args.to, method=options.method, context=args.context, user=user,
-                                   max_questions=options.max_questions)
+                                   max_questions=options.max_questions, glossary=args.glossary)
         if args.json:
             print(transcript.to_json())
         else:
@@ -110,7 +125,8 @@ def translate_document(assistant, args: argparse.Namespace, user) -> int:
         print(f"[paragraph {number}/{total}] {paragraph[:70]}{'…' if len(paragraph) > 70 else ''}", file=sys.stderr)
 
     translator = DocumentTranslator(assistant, args.to, method=args.options.method,
-                                    max_questions=args.options.max_questions, background=args.context)
+                                    max_questions=args.options.max_questions, background=args.context,
+                                    glossary=args.glossary)
     result = translator.translate(args.document, user, on_paragraph=announce)
     if args.json:
         print(result.to_json())
@@ -120,6 +136,58 @@ def translate_document(assistant, args: argparse.Namespace, user) -> int:
         for line in explain(transcript):
             print(f"  · paragraph {number}: {line}", file=sys.stderr)
     return 0
+
+
+def read_units_file(path: str, out: str | None, target_lang: str):
+    """``--file`` read as translation units (with where they go), or None for text in document mode."""
+    from pathlib import Path
+
+    from ..formats import FORMATS, read_document
+
+    source = Path(path)
+    if out is None and (source.suffix.lower() == ".txt" or source.suffix.lower() not in FORMATS):
+        return None  # any other file is text: document mode, on standard output
+    document = read_document(source)
+    if not document.units:
+        raise InputError(f"{source}: nothing to translate (every unit is empty or already translated)")
+    target = Path(out) if out is not None else source.with_name(f"{source.stem}.{target_lang}{source.suffix}")
+    if target.resolve() == source.resolve():
+        raise InputError(f"--out {target} would overwrite the file being translated; name another file")
+    return document, target
+
+
+def translate_units_file(assistant, args: argparse.Namespace, user) -> int:
+    """A localisation file: every unit through the chain with one memory of answers, written in the same
+    structure; placeholders checked per unit. The account goes to stderr, or the record to stdout (--json)."""
+    from ..document import DocumentTranslator
+    from ..formats import translate_document
+
+    document, out = args.units_file
+    translator = DocumentTranslator(assistant, args.to, method=args.options.method,
+                                    max_questions=args.options.max_questions, background=args.context,
+                                    glossary=args.glossary)
+    transcripts: list = []
+    report = translate_document(document, out, translator.segment_translator(user, transcripts),
+                                target_lang=args.to, progress=not args.json)
+    asked = [turn for t in transcripts for turn in t.turns if turn.answered_by != "preference"]
+    if args.json:
+        print(json.dumps(file_record(report, out, transcripts), ensure_ascii=False, indent=2))
+        return 0
+    print(f"{len(document.units)} units translated into {out}", file=sys.stderr)
+    for turn in asked:
+        print(f"  · asked once for the whole file: {turn.question} → {turn.answer or 'skipped'}", file=sys.stderr)
+    for unit, check in zip(document.units, report.checks):
+        if check.status == "fail":
+            print(f"  · unit {unit.id}: placeholders {check.observed}; flagged for review", file=sys.stderr)
+    return 0
+
+
+def file_record(report, out, transcripts: list) -> dict:
+    """What ``--file … --json`` prints: each unit's placeholder check and every segment's transcript."""
+    return {"file": str(report.document.path), "out": str(out),
+            "units": [{"id": unit.id, "placeholders": asdict(check)}
+                      for unit, check in zip(report.document.units, report.checks)],
+            "transcripts": [t.to_dict() for t in transcripts]}
 
 
 def build_user(args: argparse.Namespace, model):

@@ -22,11 +22,17 @@ MASCULINE, FEMININE = "masculine", "feminine"
 # A person sense ranked lower than this (WordNet orders senses by frequency) is too rare to make
 # the word denote a person: "head" (rank 3) or "star" (rank 2) are not people in most texts.
 MAX_PERSON_RANK = 1
-# The first gendered word among the first five words of a gloss: "a woman whose husband died".
+GLOSS_RULES = 2  # version of the gloss-gender rules below, part of the cache file's name
+# The first gendered word among the first five words of a gloss, before any relative or
+# prepositional phrase: "a woman whose husband died" is feminine, "a child of your son" is not.
 _GLOSS_GENDER = re.compile(
-    r"^(?:\w+\s+){0,4}?\b(?:(?P<f>woman|women|girl|female|wife|mother|daughter|sister|lady)|"
+    r"^(?:(?!(?:of|who|whose|that|which|in|for|with|by|to|from|between)\b)\w+\s+){0,4}?"
+    r"\b(?:(?P<f>woman|women|girl|female|wife|mother|daughter|sister|lady)|"
     r"(?P<m>man|men|boy|male|husband|father|son|brother|gentleman))\b"
 )
+# "a boy or girl", "a man or woman": both genders named, the word itself has none.
+_BOTH_GENDERS = re.compile(r"\b(?:man|men|boy|male)\s+or\s+(?:a\s+)?(?:woman|women|girl|female)\b|"
+                           r"\b(?:woman|women|girl|female)\s+or\s+(?:a\s+)?(?:man|men|boy|male)\b")
 
 
 @dataclass(frozen=True)
@@ -39,7 +45,7 @@ class PersonNoun:
 
 def _gloss_gender(definition: str) -> str | None:
     match = _GLOSS_GENDER.search(definition.lower())
-    if match is None:
+    if match is None or _BOTH_GENDERS.search(definition.lower()):
         return None
     return FEMININE if match.group("f") else MASCULINE
 
@@ -73,7 +79,7 @@ def _build_table() -> dict[str, list]:
 @lru_cache(maxsize=1)
 def person_nouns() -> dict[str, PersonNoun]:
     """Every noun whose first or second WordNet sense is a person (hyponym of person.n.01)."""
-    path = cache_dir() / f"wordnet-person-nouns-{version('wn')}-r{MAX_PERSON_RANK}.json"
+    path = cache_dir() / f"wordnet-person-nouns-{version('wn')}-r{MAX_PERSON_RANK}-g{GLOSS_RULES}.json"
     if path.exists():
         table = json.loads(path.read_text(encoding="utf-8"))
     else:

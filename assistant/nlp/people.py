@@ -27,11 +27,24 @@ GENDERED_PRONOUNS = {"he": MASCULINE, "him": MASCULINE, "his": MASCULINE, "himse
 PERSONAL = {"i": SINGULAR, "me": SINGULAR, "myself": SINGULAR, "you": None, "yourself": SINGULAR,
             "yourselves": PLURAL, "we": PLURAL, "us": PLURAL, "ourselves": PLURAL, "they": PLURAL,
             "them": PLURAL, "themselves": PLURAL}
-INDEFINITE = {"someone": SINGULAR, "somebody": SINGULAR, "anyone": SINGULAR, "anybody": SINGULAR,
-              "everyone": SINGULAR, "everybody": SINGULAR, "nobody": SINGULAR, "whoever": SINGULAR,
-              "one": SINGULAR, "another": SINGULAR, "each": SINGULAR, "none": PLURAL, "all": PLURAL,
-              "few": PLURAL, "many": PLURAL, "some": PLURAL, "others": PLURAL, "those": PLURAL,
-              "both": PLURAL, "several": PLURAL, "most": PLURAL, "any": PLURAL, "other": SINGULAR}
+# Indefinite pronouns that always denote people ("someone else will do it": quelqu'un, alguien).
+PERSON_INDEFINITE = {"someone": SINGULAR, "somebody": SINGULAR, "anyone": SINGULAR, "anybody": SINGULAR,
+                     "everyone": SINGULAR, "everybody": SINGULAR, "nobody": SINGULAR, "whoever": SINGULAR,
+                     "oneself": SINGULAR}
+# Quantifiers standing alone for people ("several were disappointed", "a few have fished"): the
+# translation picks a gendered pronoun (quelques-uns/quelques-unes, algunos/algunas, alle/einige).
+QUANTIFIERS = {"one": SINGULAR, "another": SINGULAR, "each": SINGULAR, "none": PLURAL, "all": PLURAL,
+               "few": PLURAL, "many": PLURAL, "some": PLURAL, "others": PLURAL, "those": PLURAL,
+               "both": PLURAL, "several": PLURAL, "most": PLURAL, "any": PLURAL, "other": SINGULAR,
+               "either": SINGULAR, "neither": SINGULAR, "enough": PLURAL}
+INDEFINITE = PERSON_INDEFINITE | QUANTIFIERS
+ARGUMENTS = {"nsubj", "nsubjpass", "dobj", "pobj", "dative", "attr", "appos", "conj"}
+# Determiners after which a lone quantifier or number stands for a thing ("this one", "which one").
+THING_DETERMINERS = {"this", "that", "which", "the"}
+# Words that are people only with a relative clause or an agreeing word ("the ones who are orphaned").
+RELATIVE_ONLY = {"ones": PLURAL, "lot": PLURAL}
+# Agent nouns that WordNet lacks but whose ending names a person: creationist, antifascist, fashionista.
+_PERSON_SUFFIX = ("ist", "ists", "ista", "istas")
 LINKING_VERBS = {"be", "seem", "become", "feel", "look", "remain", "get", "stay", "appear", "sound", "prove"}
 SUBJECTS = {"nsubj", "nsubjpass"}
 CLAUSE_LINKS = {"advcl", "ccomp", "conj", "xcomp", "relcl", "acl", "pcomp"}
@@ -55,6 +68,9 @@ class Mention:
     agreement: tuple[str, ...] = ()
     conjunct_of: int | None = None  # head index of the mention it is coordinated with
     undecided_pronouns: list[str] = field(default_factory=list)  # gendered pronouns that may be its
+    # What a first name usually is. Never enough to settle a gender (Jessie, Alex, Sasha; the product
+    # cannot know the person), but a pronoun of the other gender is not this person's.
+    likely: str | None = None
 
 
 @dataclass(frozen=True)
@@ -108,7 +124,11 @@ def group_mentions(mentions: list[Mention]) -> list[MentionGroup]:
                 group.append(mention)
                 break
         else:
-            groups.append([mention])
+            named = [g for g in groups if any(m.kind == "name" and m.number == SINGULAR for m in g)]
+            if mention.kind == "placeholder" and len(named) == 1:
+                named[0].append(mention)  # "Blair said [pr] would come": the placeholder is Blair
+            else:
+                groups.append([mention])
     return [MentionGroup(tuple(g)) for g in groups]
 
 
@@ -140,42 +160,63 @@ def _name(ent: Any, sentence_of: dict[int, int]) -> Mention:
     first = ent[1] if ent[0].lower_ in TITLES and len(ent) > 1 else ent[0]
     title = title_token.lower_ if title_token is not None else ""
     settled, evidence = TITLES.get(title), f"title {title_token.text}" if title in TITLES else None
-    if settled is None:
-        _, settled = name_gender(first.text)
-        evidence = f"first name {first.text}" if settled else None
     head = ent.root
     return Mention(ent.text, ent.start_char, ent.end_char, head.text, head.i, sentence_of[head.i],
-                   _number(head), "name", settled, evidence, _agreement(head), _conjunct_of(head))
+                   _number(head), "name", settled, evidence, _agreement(head), _conjunct_of(head),
+                   likely=name_gender(first.text)[1])
 
 
 def _mention_at(token: Any, source: str, sentence_of: dict[int, int]) -> Mention | None:
     lower = token.lower_
     if source[token.idx:token.idx + len(PLACEHOLDER)] == PLACEHOLDER:
         return _make(token, "placeholder", SINGULAR, text=PLACEHOLDER, sentence_of=sentence_of)
-    if token.pos_ in ("NOUN", "PROPN"):
+    if token.pos_ in ("NOUN", "PROPN") and lower not in INDEFINITE:
         noun = _compound_person_noun(token)
+        if noun is not None and noun.rank > 0 and _owned_by_pronoun(token) and _number(token) == SINGULAR:
+            noun = None  # "her help", "his guide": a person only in the word's second sense
         if noun is not None and token.dep_ != "compound":
             return _make(token, "noun", _number(token), sentence_of=sentence_of, settled=noun.gender,
                          evidence=f"the noun {token.text}" if noun.gender else None)
+        if token.dep_ in ARGUMENTS | {"ROOT"} and (token.ent_type_ == "NORP" or lower.endswith(_PERSON_SUFFIX)):
+            return _make(token, "noun", _number(token), sentence_of=sentence_of)  # the Viennese, creationists
+        if lower in RELATIVE_ONLY and (_has_who_clause(token) or _agreement(token)):
+            return _make(token, "indefinite", RELATIVE_ONLY[lower], sentence_of=sentence_of)
         if token.pos_ == "PROPN" and token.dep_ in SUBJECTS | {"poss", "dobj"} and not token.ent_type_:
             known, gender = name_gender(token.text)
             if known:
-                return _make(token, "name", SINGULAR, sentence_of=sentence_of, settled=gender,
-                             evidence=f"first name {token.text}" if gender else None)
+                mention = _make(token, "name", SINGULAR, sentence_of=sentence_of)
+                mention.likely = gender
+                return mention
         return None
     if token.pos_ == "PRON" and lower in PERSONAL:
-        agreement = _agreement(token)
+        agreement = _agreement(token) + tuple(c.text for c in token.children if c.lower_ in ("all", "both", "each"))
         number = PERSONAL[lower] or _you_number(token)
-        return _make(token, "pronoun", number, sentence_of=sentence_of, agreement=agreement) if agreement else None
+        if lower in ("they", "them") and _plural_antecedent(token):
+            return None  # the plural before it is what it stands for, and that is the mention if any
+        if agreement or (lower in ("they", "them") and token.dep_ in ARGUMENTS):
+            return _make(token, "pronoun", number, sentence_of=sentence_of, agreement=agreement)
+        return None
     if lower in INDEFINITE and token.dep_ not in ("det", "predet", "amod", "advmod", "nummod", "quantmod"):
         agreement = _agreement(token)
-        if agreement or _has_who_clause(token):
+        if _of_phrase(token) is not None:
+            return None  # "some of the water"; "some of the users" is the users' mention
+        if agreement or _has_who_clause(token) or lower in PERSON_INDEFINITE or _stands_for_people(token):
             return _make(token, "indefinite", INDEFINITE[lower], sentence_of=sentence_of, agreement=agreement)
         return None
+    if token.pos_ == "NUM" and token.dep_ in SUBJECTS and _stands_for_people(token):
+        return _make(token, "indefinite", SINGULAR if lower == "one" else PLURAL, sentence_of=sentence_of)
+    if token.pos_ == "ADJ" and token.dep_ in ARGUMENTS and person_noun(lower) is not None:
+        noun = person_noun(lower)  # "the cleaner" tagged as a comparative
+        return _make(token, "noun", PLURAL if lower.endswith("s") else SINGULAR, sentence_of=sentence_of,
+                     settled=noun.gender, evidence=f"the noun {token.text}" if noun.gender else None)
     if token.pos_ in ("ADJ", "VERB") and token.dep_ in SUBJECTS | {"dobj", "pobj"} \
             and any(c.dep_ in ("det", "predet") and c.lower_ in ("the", "all", "those") for c in token.children):
         return _make(token, "noun", PLURAL, sentence_of=sentence_of)  # "the injured", "all concerned"
     return None
+
+
+def _owned_by_pronoun(token: Any) -> bool:
+    return any(c.dep_ == "poss" and c.pos_ == "PRON" for c in token.children)
 
 
 def _compound_person_noun(token: Any):
@@ -185,7 +226,13 @@ def _compound_person_noun(token: Any):
         found = person_noun(" ".join([compounds[-1].lower_, token.lemma_.lower()]))
         if found is not None:
             return found
-    return person_noun(token.lemma_) or person_noun(token.lower_)
+    return person_noun(token.lemma_) or person_noun(token.lower_) or (
+        person_noun(_singular(token.lower_)) if token.tag_ in ("NNS", "NNPS") else None)
+
+
+def _singular(word: str) -> str:
+    """The singular of a plural the tagger did not lemmatise ("Muslims", "Cubans" as proper nouns)."""
+    return word[:-3] + "y" if word.endswith("ies") else word[:-1] if word.endswith("s") else word
 
 
 def _make(token: Any, kind: str, number: str, *, sentence_of: dict[int, int], text: str | None = None,
@@ -223,6 +270,26 @@ def _agreement(token: Any) -> tuple[str, ...]:
     return tuple(dict.fromkeys(w.text for w in words if w.i != token.i))
 
 
+def _stands_for_people(token: Any) -> bool:
+    """A quantifier or number heading a noun phrase of its own, as the argument of a verb: "several
+    were disappointed", "four in Sweden were opposed" (not "some of the water", "this one", "in 1998")."""
+    if token.dep_ not in ARGUMENTS or any(c.lower_ in THING_DETERMINERS for c in token.children if c.dep_ == "det"):
+        return False
+    if token.pos_ == "NUM" and (not token.text.isalpha() and len(token.text) == 4 or token.head.pos_ == "NOUN"):
+        return False  # a year, or a number that counts a noun
+    return True
+
+
+def _of_phrase(token: Any) -> Any | None:
+    return next((c for c in token.children if c.dep_ == "prep" and c.lower_ == "of"), None)
+
+
+def _plural_antecedent(token: Any) -> bool:
+    """Whether a plural noun before "they"/"them" may be what it stands for; without one, "they"
+    stands for people the text does not name ("they say", "they had the resources"): ils or elles."""
+    return any(t.tag_ in ("NNS", "NNPS") or t.lower_ in ("they", "them") for t in token.doc[:token.i])
+
+
 def _has_who_clause(token: Any) -> bool:
     return any(c.dep_ in ("relcl", "acl") and any(g.lower_ in ("who", "whom", "whose") for g in c.subtree)
                for c in token.children) or token.lower_ == "whoever"
@@ -242,7 +309,7 @@ def _attribute_pronouns(doc: Any, mentions: list[Mention]) -> None:
         gender = GENDERED_PRONOUNS[pronoun.lower_]
         sentence = pronoun.sent
         candidates = [m for m in mentions if m.kind in ("name", "noun", "placeholder", "indefinite")
-                      and m.number == SINGULAR and m.settled in (None, gender)
+                      and m.number == SINGULAR and m.settled in (None, gender) and m.likely in (None, gender)
                       and not (m.start <= pronoun.idx < m.end)
                       and (m.sentence == _sentence_index(doc, sentence) and m.head_index < pronoun.i
                            or m.sentence == _sentence_index(doc, sentence) - 1)]
@@ -265,14 +332,19 @@ def _sentence_index(doc: Any, sentence: Any) -> int:
 
 
 def _antecedent(pronoun: Any, candidates: list[Mention], by_head: dict[int, Mention]) -> Mention | None:
-    if len(candidates) <= 1:
-        return candidates[0] if candidates else None
     subject = _clause_subject(pronoun)
     inside = subject is not None and pronoun.i in {t.i for t in subject.subtree}
     if subject is not None and subject.lower_ in ("who", "that", "which") and subject.head.dep_ == "relcl":
         subject = subject.head.head  # "the teacher, who thanked her": the teacher
     lower = pronoun.lower_
     own = by_head.get(subject.i) if subject is not None else None
+    if pronoun.dep_ in ("dobj", "dative", "pobj") and lower not in ("himself", "herself") and own is not None:
+        candidates = [m for m in candidates if m is not own]  # "asked him": never its own clause's subject
+    thanked = _object_thanked_for(pronoun, by_head)
+    if thanked in candidates:
+        return thanked
+    if len(candidates) <= 1:
+        return candidates[0] if candidates else None
     if lower in ("himself", "herself") or (pronoun.dep_ == "poss" and own is not None
                                            and not inside):
         return own if own in candidates else None
@@ -289,6 +361,16 @@ def _antecedent(pronoun: Any, candidates: list[Mention], by_head: dict[int, Ment
         others = [m for m in candidates if m is not own]  # "him" is never its own clause's subject
         return others[0] if len(others) == 1 else None
     return None
+
+
+def _object_thanked_for(pronoun: Any, by_head: dict[int, Mention]) -> Mention | None:
+    """"thanked the designer for her help", "blamed the driver for his mistake": a possessive in a
+    "for" phrase of a verb with an object belongs to that object."""
+    if pronoun.dep_ != "poss" or pronoun.head.dep_ != "pobj" or pronoun.head.head.lower_ != "for":
+        return None
+    verb = pronoun.head.head.head
+    obj = next((c for c in verb.children if c.dep_ == "dobj"), None)
+    return by_head.get(obj.i) if obj is not None else None
 
 
 def _clause_subject(token: Any) -> Any | None:

@@ -77,7 +77,16 @@ def gender_of_mention(translation: str, lang: str, mention: Mention | None = Non
     return _vote(words)
 
 
+# Person-noun endings whose gender the small French pipeline sometimes gets wrong ("avocate" as Masc).
+_FRENCH_NOUN_ENDINGS = ((re.compile(r"(?:trice|euse|esse|ienne|ière|eure)s?$"), FEMININE),
+                        (re.compile(r"(?:teur|seur|feur|ien|ier)s?$"), MASCULINE))
+
+
 def _gender(token: Any) -> str | None:
+    if token.lang_ == "fr" and token.pos_ == "NOUN":
+        ending = next((g for pattern, g in _FRENCH_NOUN_ENDINGS if pattern.search(token.lower_)), None)
+        if ending:
+            return ending
     values = token.morph.get("Gender")
     return _MORPH_GENDER.get(values[0]) if len(values) == 1 else None
 
@@ -85,7 +94,7 @@ def _gender(token: Any) -> str | None:
 def _agreeing(anchor: Any) -> list[Any]:
     """The anchor, its determiners and adjectives, and the predicate it is subject of."""
     words = [anchor] + [c for c in anchor.children if c.dep_ in ("det", "amod", "acl") and _gender(c)]
-    if anchor.dep_.startswith("nsubj") and _gender(anchor.head):
+    if anchor.dep_.startswith("nsubj") and anchor.head.pos_ in ("ADJ", "VERB") and _gender(anchor.head):
         words.append(anchor.head)
     if anchor.pos_ in ("ADJ", "VERB"):
         words += [c for c in anchor.children if c.dep_.startswith("nsubj") and _gender(c)]

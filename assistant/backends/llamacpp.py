@@ -1,0 +1,314 @@
+"""In-process generation with llama.cpp: the embedded default on a machine without a GPU.
+
+Decode on a CPU is bound by memory bandwidth, so the model should be read in its quantized
+form: llama.cpp computes on the GGUF file directly (transformers dequantizes it to float32,
+several times the bytes per token). The model loads once per process, prompts are rendered
+with the chat template stored in the GGUF, and replies can be constrained by a JSON schema or
+a list of choices, with the same request fields the chain sends to vLLM.
+
+Prompt prefill dominates latency, and the chain's prompts alternate between a few long
+constant prefixes (detection, translation, the simulated user). llama.cpp reuses the common
+start of the previous prompt by itself; a RAM cache of recent states also restores the
+prefix of an earlier one, so alternating prompts only prefill their new suffix.
+"""
+
+from __future__ import annotations
+
+import atexit
+import json
+import os
+import threading
+from contextlib import contextmanager
+from functools import lru_cache
+from pathlib import Path
+from collections.abc import Iterator
+from typing import Any
+
+from langchain_core.callbacks import CallbackManagerForLLMRun
+from langchain_core.language_models.chat_models import BaseChatModel
+from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage, convert_to_openai_messages
+from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResult
+from pydantic import ConfigDict, PrivateAttr
+
+from ..errors import BackendError, ModelLoadError
+from .config import GenerationConfig
+from .hub import first_line, hub_reachable
+from .presets import get_preset, is_preset_target
+from .spec import MODEL_ENV_VAR, ModelSpec, looks_like_path, resolve_local_target
+
+INSTALL_HINT = "llama.cpp is not installed; install the extra: pip install 'intercpt[llamacpp]'"
+OFFLINE_HINT = (
+    "point at a local GGUF file instead, e.g. --model llamacpp:/path/to/model.gguf, "
+    f"or set {MODEL_ENV_VAR}"
+)
+# Holds the longest chain prompt (a few-shot prefix and a 20,000-character context) and the reply.
+CONTEXT_TOKENS = 8192
+# A hub repository named without a file: its 4-bit K-quant, the usual balance of size and quality.
+DEFAULT_QUANT_PATTERN = "*q4_k_m.gguf"
+# Threads of the model; default: every core the process may use. llama.cpp's threads spin while
+# they wait for each other, so on a machine busy with other work fewer threads can be faster.
+THREADS_ENV_VAR = "INTERCPT_LLAMACPP_THREADS"
+# Recent model states kept to restore a shared prefix; one state of a 1.5B model with a 2k-token
+# prompt is ~0.3 GB (mostly the last batch's logits), so this holds the chain's few prefixes.
+STATE_CACHE_BYTES = 2 << 30
+
+
+def _llama_cpp():
+    try:
+        import llama_cpp
+    except ImportError as err:
+        raise ModelLoadError(INSTALL_HINT) from err
+    return llama_cpp
+
+
+@lru_cache(maxsize=1)
+def _counting_llama_class() -> type:
+    """``Llama`` that records how many prompt tokens a call evaluated; the rest came from a cache."""
+
+    class CountingLlama(_llama_cpp().Llama):
+        prompt_evaluated: int | None = None
+
+        def eval(self, tokens):
+            if self.prompt_evaluated is None:
+                self.prompt_evaluated = len(tokens)
+            super().eval(tokens)
+
+    return CountingLlama
+
+
+@contextmanager
+def _without_amx_repacking(llama_cpp):
+    """Load without the extra weight layouts when the build has AMX kernels: on AMX CPUs (Sapphire
+    Rapids and later) llama.cpp's AMX matrix product crashes the process at the first decode
+    (ggml-org/llama.cpp#20824). The library has no constructor option for it, so the default
+    model parameters it starts from are adjusted while the model loads."""
+    if b"AMX_INT8 = 1" not in llama_cpp.llama_print_system_info():
+        yield
+        return
+    default_params = llama_cpp.llama_model_default_params
+
+    def params_without_extra_buffers():
+        params = default_params()
+        params.use_extra_bufts = False
+        return params
+
+    llama_cpp.llama_model_default_params = params_without_extra_buffers
+    try:
+        yield
+    finally:
+        llama_cpp.llama_model_default_params = default_params
+
+
+def thread_count() -> int:
+    if os.environ.get(THREADS_ENV_VAR, "").strip():
+        try:
+            return max(1, int(os.environ[THREADS_ENV_VAR]))
+        except ValueError:
+            raise ModelLoadError(f"{THREADS_ENV_VAR} must be a whole number of threads, "
+                                 f"not {os.environ[THREADS_ENV_VAR]!r}") from None
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
+def choice_grammar(choices: list[str]) -> str:
+    """A GBNF grammar whose only sentences are the given choices, verbatim."""
+    if not choices:
+        raise BackendError("a choice constraint needs at least one choice")
+    return "root ::= " + " | ".join(json.dumps(c, ensure_ascii=False) for c in choices)
+
+
+class LlamaCppEngine:
+    """A loaded GGUF model; calls are serialized because one model uses all cores."""
+
+    def __init__(self, llama: Any, name: str):
+        self.llama = llama
+        self.name = name
+        self.lock = threading.Lock()
+
+    def generate(self, messages: list[dict[str, Any]], config: GenerationConfig, stop: list[str] | None = None,
+                 constraint: dict[str, Any] | None = None) -> tuple[str, dict[str, int]]:
+        """Generate one reply; returns (text, token counts incl. how many prompt tokens were reused)."""
+        options = self._constraint(constraint or {})
+        with self.lock:
+            self.llama.prompt_evaluated = None
+            response = self.llama.create_chat_completion(
+                messages=messages,
+                temperature=config.temperature,
+                seed=config.seed,
+                max_tokens=config.max_tokens,
+                stop=stop,
+                **options,
+            )
+            evaluated = self.llama.prompt_evaluated
+        usage = response["usage"]
+        prompt_tokens = usage["prompt_tokens"]
+        cached = prompt_tokens - evaluated if evaluated is not None else 0
+        counts = {"input_tokens": prompt_tokens, "output_tokens": usage["completion_tokens"], "cached_tokens": cached}
+        return response["choices"][0]["message"]["content"] or "", counts
+
+    def stream(self, messages: list[dict[str, Any]], config: GenerationConfig,
+               stop: list[str] | None = None) -> Iterator[str]:
+        """The reply piece by piece as llama.cpp decodes it (the lock is held until it is complete)."""
+        with self.lock:
+            chunks = self.llama.create_chat_completion(messages=messages, temperature=config.temperature,
+                                                       seed=config.seed, max_tokens=config.max_tokens, stop=stop,
+                                                       stream=True)
+            for chunk in chunks:
+                piece = chunk["choices"][0]["delta"].get("content")
+                if piece:
+                    yield piece
+
+    def _constraint(self, constraint: dict[str, Any]) -> dict[str, Any]:
+        """The chain's constraint fields (as sent to vLLM) as llama.cpp arguments."""
+        response_format = constraint.get("response_format")
+        if response_format is not None:
+            if response_format.get("type") != "json_schema":
+                raise BackendError(f"unsupported response_format type {response_format.get('type')!r}")
+            return {"response_format": {"type": "json_object", "schema": response_format["json_schema"]["schema"]}}
+        structured = (constraint.get("extra_body") or {}).get("structured_outputs")
+        if structured is not None:
+            if set(structured) != {"choice"}:
+                raise BackendError(f"unsupported structured output {sorted(structured)}; llama.cpp takes 'choice'")
+            grammar = _llama_cpp().LlamaGrammar.from_string(choice_grammar(structured["choice"]), verbose=False)
+            return {"grammar": grammar}
+        return {}
+
+
+_ENGINES: dict[str, LlamaCppEngine] = {}
+_ENGINES_LOCK = threading.Lock()
+
+
+@atexit.register
+def _close_engines() -> None:
+    """Free the models while the library is still whole (its own destructor fails at interpreter exit)."""
+    for engine in _ENGINES.values():
+        engine.llama.close()
+
+
+def load_engine(target: str, state_cache: bool = True) -> LlamaCppEngine:
+    """Load a GGUF model once per process (a file, a hub repository or a ``@preset``),
+    keyed by what it resolves to, so a preset and its file share one engine."""
+    source = model_source(target)
+    key = f"{source[0]}:{source[1]}:{state_cache}"
+    with _ENGINES_LOCK:
+        if key not in _ENGINES:
+            _ENGINES[key] = _load(target, source, state_cache)
+        return _ENGINES[key]
+
+
+def model_source(target: str) -> tuple[str, str]:
+    """(``file``, local path) or (hub repository, file name or pattern) for a spec target."""
+    if is_preset_target(target):
+        preset = get_preset(target)
+        if preset.gguf is None:
+            raise ModelLoadError(f"preset {target} names no GGUF file for llama.cpp; "
+                                 f"run it with transformers:{target} or vllm:{target}")
+        return _cached_hub_file(preset.gguf.repo, preset.gguf.file)
+    if looks_like_path(target):
+        folder, gguf_file = resolve_local_target(target)
+        if gguf_file is None:
+            raise ModelLoadError(f"{target} holds no .gguf file; llama.cpp runs GGUF files "
+                                 f"(run a Hugging Face model folder with transformers:{target})")
+        return "file", str(Path(folder) / gguf_file)
+    return target, DEFAULT_QUANT_PATTERN
+
+
+def _cached_hub_file(repo: str, file: str) -> tuple[str, str]:
+    from huggingface_hub import try_to_load_from_cache
+
+    cached = try_to_load_from_cache(repo, file)
+    return ("file", cached) if isinstance(cached, str) else (repo, file)
+
+
+def _load(target: str, source: tuple[str, str], state_cache: bool) -> LlamaCppEngine:
+    llama_cpp = _llama_cpp()
+    threads = thread_count()
+    options = {"n_ctx": CONTEXT_TOKENS, "n_threads": threads, "n_threads_batch": threads, "verbose": False}
+    where, name = source
+    try:
+        with _without_amx_repacking(llama_cpp.llama_cpp):
+            llama = _construct(target, where, name, options)
+    except (ValueError, OSError, RuntimeError) as err:
+        raise ModelLoadError(f"cannot load {target!r} with llama.cpp: {first_line(err)}") from err
+    if not llama.metadata.get("tokenizer.chat_template"):
+        raise ModelLoadError(f"{target!r} has no chat template; intercpt needs an instruct (chat) model")
+    if state_cache:
+        llama.set_cache(llama_cpp.LlamaRAMCache(capacity_bytes=STATE_CACHE_BYTES))
+    return LlamaCppEngine(llama, target)
+
+
+def _construct(target: str, where: str, name: str, options: dict[str, Any]) -> Any:
+    if where == "file":
+        return _counting_llama_class()(model_path=name, **options)
+    if not hub_reachable():
+        raise ModelLoadError(f"cannot load {target!r}: it is not in the local Hugging Face cache and the hub "
+                             "cannot be reached; " + OFFLINE_HINT)
+    return _counting_llama_class().from_pretrained(repo_id=where, filename=name, **options)
+
+
+class LlamaCppChatModel(BaseChatModel):
+    """A langchain chat model backed by an in-process llama.cpp model.
+
+    Besides ``temperature``, ``seed`` and ``max_tokens``, a call takes the chain's output
+    constraints: ``response_format`` (a JSON schema) and ``extra_body={"structured_outputs":
+    {"choice": [...]}}`` (exactly one of the choices)."""
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    target: str
+    generation: GenerationConfig = GenerationConfig()
+    state_cache: bool = True
+    _engine: LlamaCppEngine = PrivateAttr()
+
+    def __init__(self, **data: Any):
+        super().__init__(**data)
+        self._engine = load_engine(self.target, self.state_cache)
+
+    @property
+    def _llm_type(self) -> str:
+        return "intercpt-llamacpp"
+
+    @property
+    def _identifying_params(self) -> dict[str, Any]:
+        return {"target": self.target, "generation": self.generation}
+
+    def _generate(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: CallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> ChatResult:
+        constraint = {k: kwargs[k] for k in ("response_format", "extra_body") if k in kwargs}
+        text, usage = self._engine.generate(convert_to_openai_messages(messages), self.generation.updated(kwargs),
+                                            stop, constraint)
+        message = AIMessage(
+            content=text,
+            usage_metadata={
+                "input_tokens": usage["input_tokens"],
+                "output_tokens": usage["output_tokens"],
+                "total_tokens": usage["input_tokens"] + usage["output_tokens"],
+                "input_token_details": {"cache_read": usage["cached_tokens"]},
+            },
+        )
+        return ChatResult(generations=[ChatGeneration(message=message)])
+
+    def _stream(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: CallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> Iterator[ChatGenerationChunk]:
+        """Token streaming for unconstrained replies (the translation a person watches being written)."""
+        if any(k in kwargs for k in ("response_format", "extra_body")):
+            yield ChatGenerationChunk(message=AIMessageChunk(content=self._generate(
+                messages, stop, run_manager, **kwargs).generations[0].message.content))
+            return
+        for piece in self._engine.stream(convert_to_openai_messages(messages), self.generation.updated(kwargs), stop):
+            if run_manager:
+                run_manager.on_llm_new_token(piece)
+            yield ChatGenerationChunk(message=AIMessageChunk(content=piece))
+
+
+def load(spec: ModelSpec, generation: GenerationConfig) -> LlamaCppChatModel:
+    return LlamaCppChatModel(target=spec.target, generation=generation)

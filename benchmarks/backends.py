@@ -1,0 +1,222 @@
+"""In-process backends against the machine's limit: llama.cpp and transformers on the same GGUF file.
+
+Decoding one token reads every weight once, so on a CPU its speed is bounded by memory
+bandwidth: the physical limit is bandwidth ÷ weight bytes per token. This benchmark measures,
+in one run on one machine:
+
+1. memory bandwidth (a large numpy copy on every core, best of several; bytes read + written);
+2. prefill and decode tokens/s of both backends on the same model and prompt, and each decode
+   speed as a fraction of the limit for the GGUF's quantized weights (what the model needs at
+   least) and of the limit for the weights the backend actually reads (transformers computes
+   in float32);
+3. the chain's interactive latency on each backend (submit -> first question -> translation,
+   median and p90 over the sentences of serving.yaml), llama.cpp with and without its RAM cache
+   of prompt states.
+
+    python benchmarks/backends.py [--model FILE.gguf] [--sentences 5]
+
+Results go to benchmarks/results/backends-<host>.json and .md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from datetime import datetime, timezone
+from pathlib import Path
+
+import numpy as np
+import yaml
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+
+from assistant.backends.llamacpp import LlamaCppChatModel, thread_count  # noqa: E402
+from assistant.ambiguity import get_type  # noqa: E402
+from assistant.prompts import load_prompt  # noqa: E402
+
+from serving import default_model, log, machine  # noqa: E402
+from timing import interactive_latency  # noqa: E402
+
+TARGET_LANG = "fr"
+PROMPT_TOKENS = 512
+DECODE_TOKENS = 32
+COPY_BYTES = 512 << 20
+
+
+def memory_bandwidth(repeats: int = 5) -> dict:
+    """Bytes per second a copy of a large array moves (read + write), split over all cores."""
+    source = np.ones(COPY_BYTES // 8)
+    target = np.empty_like(source)
+    workers = os.cpu_count() or 1
+    chunks = np.array_split(np.arange(len(source)), workers)
+    spans = [(c[0], c[-1] + 1) for c in chunks]
+
+    def copy(span: tuple[int, int]) -> None:
+        np.copyto(target[span[0]:span[1]], source[span[0]:span[1]])
+
+    best = float("inf")
+    with ThreadPoolExecutor(workers) as pool:
+        for _ in range(repeats):
+            started = time.perf_counter()
+            list(pool.map(copy, spans))
+            best = min(best, time.perf_counter() - started)
+    return {"method": f"numpy copy of {COPY_BYTES >> 20} MiB on {workers} threads, best of {repeats}",
+            "gb_per_s": round(2 * COPY_BYTES / best / 1e9, 2)}
+
+
+def gguf_decode_bytes(path: str) -> int:
+    """Bytes of the GGUF's tensors read per decoded token: all of them but the input embedding,
+    of which one row is looked up (unless the output layer shares it)."""
+    from gguf import GGUFReader
+
+    sizes = {t.name: int(t.n_bytes) for t in GGUFReader(path).tensors}
+    return sum(sizes.values()) - (sizes.get("token_embd.weight", 0) if "output.weight" in sizes else 0)
+
+
+def prompt_text() -> str:
+    """The chain's detection prompt (system text and few-shot examples), a realistic prefill."""
+    prompt = load_prompt("detect")
+    messages = prompt.chat_prompt(TARGET_LANG, tuple(prompt.examples)).format_messages(
+        source="Are you sure?", span="you", ambiguity=get_type("formality").label)
+    return "\n".join(str(m.content) for m in messages)
+
+
+def llamacpp_speed(path: str, text: str) -> dict:
+    from assistant.backends.llamacpp import load_engine
+
+    llama = load_engine(path).llama
+    tokens = llama.tokenize(text.encode(), add_bos=False)[:PROMPT_TOKENS]
+    llama.reset()
+    started = time.perf_counter()
+    llama.eval(tokens)
+    prefill = time.perf_counter() - started
+    started = time.perf_counter()
+    for _ in range(DECODE_TOKENS):
+        llama.eval([tokens[-1]])
+    decode = time.perf_counter() - started
+    llama.reset()
+    return {"prompt_tokens": len(tokens), "prefill_tokens_per_s": round(len(tokens) / prefill, 1),
+            "decode_tokens_per_s": round(DECODE_TOKENS / decode, 2), "weight_bytes_per_token": gguf_decode_bytes(path)}
+
+
+def transformers_speed(path: str, text: str) -> dict:
+    import torch
+
+    from assistant.backends.hf import load_engine
+
+    engine = load_engine(path)
+    model = engine.model
+    ids = engine.tokenizer(text, add_special_tokens=False, return_tensors="pt")["input_ids"][:, :PROMPT_TOKENS]
+    with torch.inference_mode():
+        started = time.perf_counter()
+        out = model(ids, use_cache=True)
+        prefill = time.perf_counter() - started
+        step = ids[:, -1:]
+        started = time.perf_counter()
+        for _ in range(DECODE_TOKENS):
+            out = model(step, past_key_values=out.past_key_values, use_cache=True)
+        decode = time.perf_counter() - started
+    embedding = model.get_input_embeddings().weight
+    tied = embedding.data_ptr() == model.get_output_embeddings().weight.data_ptr()
+    weight_bytes = sum(p.numel() * p.element_size() for p in model.parameters())
+    if not tied:
+        weight_bytes -= embedding.numel() * embedding.element_size()
+    return {"prompt_tokens": int(ids.shape[1]), "prefill_tokens_per_s": round(ids.shape[1] / prefill, 1),
+            "decode_tokens_per_s": round(DECODE_TOKENS / decode, 2), "weight_bytes_per_token": weight_bytes,
+            "dtype": str(embedding.dtype).removeprefix("torch.")}
+
+
+def with_limits(speed: dict, bandwidth: float, gguf_bytes: int) -> dict:
+    """Decode speed as a fraction of the bandwidth limit for the GGUF's bytes and for the bytes read."""
+    gguf_limit = bandwidth / gguf_bytes
+    own_limit = bandwidth / speed["weight_bytes_per_token"]
+    return {**speed, "limit_tokens_per_s_gguf": round(gguf_limit, 1),
+            "fraction_of_gguf_limit": round(speed["decode_tokens_per_s"] / gguf_limit, 3),
+            "limit_tokens_per_s_own_weights": round(own_limit, 1),
+            "fraction_of_own_limit": round(speed["decode_tokens_per_s"] / own_limit, 3)}
+
+
+def markdown(results: dict) -> str:
+    m, bw = results["machine"], results["memory_bandwidth"]
+    lines = [f"# In-process backends against the machine's limit ({results['started']})", "",
+             f"Machine: {m['cpus']} × {m['cpu']}, load average {m.get('load_average_at_start', 0):.1f} at the start; "
+             f"model: `{results['model']}`; llama.cpp threads: {results.get('llamacpp_threads')}.", "",
+             f"Memory bandwidth: **{bw['gb_per_s']} GB/s** ({bw['method']}).", "",
+             "## Tokens per second", "",
+             f"Prefill of {results['speed']['llama.cpp']['prompt_tokens']} tokens of the chain's detection prompt, "
+             f"then {DECODE_TOKENS} decoded tokens. The decode limit is bandwidth ÷ weight bytes read per token: "
+             f"{results['gguf_weight_bytes_per_token'] / 1e6:.0f} MB for the GGUF's quantized weights.", "",
+             "| backend | weights read per token | prefill tok/s | decode tok/s | of the GGUF limit | "
+             "of the limit for its own weights |", "| --- | --- | --- | --- | --- | --- |"]
+    for name, s in results["speed"].items():
+        lines.append(f"| {name} | {s['weight_bytes_per_token'] / 1e6:.0f} MB | {s['prefill_tokens_per_s']} | "
+                     f"{s['decode_tokens_per_s']} | {s['fraction_of_gguf_limit']:.0%} "
+                     f"(limit {s['limit_tokens_per_s_gguf']}) | {s['fraction_of_own_limit']:.0%} "
+                     f"(limit {s['limit_tokens_per_s_own_weights']}) |")
+    lines += ["", "## Interactive latency (the UI's path)", "",
+              "Warm model; the person picks the first option at once.", "",
+              "| backend | questions asked | to first question, median / p90 s | to translation, median / p90 s |",
+              "| --- | --- | --- | --- |"]
+    for name, v in results["interactive"].items():
+        lines.append(f"| {name} | {v['asked']}/{v['sentences']} | {v['to_first_question_s']['median']} / "
+                     f"{v['to_first_question_s']['p90']} | {v['to_translation_s']['median']} / "
+                     f"{v['to_translation_s']['p90']} |")
+    lines += ["", f"Total time: {results['wall_s']:.0f} s.", ""]
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--model", default=None, help="GGUF file (default: the test model)")
+    parser.add_argument("--sentences", type=int, default=5, help="sentences of the interactive path (default: 5)")
+    parser.add_argument("--out", type=Path, default=HERE / "results", help="results folder (default: %(default)s)")
+    args = parser.parse_args(argv)
+    os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
+    model_path = args.model or default_model()
+    if not model_path:
+        parser.error("no model: give --model or set INTERCPT_TEST_MODEL")
+    sentences = yaml.safe_load((HERE / "serving.yaml").read_text())["sentences"][:args.sentences]
+    started = time.perf_counter()
+    results = {"started": datetime.now(timezone.utc).isoformat(timespec="seconds"), "machine": machine(),
+               "model": Path(model_path).name, "decode_tokens": DECODE_TOKENS, "llamacpp_threads": thread_count()}
+    log("1. memory bandwidth")
+    results["memory_bandwidth"] = bandwidth = memory_bandwidth()
+    log(f"  {bandwidth['gb_per_s']} GB/s")
+    log("2. prefill and decode tokens/s")
+    text = prompt_text()
+    gguf_bytes = results["gguf_weight_bytes_per_token"] = gguf_decode_bytes(model_path)
+    results["speed"] = {}
+    for name, measure in (("llama.cpp", llamacpp_speed), ("transformers", transformers_speed)):
+        speed = with_limits(measure(model_path, text), bandwidth["gb_per_s"] * 1e9, gguf_bytes)
+        results["speed"][name] = speed
+        log(f"  {name}: prefill {speed['prefill_tokens_per_s']} tok/s, decode {speed['decode_tokens_per_s']} tok/s "
+            f"= {speed['fraction_of_gguf_limit']:.0%} of the GGUF limit ({speed['limit_tokens_per_s_gguf']} tok/s)")
+    log("3. interactive latency")
+    variants = {
+        "llama.cpp": (f"llamacpp:{model_path}", None),
+        "llama.cpp, no state cache": (f"llamacpp:{model_path}", LlamaCppChatModel(target=model_path, state_cache=False)),
+        "transformers": (f"transformers:{model_path}", None),
+    }
+    results["interactive"] = {}
+    for name, (spec, model) in variants.items():
+        result = results["interactive"][name] = interactive_latency(spec, sentences, TARGET_LANG, model)
+        log(f"  {name}: first question median {result['to_first_question_s']['median']} s "
+            f"(p90 {result['to_first_question_s']['p90']}), translation median {result['to_translation_s']['median']} s")
+    results["wall_s"] = round(time.perf_counter() - started, 1)
+    args.out.mkdir(parents=True, exist_ok=True)
+    stem = args.out / f"backends-{results['machine']['host']}"
+    stem.with_suffix(".json").write_text(json.dumps(results, indent=2) + "\n")
+    report = markdown(results)
+    stem.with_suffix(".md").write_text(report)
+    log("\n" + report)
+    log(f"written: {stem.with_suffix('.json')} and {stem.with_suffix('.md')}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

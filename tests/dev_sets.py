@@ -1,0 +1,77 @@
+"""Dev sets beside AmbigMT (GATE, CoCoA-MT, the Japanese and two-people sets) and the measures
+that both the tests and benchmarks/detection.py take on them: is a question of the right family
+asked about the right words, and does a checker read the reference's label."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import yaml
+
+from assistant.ambiguity import family_of
+from assistant.checks import read_formality, read_person_gender
+from assistant.detection import Candidate, find_candidates
+from evaluation.data import Item, LoadReport
+from evaluation.loaders import cocoa_mt, gate
+
+TESTS_DATA = Path(__file__).parent / "data"
+_WORD = re.compile(r"[\w']+")
+
+
+def gate_items(root: Path, lang: str, every: int = 1) -> list[Item]:
+    """The feminine and masculine items of every ``every``-th source of GATE's 2-variant file."""
+    items = gate.load(root, [lang], LoadReport(), variants=[2])
+    sources = list(dict.fromkeys(i.src for i in items))[::every]
+    kept = set(sources)
+    return [i for i in items if i.src in kept]
+
+
+def cocoa_items(root: Path, lang: str, every: int = 1) -> list[Item]:
+    """The formal and informal items of every ``every``-th source of CoCoA-MT's train split."""
+    items = cocoa_mt.load(root, [lang], LoadReport(), split="train")
+    kept = set(list(dict.fromkeys(i.src for i in items))[::every])
+    return [i for i in items if i.src in kept]
+
+
+def _words(text: str) -> set[str]:
+    return {w.lower() for w in _WORD.findall(text)}
+
+
+def _covers(span: str, keywords: set[str]) -> bool:
+    """Whether a question's span names a keyword (plural or singular: "Norwegians" / "Norwegian")."""
+    return any(w == k or w.startswith(k) or k.startswith(w) and len(w) > 3 for w in _words(span) for k in keywords)
+
+
+def gender_question(source: str, lang: str, kw_s: str) -> Candidate | None:
+    """The gender-family candidate about GATE's keyword (``kw_s``: the person's words), or None."""
+    keywords = _words(kw_s.replace("[", " ").replace("]", " ")) - {"the", "a", "an"}
+    return next((c for c in find_candidates(source, lang)
+                 if family_of(c.ambiguity) == "gender" and _covers(c.span, keywords)), None)
+
+
+def address_question(source: str, lang: str) -> Candidate | None:
+    return next((c for c in find_candidates(source, lang) if family_of(c.ambiguity) == "formality"), None)
+
+
+def gender_reading(item: Item) -> str | None:
+    """The gender the checker reads off the item's reference for the person asked about."""
+    question = gender_question(item.src, item.lang, item.attributes["kw_s"])
+    return read_person_gender(item.refs[0], item.lang, item.src, question.span if question else None)
+
+
+def formality_reading(item: Item) -> str | None:
+    return read_formality(item.refs[0], item.lang)
+
+
+def japanese_items() -> list[dict]:
+    return yaml.safe_load((TESTS_DATA / "ja_addressed.yaml").read_text(encoding="utf-8"))
+
+
+def two_people() -> list[dict]:
+    return yaml.safe_load((TESTS_DATA / "two_people.yaml").read_text(encoding="utf-8"))
+
+
+def asked_heads(text: str, lang: str = "fr") -> set[str]:
+    """The words of every gender question the pre-pass raises."""
+    return {w for c in find_candidates(text, lang) if family_of(c.ambiguity) == "gender" for w in _words(c.span)}

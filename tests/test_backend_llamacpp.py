@@ -1,0 +1,176 @@
+"""The in-process llama.cpp backend: spec routing and the default (fast), and on the real GGUF model
+the chat template, prefix reuse, constrained replies and the whole chain."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import sys
+import time
+
+import pytest
+from langchain_core.messages import HumanMessage, SystemMessage
+from pydantic import BaseModel
+
+from assistant.backends import DEFAULT_MODEL, ModelSpec, default_model_spec, load_chat_model, supports_structured_output
+from assistant.backends import llamacpp, spec
+from assistant.chain import Assistant
+from assistant.errors import ModelLoadError
+from assistant.users import OracleUser
+
+
+@pytest.fixture(scope="session")
+def llama_cpp_available() -> None:
+    """llama-cpp-python, which the real-model tests need; under CI its absence is a failure."""
+    if importlib.util.find_spec("llama_cpp") is None:
+        message = "llama-cpp-python is not installed: pip install 'intercpt[llamacpp]'"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+
+
+# ----- specs and the default (no model)
+
+
+@pytest.mark.parametrize(("installed", "backend"), [(True, "llamacpp"), (False, "transformers")])
+def test_a_gguf_without_a_prefix_runs_on_llamacpp_where_installed(monkeypatch, installed, backend):
+    monkeypatch.setattr(spec, "llamacpp_installed", lambda: installed)
+    assert ModelSpec.parse("/models/q.gguf").backend == backend
+    assert ModelSpec.parse("Qwen/Qwen2.5-1.5B-Instruct").backend == "transformers"
+    assert ModelSpec.parse("./models/qwen-folder").backend == "transformers"
+    assert ModelSpec.parse("transformers:/models/q.gguf").backend == "transformers"
+
+
+def test_llamacpp_specs_parse():
+    assert (ModelSpec.parse("llamacpp:/models/q.gguf").backend, ModelSpec.parse("llamacpp:/models/q.gguf").target) == (
+        "llamacpp", "/models/q.gguf")
+    assert ModelSpec.parse("llamacpp:@qwen2.5-1.5b").target == "@qwen2.5-1.5b"
+    assert supports_structured_output(ModelSpec.parse("llamacpp:/models/q.gguf"))
+    assert not supports_structured_output(ModelSpec.parse("transformers:/models/q.gguf"))
+
+
+@pytest.mark.parametrize(
+    ("installed", "gpu", "expected"),
+    [(True, False, "llamacpp:@qwen2.5-1.5b"), (True, True, DEFAULT_MODEL), (False, False, DEFAULT_MODEL)],
+)
+def test_the_default_model_runs_on_llamacpp_on_a_cpu_machine(monkeypatch, installed, gpu, expected):
+    monkeypatch.delenv("INTERCPT_MODEL", raising=False)
+    monkeypatch.setattr(spec, "llamacpp_installed", lambda: installed)
+    monkeypatch.setattr(spec, "has_gpu", lambda: gpu)
+    assert default_model_spec() == expected
+    monkeypatch.setenv("INTERCPT_MODEL", "transformers:/m/q.gguf")
+    assert default_model_spec() == "transformers:/m/q.gguf"
+
+
+def test_the_cpu_default_preset_names_a_gguf_file():
+    repo, file = llamacpp.model_source("@qwen2.5-1.5b")
+    assert file.endswith(".gguf") and (repo == "file" or repo.endswith("-GGUF"))
+
+
+def test_model_sources_and_their_errors(tmp_path):
+    assert llamacpp.model_source("someone/Model-GGUF") == ("someone/Model-GGUF", llamacpp.DEFAULT_QUANT_PATTERN)
+    with pytest.raises(ModelLoadError, match="names no GGUF file"):
+        llamacpp.model_source("@falcon-h1-0.5b")
+    with pytest.raises(ModelLoadError, match="not found"):
+        llamacpp.model_source(str(tmp_path / "absent.gguf"))
+    (tmp_path / "config.json").write_text("{}")
+    with pytest.raises(ModelLoadError, match="llama.cpp runs GGUF files"):
+        llamacpp.model_source(str(tmp_path))
+
+
+def test_a_missing_package_asks_for_the_extra(monkeypatch, tmp_path):
+    monkeypatch.setitem(sys.modules, "llama_cpp", None)  # import fails as if not installed
+    llamacpp._counting_llama_class.cache_clear()
+    (tmp_path / "m.gguf").write_bytes(b"GGUF")
+    with pytest.raises(ModelLoadError, match=r"pip install 'intercpt\[llamacpp\]'"):
+        load_chat_model(ModelSpec.parse(f"llamacpp:{tmp_path / 'm.gguf'}"))
+    llamacpp._counting_llama_class.cache_clear()
+
+
+def test_a_hub_model_offline_fails_in_one_line(monkeypatch, llama_cpp_available):
+    monkeypatch.setattr(llamacpp, "hub_reachable", lambda: False)
+    with pytest.raises(ModelLoadError, match="hub cannot be reached; point at a local GGUF file") as info:
+        load_chat_model(ModelSpec.parse("llamacpp:someone/Absent-Model-GGUF"))
+    assert "\n" not in str(info.value)
+
+
+def test_a_choice_grammar_allows_the_choices_verbatim():
+    assert llamacpp.choice_grammar(["formal", 'say "hi"', "été"]) == 'root ::= "formal" | "say \\"hi\\"" | "été"'
+
+
+# ----- the real model
+
+
+class City(BaseModel):
+    city: str
+    country: str
+
+
+SYSTEM = ("You are a careful assistant. Answer briefly and precisely. " * 12).strip()
+
+
+@pytest.fixture(scope="module")
+def model(llama_cpp_available, test_model_path):
+    return load_chat_model(ModelSpec.parse(f"llamacpp:{test_model_path}"))
+
+
+@pytest.mark.real_model
+def test_a_reply_comes_through_the_models_chat_template(model):
+    reply = model.invoke([SystemMessage("Reply in French."), HumanMessage("Say hello.")])
+    assert reply.content.strip() and "<|im_" not in reply.content
+    assert model._engine.llama.chat_format == "chat_template.default"  # the template stored in the GGUF
+    assert reply.usage_metadata["input_tokens"] > 10 and reply.usage_metadata["output_tokens"] > 0
+
+
+@pytest.mark.real_model
+def test_prompts_sharing_a_prefix_reuse_it_even_when_prompts_alternate(model, measure):
+    def ask(system: str, question: str):
+        start = time.perf_counter()
+        reply = model.bind(max_tokens=8).invoke([SystemMessage(system), HumanMessage(question)])
+        return reply.usage_metadata, time.perf_counter() - start
+
+    other = "You translate English into German. " * 12
+    first, cold = ask(SYSTEM, "What is the capital of France?")
+    second, warm = ask(SYSTEM, "What is the capital of Spain?")
+    assert second["input_token_details"]["cache_read"] >= second["input_tokens"] - 12
+    ask(other, "Good morning.")  # another prefix in between, as the chain's prompts alternate
+    third, restored = ask(SYSTEM, "What is the capital of Italy?")
+    assert third["input_token_details"]["cache_read"] >= third["input_tokens"] - 12
+    measure(f"llama.cpp 0.5B, {first['input_tokens']}-token prompt: cold {cold:.2f} s, shared prefix {warm:.2f} s, "
+            f"prefix restored after another prompt {restored:.2f} s")
+
+
+@pytest.mark.real_model
+def test_a_json_schema_constrains_the_reply(model):
+    schema = {"type": "json_schema", "json_schema": {"name": "City", "schema": City.model_json_schema()}}
+    reply = model.bind(response_format=schema, max_tokens=64).invoke(
+        "Which city is the capital of France, and in which country is it?")
+    assert City.model_validate_json(reply.content).city
+
+
+@pytest.mark.real_model
+def test_a_choice_constraint_gives_exactly_one_choice(model):
+    choices = ["formal", "informal", "generic"]
+    constrained = model.bind(extra_body={"structured_outputs": {"choice": choices}}, max_tokens=16)
+    reply = constrained.invoke("Tell me a long story about a dragon.")
+    assert reply.content in choices
+
+
+@pytest.mark.real_model
+def test_the_chain_runs_end_to_end(model, test_model_path, measure):
+    model_spec = ModelSpec.parse(f"llamacpp:{test_model_path}")
+    assistant = Assistant.for_model(model, model_spec)
+    assert assistant.structured_output
+    transcript = assistant.run("Are you sure?", "fr", user=OracleUser({"formality": "formal"}))
+    you = [turn for turn in transcript.turns if turn.span.lower() == "you"]
+    assert you and you[0].question and you[0].answer == "formal" and you[0].answered_by == "oracle"
+    assert transcript.translation.strip()
+    measure(f"chain on llama.cpp 0.5B: {transcript.translation!r}; timings {json.dumps(transcript.timings)}")
+
+
+@pytest.mark.real_model
+def test_a_reply_streams_token_by_token_as_the_whole_reply(model):
+    prompt = "Translate into French: Good morning, how are you?"
+    pieces = [chunk.content for chunk in model.stream(prompt)]
+    assert len(pieces) > 2 and "".join(pieces) == model.invoke(prompt).content

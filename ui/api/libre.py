@@ -1,0 +1,137 @@
+"""LibreTranslate's API, the subset its clients use: translate (with alternatives), languages, files.
+
+``alternatives`` first returns the translations under the options of a question left open
+(formal and informal "you", a feminine and a masculine reading), which is what a
+LibreTranslate client shows as other ways to say it. ``format=html`` keeps tags as they are.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+from fastapi import APIRouter, Request
+from fastapi.concurrency import run_in_threadpool
+from fastapi.responses import FileResponse
+from pydantic import BaseModel, Field, field_validator
+from starlette.datastructures import UploadFile as StarletteUploadFile
+
+from assistant.formats import FORMATS
+from assistant.formats.placeholders import mask
+from assistant.languages import LANGUAGES
+
+from . import ApiError
+from .bodies import documented, parse, read_body
+from .deepl import LANGUAGE_NAMES
+from .service import TranslationService, extension
+
+CHUNK = 1024 * 1024
+
+
+class TranslateRequest(BaseModel):
+    q: str | list[str] = Field(description="a text or a list of texts")
+    source: str = Field("en", description="en or auto (intercpt translates from English)")
+    target: str
+    format: str = Field("text", description="text or html (tags are kept)")
+    alternatives: int = Field(0, ge=0, le=3, description="how many alternative translations to return")
+    api_key: str | None = None
+    formality: str | None = Field(None, description="intercpt: DeepL's formality values, answered in advance")
+    context: str | None = Field(None, description="intercpt: background a simulated user reads to answer")
+
+    @field_validator("format")
+    @classmethod
+    def known_format(cls, value: str) -> str:
+        if value not in ("text", "html"):
+            raise ValueError("format must be text or html")
+        return value
+
+
+def check_languages(source: str, target: str) -> str:
+    if source not in ("en", "auto"):
+        raise ApiError(400, f"{source} is not supported as a source language; intercpt translates from en")
+    if target not in LANGUAGES:
+        raise ApiError(400, f"{target} is not supported as a target language; use one of {', '.join(LANGUAGES)}")
+    return target
+
+
+def router(service: TranslationService) -> APIRouter:
+    api = APIRouter(tags=["LibreTranslate"])
+
+    @api.post("/translate", openapi_extra=documented(TranslateRequest),
+              summary="Translate a text or a list; alternatives are the readings of an open question")
+    async def translate(request: Request) -> dict:
+        body = await read_body(request, TranslateRequest)
+        who = service.keys.account(body.api_key)
+        lang = check_languages(body.source, body.target)
+        texts = [body.q] if isinstance(body.q, str) else body.q
+        masks = [mask(text) if body.format == "html" else None for text in texts]
+        sources = [m.text if m else text for m, text in zip(masks, texts)]
+        transcripts = await run_in_threadpool(service.translate, who, sources, lang, formality=body.formality,
+                                              context=body.context)
+
+        def shown(translation: str, index: int) -> str:
+            return masks[index].restore(translation) if masks[index] else translation
+
+        translated = [shown(t.translation or "", i) for i, t in enumerate(transcripts)]
+        alternatives = [[shown(a.translation, i) for a in t.alternatives][:body.alternatives]
+                        for i, t in enumerate(transcripts)]
+        single = isinstance(body.q, str)
+        answer: dict = {"translatedText": translated[0] if single else translated,
+                        "intercpt": extension(transcripts[0]) if single else [extension(t) for t in transcripts]}
+        if body.alternatives:
+            answer["alternatives"] = alternatives[0] if single else alternatives
+        if body.source == "auto":
+            detected = {"confidence": 100.0, "language": "en"}
+            answer["detectedLanguage"] = detected if single else [detected] * len(texts)
+        return answer
+
+    @api.get("/languages", summary="The languages: English into French, German, Spanish, Japanese")
+    async def languages() -> list[dict]:
+        targets = list(LANGUAGES)
+        return [{"code": "en", "name": "English", "targets": targets}] + [
+            {"code": code, "name": LANGUAGE_NAMES.get(code, code), "targets": []} for code in targets]
+
+    @api.post("/translate_file", summary="Translate a .po, .xliff, .srt, .docx or .txt file; one question per file")
+    async def translate_file(request: Request) -> dict:
+        form = await request.form(max_files=1, max_fields=10)
+        upload = form.get("file")
+        if not isinstance(upload, StarletteUploadFile) or not upload.filename:
+            raise ApiError(400, "Invalid request: missing file parameter")
+        body = parse(FileRequest, {k: v for k, v in form.items() if isinstance(v, str)})
+        who = service.keys.account(body.api_key)
+        lang = check_languages(body.source, body.target)
+        name = Path(upload.filename).name
+        if Path(name).suffix.lower() not in FORMATS:
+            raise ApiError(400, f"{name}: unsupported file type; use one of {', '.join(FORMATS)}")
+        with tempfile.TemporaryDirectory(prefix="intercpt-upload-") as folder:
+            path = Path(folder) / name
+            await store(upload, path, service.limits.max_file_bytes)
+            out, record = await run_in_threadpool(service.translate_file, who, path, lang,
+                                                  formality=body.formality, context=body.context)
+        url = request.url_for("download_file", token=out.parent.name, name=out.name)
+        return {"translatedFileUrl": str(url), "intercpt": record}
+
+    @api.get("/download_file/{token}/{name}", name="download_file", summary="A translated file")
+    async def download_file(token: str, name: str) -> FileResponse:
+        return FileResponse(service.stored_file(token, name), filename=name)
+
+    return api
+
+
+class FileRequest(BaseModel):
+    source: str = "en"
+    target: str
+    api_key: str | None = None
+    formality: str | None = None
+    context: str | None = None
+
+
+async def store(upload: StarletteUploadFile, path: Path, max_bytes: int) -> None:
+    """Copy an upload to ``path``; 413 as soon as it passes ``max_bytes``."""
+    written = 0
+    with path.open("wb") as out:
+        while chunk := await upload.read(CHUNK):
+            written += len(chunk)
+            if written > max_bytes:
+                raise ApiError(413, f"the file is larger than {max_bytes // (1024 * 1024)} MB")
+            out.write(chunk)

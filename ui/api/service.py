@@ -1,0 +1,300 @@
+"""What every API shares: one model behind a bounded queue, request bounds, answers given in advance,
+glossaries per key, and the translation of texts and files through the chain.
+
+A request has no person to ask, so a question is answered in advance (DeepL's ``formality``
+becomes the remembered answer to the formality question, which is then never asked), by a
+simulated user reading the request's ``context`` when there is one, or left unanswered:
+the chain then takes its best guess and offers the translation under each option.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import tempfile
+import threading
+import uuid
+from collections import OrderedDict
+from contextlib import contextmanager
+from dataclasses import asdict, dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Iterator
+
+from assistant.ambiguity import get_type
+from assistant.chain import Assistant, PreferenceMemory
+from assistant.errors import InputError
+from assistant.glossary import Glossary
+from assistant.transcript import Transcript, Turn
+from assistant.users import NoUser, User, make_user
+
+from . import ApiError
+from .auth import Account, KeyRing
+
+# DeepL's formality values and the answer each gives to the formality question in advance.
+FORMALITY_ANSWERS = {"default": None, "more": "formal", "prefer_more": "formal", "less": "informal",
+                     "prefer_less": "informal"}
+MAX_GLOSSARIES_PER_KEY = 100
+MAX_FILE_CHARS = 200_000
+KEPT_FILES = 100
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The bounds of one request (the server's options set them)."""
+
+    max_texts: int = 50
+    max_text_chars: int = 5000
+    max_questions: int = 3
+    max_file_bytes: int = 10 * 1024 * 1024
+    queue_size: int = 16
+
+
+class Gate:
+    """At most ``concurrency`` requests use the model at once and ``queue_size`` more wait; the next
+    one is told at once that the server is busy (429), instead of waiting without end."""
+
+    def __init__(self, concurrency: int, queue_size: int):
+        self._running = threading.BoundedSemaphore(concurrency)
+        self._admitted = threading.BoundedSemaphore(concurrency + queue_size)
+
+    @contextmanager
+    def enter(self) -> Iterator[None]:
+        if not self._admitted.acquire(blocking=False):
+            raise ApiError(429, "busy, try again in a moment: every place in the queue is taken",
+                           {"Retry-After": "5"})
+        try:
+            with self._running:
+                yield
+        finally:
+            self._admitted.release()
+
+
+@dataclass
+class StoredGlossary:
+    """A glossary created through the API: DeepL's description of it, and the parsed entries."""
+
+    glossary_id: str
+    name: str
+    source_lang: str
+    target_lang: str
+    creation_time: str
+    glossary: Glossary
+
+    def info(self) -> dict[str, Any]:
+        return {"glossary_id": self.glossary_id, "name": self.name, "ready": True, "source_lang": self.source_lang,
+                "target_lang": self.target_lang, "creation_time": self.creation_time,
+                "entry_count": len(self.glossary.entries)}
+
+    def tsv(self) -> str:
+        return "".join(f"{entry.source}\t{entry.target}\n" for entry in self.glossary.entries)
+
+
+def given_answers(formality: str | None, target_lang: str) -> PreferenceMemory:
+    """A memory holding the answers a request gives in advance (every later answer is kept too)."""
+    memory = PreferenceMemory(every_answer=True)
+    answer = FORMALITY_ANSWERS.get(formality or "default")
+    if answer:
+        kind = get_type("formality")
+        memory.remember(Turn("formality", "you", kind.fixed_question("you", target_lang) or kind.label,
+                             list(kind.options(target_lang))), answer)
+    return memory
+
+
+def extension(transcript: Transcript) -> dict[str, Any]:
+    """What a translation adds to the API's answer: the questions that could have been asked (with
+    the answer used, if any), the alternatives under the options of a skipped one, and the checks."""
+    return {"questions": [asdict(turn) for turn in transcript.turns],
+            "alternatives": [{"assumption": a.assumption, "text": a.translation} for a in transcript.alternatives],
+            "checks": [asdict(check) for check in transcript.checks]}
+
+
+class TranslationService:
+    """The model and everything the APIs share about using it."""
+
+    def __init__(self, assistant: Assistant, keys: KeyRing, limits: Limits, *, concurrency: int = 1):
+        self.assistant = assistant
+        self.keys = keys
+        self.limits = limits
+        self.gate = Gate(concurrency, limits.queue_size)
+        self._glossaries: dict[str | None, OrderedDict[str, StoredGlossary]] = {}
+        self._files = tempfile.TemporaryDirectory(prefix="intercpt-files-")
+        self._kept: list[Path] = []
+        self._lock = threading.Lock()
+
+    # --- requests -------------------------------------------------------------------------------------
+
+    def check_texts(self, texts: list[str]) -> None:
+        """400 without texts or with too many; 413 for a text longer than one request takes."""
+        if not texts:
+            raise ApiError(400, "nothing to translate: give at least one text")
+        if len(texts) > self.limits.max_texts:
+            raise ApiError(400, f"too many texts: at most {self.limits.max_texts} in one request")
+        for number, text in enumerate(texts, 1):
+            if not isinstance(text, str):
+                raise ApiError(400, f"text {number} is not a string")
+            if len(text) > self.limits.max_text_chars:
+                raise ApiError(413, f"text {number} has {len(text)} characters; one text takes at most "
+                               f"{self.limits.max_text_chars}")
+
+    def max_questions(self, asked_for: int | None) -> int:
+        """The questions a request may have asked: the server's bound, or fewer if the request says so."""
+        if asked_for is None:
+            return self.limits.max_questions
+        if not 0 <= asked_for <= self.limits.max_questions:
+            raise ApiError(400, f"max_questions must be between 0 and {self.limits.max_questions}")
+        return asked_for
+
+    def user_for(self, context: str | None, target_lang: str) -> User:
+        """Who answers what a request leaves open: a simulated user reading its context, else nobody."""
+        if not context or not context.strip():
+            return NoUser()
+        a = self.assistant
+        return make_user("simulated", target_lang=target_lang, chat_model=a.chat_model,
+                         structured_output=a.structured_output, context=context, context_policy=a.context_policy)
+
+    def translate(self, account: Account, texts: list[str], target_lang: str, *, formality: str | None = None,
+                  context: str | None = None, glossary: Glossary | None = None,
+                  max_questions: int | None = None) -> list[Transcript]:
+        """One transcript per text; the texts share one memory of answers (one question per batch)."""
+        self.check_texts(texts)
+        questions = self.max_questions(max_questions)
+        memory = given_answers(formality, target_lang)
+        user = self.user_for(context, target_lang)
+        with self.gate.enter():
+            self.keys.charge(account, sum(len(text) for text in texts))  # a busy server charges nothing
+            try:
+                return [self.assistant.run(text, target_lang, context=context, user=user, max_questions=questions,
+                                           preferences=memory, glossary=glossary) for text in texts]
+            except InputError as err:
+                raise ApiError(400, str(err)) from None
+
+    def start(self, account: Account, text: str, target_lang: str, *, formality: str | None = None,
+              context: str | None = None, glossary: Glossary | None = None, max_questions: int | None = None):
+        """A dialogue for ``/v1/clarify``, driven to its first question (or to the end when none is left)."""
+        self.check_texts([text])
+        questions = self.max_questions(max_questions)
+        self.keys.charge(account, len(text))
+        with self.gate.enter():
+            try:
+                dialogue = self.assistant.start(text, target_lang, context=context, max_questions=questions,
+                                                preferences=given_answers(formality, target_lang),
+                                                glossary=glossary)
+                for _ in dialogue.drive(None):
+                    pass
+            except InputError as err:
+                raise ApiError(400, str(err)) from None
+        return dialogue
+
+    def go_on(self, dialogue, answers: list[str | None]):
+        """Answer the pending questions in order, then drive on to the next question or to the end."""
+        with self.gate.enter():
+            for answer in answers:
+                if dialogue.pending is None and dialogue.next_question() is None:
+                    break
+                dialogue.answer(answer, "human")
+            for _ in dialogue.drive(None):
+                pass
+        return dialogue
+
+    # --- files ----------------------------------------------------------------------------------------
+
+    def translate_file(self, account: Account, path: Path, target_lang: str, *, formality: str | None = None,
+                       context: str | None = None, glossary: Glossary | None = None) -> tuple[Path, dict[str, Any]]:
+        """Translate a stored upload into a file of the same structure; its path and a short record."""
+        from assistant.document import DocumentTranslator
+        from assistant.formats import read_document, translate_document
+
+        try:
+            document = read_document(path)
+        except InputError as err:
+            raise ApiError(400, str(err).replace(str(path.parent) + "/", "")) from None
+        characters = sum(len(segment) for unit in document.units for segment in unit.segments)
+        if not document.units:
+            raise ApiError(400, "nothing to translate: every unit is empty or already translated")
+        if characters > MAX_FILE_CHARS:
+            raise ApiError(413, f"the file has {characters} characters to translate; one file takes at most "
+                           f"{MAX_FILE_CHARS}")
+        self.keys.charge(account, characters)
+        translator = DocumentTranslator(self.assistant, target_lang, max_questions=self.limits.max_questions,
+                                        background=context, glossary=glossary)
+        out = self.new_file_path(path.name)
+        transcripts: list[Transcript] = []
+        with self.gate.enter():
+            try:
+                report = translate_document(
+                    document, out, translator.segment_translator(self.user_for(context, target_lang), transcripts,
+                                                                 given_answers(formality, target_lang)),
+                    target_lang=target_lang, progress=False)
+            except InputError as err:
+                raise ApiError(400, str(err)) from None
+        asked = [asdict(turn) for t in transcripts for turn in t.turns if turn.answered_by != "preference"]
+        failed = [unit.id for unit in report.failed]
+        return out, {"questions": asked, "placeholders_failed": failed, "units": len(document.units)}
+
+    def new_file_path(self, name: str) -> Path:
+        """A fresh path in the server's file store; the oldest files go once more than ``KEPT_FILES`` are kept."""
+        folder = Path(self._files.name) / uuid.uuid4().hex
+        folder.mkdir()
+        with self._lock:
+            self._kept.append(folder)
+            while len(self._kept) > KEPT_FILES:
+                old = self._kept.pop(0)
+                for child in old.iterdir():
+                    child.unlink()
+                old.rmdir()
+        return folder / Path(name).name
+
+    def stored_file(self, token: str, name: str) -> Path:
+        path = Path(self._files.name) / token / name
+        if not (token.isalnum() and path.parent.parent == Path(self._files.name) and path.is_file()):
+            raise ApiError(404, "no such file (files are kept for the last 100 translations)")
+        return path
+
+    # --- glossaries -----------------------------------------------------------------------------------
+
+    def create_glossary(self, account: Account, name: str, source_lang: str, target_lang: str, entries: str,
+                        entries_format: str) -> StoredGlossary:
+        """Parse ``entries`` (DeepL's TSV or CSV) with the glossary reader the CLI uses."""
+        if entries_format not in ("tsv", "csv"):
+            raise ApiError(400, f"entries_format must be tsv or csv, not {entries_format!r}")
+        if source_lang.lower() != "en":
+            raise ApiError(400, "glossaries translate from English (source_lang EN)")
+        glossary = parse_entries(entries, entries_format, target_lang.lower())
+        stored = StoredGlossary(uuid.uuid4().hex, name, "en", target_lang.lower(),
+                                datetime.now(timezone.utc).isoformat(timespec="milliseconds"), glossary)
+        with self._lock:
+            mine = self._glossaries.setdefault(account.key, OrderedDict())
+            if len(mine) >= MAX_GLOSSARIES_PER_KEY:
+                raise ApiError(456, f"glossary limit reached: at most {MAX_GLOSSARIES_PER_KEY} a key; delete one")
+            mine[stored.glossary_id] = stored
+        return stored
+
+    def glossaries(self, account: Account) -> list[StoredGlossary]:
+        return list(self._glossaries.get(account.key, {}).values())
+
+    def glossary(self, account: Account, glossary_id: str) -> StoredGlossary:
+        found = self._glossaries.get(account.key, {}).get(glossary_id)
+        if found is None:
+            raise ApiError(404, f"no glossary {glossary_id!r}")
+        return found
+
+    def delete_glossary(self, account: Account, glossary_id: str) -> None:
+        self.glossary(account, glossary_id)
+        with self._lock:
+            del self._glossaries[account.key][glossary_id]
+
+
+def parse_entries(entries: str, entries_format: str, target_lang: str) -> Glossary:
+    """DeepL's glossary entries through ``Glossary.load`` (the one reader of CSV and TSV glossaries)."""
+    try:
+        list(csv.reader(io.StringIO(entries), delimiter="\t" if entries_format == "tsv" else ","))
+    except csv.Error as err:
+        raise ApiError(400, f"the glossary entries are not valid {entries_format.upper()}: {err}") from None
+    with tempfile.TemporaryDirectory(prefix="intercpt-glossary-") as folder:
+        path = Path(folder) / f"entries.{entries_format}"
+        path.write_text(entries, encoding="utf-8")
+        try:
+            return Glossary.load(path, target_lang)
+        except InputError as err:
+            raise ApiError(400, str(err).replace(str(path), "entries")) from None

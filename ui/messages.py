@@ -1,0 +1,93 @@
+"""How the chain's steps read on the page: questions that name their word, statuses with the
+time spent, the account of the choices, and errors as a short cause (the detail goes to the log)."""
+
+from __future__ import annotations
+
+import logging
+import re
+
+import gradio as gr
+
+from assistant.errors import IntercptError
+from assistant.explain import explain
+from assistant.transcript import BoundedContext, Transcript, Turn
+
+from .labels import answer_options
+
+log = logging.getLogger("intercpt.ui")
+
+_CLI_FLAGS = re.compile(r"\s*\((?:[^()]*\s)?--[a-z][\w-]*[^()]*\)|\s--[a-z][\w-]*")
+_BACKEND_CAUSES = (("timeout", "the model server did not answer in time"),
+                   ("connect", "the model server could not be reached"),
+                   ("memory", "the model ran out of memory"))
+
+
+def highlighted_source(source: str, span: str) -> list[tuple[str, str | None]]:
+    """The source as ``gr.HighlightedText`` pieces, the word in question marked (first whole-word match)."""
+    match = re.search(rf"(?<!\w){re.escape(span)}(?!\w)", source, re.IGNORECASE) if span else None
+    if match is None:
+        return [(source, None)]
+    pieces = [(source[:match.start()], None), (match.group(0), "in question"), (source[match.end():], None)]
+    return [piece for piece in pieces if piece[0]]
+
+
+def question_message(turn: Turn, lang: str) -> gr.ChatMessage:
+    """The question, naming its word, with one answer button per option (values as the chain expects)."""
+    options = [{"label": label, "value": value} for label, value in answer_options(turn.ambiguity, turn.options, lang)]
+    hint = "Click an answer, or tick “my message answers the question” and type your own."
+    names_its_word = re.search(rf"(?<!\w){re.escape(turn.span)}(?!\w)", turn.question, re.IGNORECASE)
+    question = turn.question if names_its_word else f"**About “{turn.span}”:** {turn.question}"
+    return gr.ChatMessage(content=f"{question}\n\n_{hint}_", options=options)
+
+
+def status_message(text: str, elapsed: float) -> gr.ChatMessage:
+    return gr.ChatMessage(content=f"{text} ({elapsed:.1f} s)", metadata={"title": "Working", "status": "pending"})
+
+
+def error_message(text: str) -> gr.ChatMessage:
+    return gr.ChatMessage(content=f"⚠️ {text}")
+
+
+def account_lines(transcript: Transcript) -> list[str]:
+    return explain(transcript)
+
+
+def account_markdown(transcript: Transcript) -> str:
+    return "\n".join(f"- {line}" for line in account_lines(transcript))
+
+
+def result_message(transcript: Transcript) -> gr.ChatMessage:
+    """The translation as the conversation's last message, with its account."""
+    account = account_markdown(transcript)
+    return gr.ChatMessage(content=f"**{transcript.translation}**" + (f"\n\n{account}" if account else ""))
+
+
+def describe_error(err: Exception) -> str:
+    """A short cause for the person: the chain's own message without command-line flags, or a
+    backend failure's kind; a backend failure's detail (server URLs, traces) goes to the log only."""
+    if isinstance(err, IntercptError):
+        return _CLI_FLAGS.sub("", str(err))
+    log.error("the model backend failed", exc_info=err)
+    kind = f"{type(err).__name__} {err}".lower()
+    cause = next((cause for key, cause in _BACKEND_CAUSES if key in kind),
+                 f"the model backend failed ({type(err).__name__})")
+    return f"{cause}. Try again; the server log has the details."
+
+
+def context_markdown(bounded: BoundedContext | None) -> str:
+    """What a model reads of the context: its size, the sentences kept, the summary if one was written."""
+    if bounded is None or not bounded.text:
+        return "_No context yet: the part a model reads appears here after a translation._"
+    sentences = ", ".join(str(i + 1) for i in bounded.indices)
+    lines = [f"**{bounded.strategy}**: {bounded.tokens_out} of {bounded.tokens_in} tokens (sentences {sentences})"]
+    if bounded.summary:
+        lines.append(f"**Summary:** {bounded.summary}")
+    lines.append("> " + bounded.text.replace("\n", "\n> "))
+    return "\n\n".join(lines)
+
+
+def checks_markdown(checks) -> str:
+    """One line per check, e.g. "✓ formality: formal"."""
+    marks = {"pass": "✓", "fail": "✗", "unchecked": "?"}
+    lines = [f"{marks.get(c.status, '?')} {c.name}: {c.observed or c.expected}" for c in checks]
+    return " · ".join(lines) or "no checks"
