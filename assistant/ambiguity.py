@@ -40,6 +40,7 @@ class AmbiguityType:
     headline: str
     options_by_lang: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     question_by_lang: Mapping[str, str] = field(default_factory=dict)
+    lexicon: frozenset[str] = field(default_factory=frozenset)
 
     def options(self, lang: str) -> tuple[str, ...]:
         """The answer buttons for ``lang``; empty when the translator model proposes them."""
@@ -75,6 +76,7 @@ def parse_table(data: Mapping[str, Any]) -> dict[str, AmbiguityType]:
             headline=entry.get("headline", "chrf"),
             options_by_lang={lang: tuple(opts) for lang, opts in (entry.get("options") or {}).items()},
             question_by_lang=_by_lang(entry.get("question")),
+            lexicon=frozenset(entry.get("lexicon") or ()),
         )
         for name, entry in data.items()
     }

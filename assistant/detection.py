@@ -15,6 +15,7 @@ from functools import cached_property
 from typing import Any
 
 from .ambiguity import AmbiguityType, ambiguity_types
+from .inputs import OPAQUE_TOKEN
 from .nlp.address import SECOND_PERSON as _SECOND_PERSON
 from .nlp.address import address_candidates
 from .nlp.people import GENDERED_PRONOUNS as _GENDERED_PRONOUNS
@@ -78,7 +79,10 @@ def rule(name: str) -> Callable[[Rule], Rule]:
 
 
 def parse(source: str, target_lang: str = "") -> Parsed:
-    return Parsed(source, english_pipeline()(source.replace(PLACEHOLDER, "they")), target_lang)
+    """The parse of ``source``, offsets kept: ``[pr]`` reads as "they", a file's opaque placeholder
+    tokens as blanks."""
+    text = OPAQUE_TOKEN.sub(lambda m: " " * len(m.group(0)), source.replace(PLACEHOLDER, "they"))
+    return Parsed(source, english_pipeline()(text), target_lang)
 
 
 def find_candidates(source: str, target_lang: str) -> list[Candidate]:
@@ -107,6 +111,12 @@ def _address(parsed: Parsed, kind: AmbiguityType) -> list[tuple[str, int]]:
     """Where the register of address must be chosen: "you" or an imperative (fr/de/es), and for
     Japanese anything said to someone (a request, a question, a greeting, a reply)."""
     return [(c.span, c.start) for c in address_candidates(parsed.doc, parsed.target_lang)]
+
+
+@rule("lexicon_nouns")
+def _lexicon_nouns(parsed: Parsed, kind: AmbiguityType) -> list[tuple[str, int]]:
+    """The nouns whose lemma is in the type's own word list (``lexicon`` in the table)."""
+    return [(t.text, t.idx) for t in parsed.doc if t.pos_ == "NOUN" and t.lemma_.lower() in kind.lexicon]
 
 
 @rule("referential_it")

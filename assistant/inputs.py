@@ -8,6 +8,9 @@ import unicodedata
 from .errors import InputError
 
 MAX_SOURCE_CHARS = 5000
+# The opaque tokens that stand for a localisation file's placeholders and inline tags while a
+# model reads the text (``assistant.formats.placeholders``): not words of the text.
+OPAQUE_TOKEN = re.compile(r"<x\d+/>")
 ZERO_WIDTH_SPACE = "\u200b"
 # Chat-template control tokens of the common model families, and the tags our prompts wrap
 # person-, file- and model-written text in. Inside such text they would end the data block or

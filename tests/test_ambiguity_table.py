@@ -30,7 +30,7 @@ TOY = {
     "gold": "number",
     "oracle": {"singular": "one", "plural": "several"},
     "headline": "n_acc",
-    "lexicon": ["sheep", "deer"],
+    "lexicon": ["deer", "moose"],
 }
 
 
@@ -56,24 +56,24 @@ def toy_type(tmp_path, monkeypatch):
 
 
 def test_the_new_type_is_found_asked_and_answered_by_the_oracle(toy_type):
-    assert [(c.ambiguity, c.span) for c in find_candidates("The sheep are in the field.", "fr")] == [("number", "sheep")]
-    assert find_candidates("The sheep are in the field.", "de") == []  # the table says where it matters
-    fake = StepFake(translate=["Les moutons sont dans le champ."], calls=[])
-    transcript = Assistant(fake, "fake:m").run("The sheep are in the field.", "fr",
+    assert [(c.ambiguity, c.span) for c in find_candidates("The deer are in the field.", "fr")] == [("number", "deer")]
+    assert find_candidates("The deer are in the field.", "de") == []  # the table says where it matters
+    fake = StepFake(translate=["Les cerfs sont dans le champ."], calls=[])
+    transcript = Assistant(fake, "fake:m").run("The deer are in the field.", "fr",
                                                user=OracleUser({"number": "plural"}))
     turn = transcript.turns[0]
-    assert (turn.ambiguity, turn.question, turn.options) == ("number", "One sheep or several?", ["one", "several"])
+    assert (turn.ambiguity, turn.question, turn.options) == ("number", "One deer or several?", ["one", "several"])
     assert (turn.answer, turn.answered_by) == ("several", "oracle")
     prompt = [m for step, m, _ in fake.calls if step == "translate"][0][-1].content
-    assert "One sheep or several? A: several" in prompt
+    assert "One deer or several? A: several" in prompt
 
 
 def test_the_new_type_gets_its_own_table_in_the_report(toy_type, tmp_path):
     data = tmp_path / "toy.jsonl"
-    rows = [{"id": f"sheep-{i}", "src": "The sheep are in the field.", "ref": "Les moutons sont dans le champ.",
+    rows = [{"id": f"deer-{i}", "src": "The deer are in the field.", "ref": "Les cerfs sont dans le champ.",
              "type": "number", "lang": "fr", "attributes": {"number": gold}} for i, gold in enumerate(["plural"] * 3)]
     data.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
-    fake = StepFake(translate=["Les moutons sont dans le champ."], calls=[])
+    fake = StepFake(translate=["Les cerfs sont dans le champ."], calls=[])
     summary = evaluate(EvalConfig(out=tmp_path / "run", data=str(data), langs=None, translator="transformers:fake",
                                   methods=("intercpt", "no-extra"), bootstrap=20),
                        progress=False, load_model=lambda spec: fake)

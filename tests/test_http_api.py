@@ -10,6 +10,7 @@ import polib
 import pytest
 from fastapi.testclient import TestClient
 
+from assistant.ambiguity import get_type
 from assistant.chain import Assistant
 from assistant.transcript import Transcript
 from tests.fakes import StepFake
@@ -325,7 +326,7 @@ def test_clarify_asks_then_translates_with_the_answer(client):
     body = started.json()
     assert started.status_code == 200 and body["done"] is False and body["session"]
     (question,) = body["questions"]
-    assert question["ambiguity"] == "formality" and question["options"] == ["formal", "informal", "generic"]
+    assert question["ambiguity"] == "formality" and question["options"] == list(get_type("formality").options("fr"))
     answered = client.post(f"/v1/clarify/{body['session']}", json={"answers": ["formal"]}).json()
     assert answered["done"] is True and answered["questions"] == []
     transcript = Transcript.from_dict(answered["transcript"])

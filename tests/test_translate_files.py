@@ -39,8 +39,10 @@ def fake(monkeypatch):
     return model
 
 
-def translate_file(source: Path, out: Path, capsys) -> dict:
-    assert main(["translate", "--file", str(source), "--to", "fr", "--out", str(out), "--answer", "formal",
+def translate_file(source: Path, out: Path, capsys, answers: tuple[str, ...] = ("formal",)) -> dict:
+    """The file through the CLI; ``answers`` answer its questions in order (the rest are skipped)."""
+    given = [arg for answer in answers for arg in ("--answer", answer)]
+    assert main(["translate", "--file", str(source), "--to", "fr", "--out", str(out), *given,
                  "--json", "--model", "openai:http://127.0.0.1:9/v1#m"]) == 0
     return json.loads(capsys.readouterr().out)
 
@@ -78,7 +80,7 @@ def _inline(path: Path, element: str) -> list[list[str]]:
 
 def test_xliff2_inline_tags(fake, tmp_path, capsys):
     out = tmp_path / "app.fr.xlf"
-    asked_once(translate_file(DATA / "app.xlf", out, capsys))
+    asked_once(translate_file(DATA / "app.xlf", out, capsys, answers=("a woman", "formal")))  # the friend, then "you"
     assert _inline(out, "target") == _inline(DATA / "app.xlf", "source")
     assert etree.parse(str(out)).getroot().get("trgLang") == "fr"
 

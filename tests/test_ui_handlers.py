@@ -9,6 +9,7 @@ import pytest
 from langchain_core.messages import AIMessageChunk
 from langchain_core.outputs import ChatGenerationChunk
 
+from assistant.ambiguity import get_type
 from assistant.chain import PROMPT_VARIANTS, Assistant
 from assistant.errors import InputError
 from tests.fakes import StepFake
@@ -35,7 +36,7 @@ def test_a_question_waits_for_the_answer_and_the_answer_finishes_the_translation
     first = chat(h, "Are you sure?", "s1")
     question = first[-1][0][-1]
     assert "“you”" in question.content
-    assert [o["value"] for o in question.options] == ["formal", "informal", "generic", SKIP]
+    assert [o["value"] for o in question.options] == [*get_type("formality").options("fr"), SKIP]
     assert "translate" not in fake.steps()
     final = chat(h, "formal", "s1")[-1]
     messages, translation, account, transcript, session_id = final

@@ -65,9 +65,10 @@ def _placeholders(item: Item) -> set[str]:
     return {PLACEHOLDER} if PLACEHOLDER in item.src.lower() else set()
 
 
-def _lexicon_nouns(item: Item) -> set[str]:
-    lexicon = words(" ".join(entry(item.type).lexicon))
-    return (words(item.src) & lexicon) | _placeholders(item)
+def _person_nouns(item: Item) -> set[str]:
+    from assistant.nlp.lexicon import person_noun
+
+    return {w for w in words(item.src) if person_noun(w)} | _placeholders(item)
 
 
 # How the ambiguous words of a type are found in a source the data does not annotate.
@@ -75,7 +76,7 @@ DERIVED_WORDS: dict[str, Callable[[Item], set[str]]] = {
     "formality": lambda item: words(item.src) & words(" ".join(SECOND_PERSON)),
     "it_resolution": lambda item: words(item.src) & {"it"},
     "neutral_names": _first_names,
-    "neutral_professions": _lexicon_nouns,
+    "neutral_professions": _person_nouns,
     "polysemy": lambda item: words(item.src),
 }
 
