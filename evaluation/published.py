@@ -47,7 +47,7 @@ def compare(groups: list[dict[str, Any]], records: list[Record], run: dict[str, 
         ours = entry["ours"]
         metric = ours["metric"]
         scored = [g for g in groups if g["scores"].get(metric, {}).get("value") is not None]
-        run_langs = sorted({g["lang"] for g in scored})
+        run_langs = sorted({g["lang"] for g in groups if metric in g["scores"]})
         wanted = run_langs if ours.get("langs", ALL_LANGS) == ALL_LANGS else list(ours["langs"])
         langs = [lang for lang in wanted if lang in run_langs]
         this_run = {}
@@ -72,6 +72,9 @@ def _differences(entry: dict[str, Any], langs: list[str], wanted: list[str], spl
         notes.append(f"this run has none of the published languages ({', '.join(wanted)})")
     elif len(langs) < len(wanted):
         notes.append(f"this run has only {', '.join(langs)} of {', '.join(wanted)}")
+    unscored = [lang for lang in langs if not any(g["lang"] == lang for g in scored)]
+    if unscored:
+        notes.append(f"no value in {', '.join(unscored)} (nothing the metric counts, e.g. no determined output)")
     if ours.get("langs", ALL_LANGS) == ALL_LANGS:
         notes.append("the published value averages the paper's own languages; this run's averages its own")
     if ours.get("split") and splits and splits != [ours["split"]]:

@@ -171,13 +171,17 @@ def cocoa_records(split: str = "train") -> list[Record]:
 
 def test_the_run_computes_its_side_of_the_published_comparison():
     groups = [cocoa_group("intercpt", "de", 60.0), cocoa_group("intercpt", "fr", 80.0),
-              cocoa_group("no-extra", "de", 40.0)]
+              cocoa_group("no-extra", "de", 40.0), cocoa_group("no-extra", "fr", None)]
     compared = compare(groups, cocoa_records(), {"limit": 20, "user": "oracle"}, PUBLISHED)
     first, second = compared["results"]
     assert first["this_run"] == {"intercpt": {"value": 70.0, "n": 20, "langs": ["de", "fr"]},
                                  "no-extra": {"value": 40.0, "n": 10, "langs": ["de"]}}
     assert second["this_run"]["intercpt"] == {"value": 60.0, "n": 10, "langs": ["de"]}  # es is not in the run
     assert "this run has only de of de, es" in second["differences"]
+    assert not any(d.startswith("no value in") for d in second["differences"])
+    assert "no value in fr (nothing the metric counts, e.g. no determined output)" not in first["differences"]
+    only_no_extra = compare(groups[2:], cocoa_records(), {}, PUBLISHED)["results"][0]
+    assert "no value in fr (nothing the metric counts, e.g. no determined output)" in only_no_extra["differences"]
     assert "scorer options differ: published shared:kept, this run shared:ignored" in second["differences"]
     assert "this run read the train split; the published number is on test" in first["differences"]
     assert "a seeded sample of at most 20 items per language" in first["differences"]
