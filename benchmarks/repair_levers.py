@@ -47,20 +47,10 @@ class Levers:
         import llama_cpp
         from llama_cpp import llama_cpp as low_level
 
-        # On AMX CPUs llama.cpp's repacked weights crash the first decode (llama.cpp#20824): load
-        # without the extra buffer types, as the llamacpp backend does.
-        default_params = low_level.llama_model_default_params
+        from assistant.backends.llamacpp import without_amx_repacking
 
-        def without_extra_buffers():
-            params = default_params()
-            params.use_extra_bufts = False
-            return params
-
-        low_level.llama_model_default_params = without_extra_buffers
-        try:
+        with without_amx_repacking(low_level):  # the backend's own guard for AMX CPUs
             self.llm = llama_cpp.Llama(model_path=model_path, n_ctx=4096, n_threads=threads, verbose=False, seed=0)
-        finally:
-            low_level.llama_model_default_params = default_params
         self.llm.set_cache(llama_cpp.LlamaRAMCache(capacity_bytes=2 << 30))  # the prompts' few-shot prefixes
         self.calls = 0
         self.seconds = 0.0

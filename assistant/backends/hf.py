@@ -15,13 +15,14 @@ from typing import Any
 
 from langchain_core.callbacks import CallbackManagerForLLMRun
 from langchain_core.language_models.chat_models import BaseChatModel
-from langchain_core.messages import AIMessage, BaseMessage, convert_to_openai_messages
-from langchain_core.outputs import ChatGeneration, ChatResult
+from langchain_core.messages import BaseMessage, convert_to_openai_messages
+from langchain_core.outputs import ChatResult
 from pydantic import ConfigDict, PrivateAttr
 
 from ..errors import ModelLoadError
 from .config import GenerationConfig
 from .hub import first_line, hub_reachable
+from .results import chat_result
 from .spec import MODEL_ENV_VAR, ModelSpec, resolve_local_target
 
 OFFLINE_HINT = (
@@ -216,16 +217,7 @@ class TransformersChatModel(BaseChatModel):
         **kwargs: Any,
     ) -> ChatResult:
         text, usage = self._engine.generate(convert_to_openai_messages(messages), self.generation.updated(kwargs))
-        message = AIMessage(
-            content=_cut_at_stop(text, stop),
-            usage_metadata={
-                "input_tokens": usage["input_tokens"],
-                "output_tokens": usage["output_tokens"],
-                "total_tokens": usage["input_tokens"] + usage["output_tokens"],
-                "input_token_details": {"cache_read": usage["cached_tokens"]},
-            },
-        )
-        return ChatResult(generations=[ChatGeneration(message=message)])
+        return chat_result(_cut_at_stop(text, stop), usage)
 
 
 

@@ -20,20 +20,21 @@ import os
 import threading
 from contextlib import contextmanager
 from functools import lru_cache
-from pathlib import Path
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 from langchain_core.callbacks import CallbackManagerForLLMRun
 from langchain_core.language_models.chat_models import BaseChatModel
-from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage, convert_to_openai_messages
-from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResult
+from langchain_core.messages import AIMessageChunk, BaseMessage, convert_to_openai_messages
+from langchain_core.outputs import ChatGenerationChunk, ChatResult
 from pydantic import ConfigDict, PrivateAttr
 
 from ..errors import BackendError, ModelLoadError
 from .config import GenerationConfig
 from .hub import first_line, hub_reachable
 from .presets import get_preset, is_preset_target
+from .results import chat_result
 from .spec import MODEL_ENV_VAR, ModelSpec, looks_like_path, resolve_local_target
 
 INSTALL_HINT = "llama.cpp is not installed; install the extra: pip install 'intercpt[llamacpp]'"
@@ -77,7 +78,7 @@ def _counting_llama_class() -> type:
 
 
 @contextmanager
-def _without_amx_repacking(llama_cpp):
+def without_amx_repacking(llama_cpp):
     """Load without the extra weight layouts when the build has AMX kernels: on AMX CPUs (Sapphire
     Rapids and later) llama.cpp's AMX matrix product crashes the process at the first decode
     (ggml-org/llama.cpp#20824). The library has no constructor option for it, so the default
@@ -225,7 +226,7 @@ def _load(target: str, source: tuple[str, str], state_cache: bool) -> LlamaCppEn
     options = {"n_ctx": CONTEXT_TOKENS, "n_threads": threads, "n_threads_batch": threads, "verbose": False}
     where, name = source
     try:
-        with _without_amx_repacking(llama_cpp.llama_cpp):
+        with without_amx_repacking(llama_cpp.llama_cpp):
             llama = _construct(target, where, name, options)
     except (ValueError, OSError, RuntimeError) as err:
         raise ModelLoadError(f"cannot load {target!r} with llama.cpp: {first_line(err)}") from err
@@ -281,16 +282,7 @@ class LlamaCppChatModel(BaseChatModel):
         constraint = {k: kwargs[k] for k in ("response_format", "extra_body") if k in kwargs}
         text, usage = self._engine.generate(convert_to_openai_messages(messages), self.generation.updated(kwargs),
                                             stop, constraint)
-        message = AIMessage(
-            content=text,
-            usage_metadata={
-                "input_tokens": usage["input_tokens"],
-                "output_tokens": usage["output_tokens"],
-                "total_tokens": usage["input_tokens"] + usage["output_tokens"],
-                "input_token_details": {"cache_read": usage["cached_tokens"]},
-            },
-        )
-        return ChatResult(generations=[ChatGeneration(message=message)])
+        return chat_result(text, usage)
 
     def _stream(
         self,
