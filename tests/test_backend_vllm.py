@@ -111,13 +111,15 @@ class ConstraintProxy:
                 if proxy.mode == "strip":
                     body = {k: v for k, v in body.items() if k not in CONSTRAINT_FIELDS}
                 reply = httpx.post(proxy.upstream + self.path.removeprefix("/v1"), json=body, headers=auth, timeout=600)
-                text = reply.json()["choices"][0]["message"]["content"] if reply.status_code == 200 else ""
-                proxy.exchanges.append((body, reply.status_code, text))
-                self._send(reply.status_code, reply.content)
+                streamed = bool(body.get("stream"))  # the translation streams: server-sent events, passed on as they are
+                ok = reply.status_code == 200 and not streamed
+                proxy.exchanges.append((body, reply.status_code, reply.json()["choices"][0]["message"]["content"]
+                                        if ok else ""))
+                self._send(reply.status_code, reply.content, reply.headers.get("content-type", "application/json"))
 
-            def _send(self, status, content):
+            def _send(self, status, content, content_type="application/json"):
                 self.send_response(status)
-                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Type", content_type)
                 self.send_header("Content-Length", str(len(content)))
                 self.end_headers()
                 self.wfile.write(content)
