@@ -22,7 +22,7 @@ def swept_fields(config_class: type) -> tuple[str, ...]:
 
 class EvaluateCommand(CLISubcommand):
     name = "evaluate"
-    help = "score the chain and its baselines on AmbigMT or a JSONL data set (resumable)"
+    help = "score the chain and its baselines on AmbigMT, CoCoA-MT, GATE or a JSONL data set (resumable)"
 
     def subparser_init(self, subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
         from assistant.cli.options import add_options

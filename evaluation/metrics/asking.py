@@ -29,7 +29,7 @@ from assistant.transcript import Turn
 
 from ..data import Item
 from ..records import Output
-from .base import SegmentMetric
+from .base import SegmentMetric, ShareMetric
 from .table import entry, has_gold_ambiguity
 
 NO_AMBIGUITY = "none"  # the type of an item whose gold says nothing in it is ambiguous
@@ -114,7 +114,7 @@ class AskingMetric(SegmentMetric):
         return f"family:table|words:data-or-derived|match:word,plural-s|version:{__version__}"
 
 
-class AskRecall(AskingMetric):
+class AskRecall(ShareMetric, AskingMetric):
     """Share of items with a gold ambiguity on which a question about it was asked."""
 
     name = "ask_recall"
@@ -127,16 +127,6 @@ class AskRecall(AskingMetric):
             return [0.0, 0.0]
         gold = gold_words(output.item)
         return [1.0, float(any(concerns_gold(t, output.item, gold) for t in _turns(output)))]
-
-    def counted(self, stats: np.ndarray) -> np.ndarray:
-        return stats[:, 0] > 0
-
-    def aggregate(self, totals: np.ndarray) -> float | None:
-        return float(100 * totals[1] / totals[0]) if totals[0] else None
-
-    def segment(self, output: Output) -> dict[str, Any]:
-        counted, asked = self.row(output)
-        return {self.name: int(asked) if counted else None}
 
 
 class QuestionPrecision(AskingMetric):
@@ -176,7 +166,7 @@ class QuestionsPerItem(AskingMetric):
         return {"questions": len(_turns(output))}
 
 
-class NeedlessQuestionRate(AskingMetric):
+class NeedlessQuestionRate(ShareMetric, AskingMetric):
     """Share of items whose gold says nothing is ambiguous (type ``none``) on which a question was asked."""
 
     name = "needless_rate"
@@ -189,13 +179,3 @@ class NeedlessQuestionRate(AskingMetric):
         if output.item.type != NO_AMBIGUITY:
             return [0.0, 0.0]
         return [1.0, float(bool(_turns(output)))]
-
-    def counted(self, stats: np.ndarray) -> np.ndarray:
-        return stats[:, 0] > 0
-
-    def aggregate(self, totals: np.ndarray) -> float | None:
-        return float(100 * totals[1] / totals[0]) if totals[0] else None
-
-    def segment(self, output: Output) -> dict[str, Any]:
-        counted, asked = self.row(output)
-        return {self.name: int(asked) if counted else None}

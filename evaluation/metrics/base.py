@@ -195,3 +195,18 @@ class Registry(Mapping[str, Metric]):
         close = difflib.get_close_matches(name, self._targets, n=3)
         hint = f"; did you mean {' or '.join(close)}?" if close else ""
         return f"unknown metric {name!r}{hint} (known: {', '.join(self._targets)})"
+
+
+class ShareMetric(SegmentMetric):
+    """The share (0-100) of the counted items that meet a condition: each row is
+    [counted, met], and an item that is not counted (no gold to judge it by) scores None."""
+
+    def counted(self, stats: np.ndarray) -> np.ndarray:
+        return stats[:, 0] > 0
+
+    def aggregate(self, totals: np.ndarray) -> float | None:
+        return float(100 * totals[1] / totals[0]) if totals[0] else None
+
+    def segment(self, output: Any) -> dict[str, Any]:
+        counted, met = self.row(output)
+        return {self.name: int(met) if counted else None}

@@ -17,7 +17,7 @@ import sacrebleu
 from sacrebleu.metrics import BLEU, CHRF
 
 from ..records import Output
-from .base import Metric, SegmentMetric, references, single_language
+from .base import Metric, SegmentMetric, ShareMetric, references, single_language
 from .table import SENSE, is_sense
 
 log = logging.getLogger(__name__)
@@ -107,7 +107,7 @@ class _SenseMetric(SegmentMetric):
         return is_sense(kind)
 
 
-class HitAtN(_SenseMetric):
+class HitAtN(ShareMetric, _SenseMetric):
     """hit@n: the gold target word (``attributes["sense"]``) appears in one of the first n candidates
     (the translation, then the alternatives). Items without a gold word are not counted; a failed
     item counts as a miss."""
@@ -121,16 +121,6 @@ class HitAtN(_SenseMetric):
         if not word:
             return [0.0, 0.0]
         return [1.0, float(any(mentions(c, word, output.item.lang) for c in output.candidates(self.n)))]
-
-    def counted(self, stats: np.ndarray) -> np.ndarray:
-        return stats[:, 0] > 0
-
-    def aggregate(self, totals: np.ndarray) -> float | None:
-        return float(100 * totals[1] / totals[0]) if totals[0] else None
-
-    def segment(self, output: Output) -> dict[str, Any]:
-        counted, hit = self.row(output)
-        return {self.name: int(hit) if counted else None}
 
     def signature(self) -> str:
         return f"candidates:{self.n}|match:casefold-whole-word"
