@@ -225,12 +225,13 @@ def test_the_ui_context_panel_shows_what_a_model_reads():
 
 @pytest.mark.real_model
 def test_the_ui_summarizes_an_uploaded_context_with_the_real_model(hf_model, test_model_path, tmp_path):
-    from ui.app import summarize_context
+    from ui.app import ChatHandlers
 
     upload = tmp_path / "biography.txt"
     upload.write_text(BIOGRAPHY * 3, encoding="utf-8")
     assistant = Assistant(hf_model, f"transformers:{test_model_path}", context_policy=ContextPolicy("extract", 40))
-    last = Transcript(source=SOURCE, target_lang="de", method="with-context", model="m")
-    panel = summarize_context(assistant, "", str(upload), "de", last)
+    handlers = ChatHandlers({"generalist": assistant})
+    handlers.sessions.get("s").last = Transcript(source=SOURCE, target_lang="de", method="with-context", model="m")
+    panel = handlers.summarize("", str(upload), "de", "s")
     assert panel.startswith("**extract**: ") and "**Summary:** " in panel
     assert "she received" in panel and "⚠️" not in panel
