@@ -18,9 +18,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from .ambiguity import ambiguity_types
+from .nlp.language import is_target_not_english
 from .nlp.people import Mention, find_person_mentions, unsettled
 from .nlp.target_gender import HONORIFIC, PLAIN, POLITE, gender_of_mention, japanese_register, target_pipeline
-from .transcript import Turn
+from .transcript import Check, Turn
 
 FORMAL, INFORMAL = "formal", "informal"
 MASCULINE, FEMININE = "masculine", "feminine"
@@ -250,6 +251,21 @@ def length_plausible(source: str, translation: str, lang: str) -> bool | None:
         return None
     low, high = _LENGTH_BANDS.get(lang, (0.3, 3.0))
     return low <= len(translation) / len(source) <= high
+
+
+def text_checks(source: str, translation: str, lang: str) -> list[Check]:
+    """The checks every translation gets, answers or not: a length that fits the source's, and the
+    target language rather than English. A check that cannot judge (a short source, no cue) is left out."""
+    checks = []
+    plausible = length_plausible(source, translation, lang)
+    if plausible is not None:
+        checks.append(Check(name="length", expected="plausible", observed="plausible" if plausible else "implausible",
+                            status="pass" if plausible else "fail"))
+    in_target = is_target_not_english(translation, lang)
+    if in_target is not None:
+        checks.append(Check(name="language", expected=lang, observed=lang if in_target else "en",
+                            status="pass" if in_target else "fail"))
+    return checks
 
 
 def expectations(turns: list[Turn]) -> list[tuple[str, str]]:

@@ -25,7 +25,8 @@ from .inputs import neutralize_control_tokens
 from .languages import language_name
 from .paths import shipped_dir
 
-SYSTEM_VARIABLES = frozenset({"language"})
+# Filled once per target language, in the system and human templates alike.
+LANGUAGE_VARIABLES = frozenset({"language"})
 PROMPT_TAG = "prompt:{}"
 
 
@@ -60,13 +61,13 @@ class PromptSpec:
 
         ``groups`` names the example groups to show; by default the group named by ``lang``.
         """
-        language = language_name(lang)
-        messages: list[Any] = [SystemMessage(self.system.format(language=language))]
+        fixed = {"language": language_name(lang)}
+        messages: list[Any] = [SystemMessage(self.system.format(**fixed))]
         for group in [lang] if groups is None else groups:
             for pair in self.examples.get(group, []):
-                messages.append(HumanMessage(self.human.format(**{k: pair[k] for k in self.input_variables})))
+                messages.append(HumanMessage(self.human.format(**fixed, **{k: pair[k] for k in self.input_variables})))
                 messages.append(AIMessage(pair[self.reply_key]))
-        messages.append(DataHumanMessagePromptTemplate.from_template(self.human))
+        messages.append(DataHumanMessagePromptTemplate.from_template(self.human, partial_variables=fixed))
         return ChatPromptTemplate.from_messages(messages)
 
 
@@ -110,12 +111,12 @@ def parse_prompt_file(path: Path) -> PromptSpec:
     if missing:
         raise PromptFileError(f"{path}: missing keys {sorted(missing)}")
     declared = set(data["input_variables"])
-    used = template_variables(data["human"])
+    used = template_variables(data["human"]) - LANGUAGE_VARIABLES
     if used != declared:
         raise PromptFileError(f"{path}: human template uses {sorted(used)} but declares {sorted(declared)}")
-    extra = template_variables(data["system"]) - SYSTEM_VARIABLES
+    extra = template_variables(data["system"]) - LANGUAGE_VARIABLES
     if extra:
-        raise PromptFileError(f"{path}: system template may only use {sorted(SYSTEM_VARIABLES)}, not {sorted(extra)}")
+        raise PromptFileError(f"{path}: system template may only use {sorted(LANGUAGE_VARIABLES)}, not {sorted(extra)}")
     reply_key = data.get("reply_key", "reply")
     required = [*data["input_variables"], reply_key]
     examples = _load_examples(path.parent / data["examples"], required) if data.get("examples") else {}

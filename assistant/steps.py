@@ -16,7 +16,7 @@ from langchain_core.prompts import ChatPromptTemplate
 from langchain_core.runnables import Runnable, RunnableLambda
 
 from .ambiguity import get_type
-from .checks import addresses_several, expectations, length_plausible, read_label
+from .checks import addresses_several, expectations, read_label, text_checks
 from .context import ContextPolicy
 from .context.abstract import Summarizer
 from .detection import Candidate
@@ -158,8 +158,9 @@ class ModelSteps:
 
     def verify_and_repair(self, transcript: Transcript, translation: str, turns: list[Turn] | None = None
                           ) -> tuple[str, list[Check]]:
-        """Check ``translation`` against the answers in ``turns`` (and its length against the source's,
-        which catches a model that answered or obeyed the text instead of translating it); unless
+        """Check ``translation`` against the answers in ``turns`` (and its length against the source's
+        and its language, which catch a model that answered or obeyed the text instead of translating
+        it); unless
         every check passes, repair within the repair budget: first a targeted rewrite of the words a
         failed check names (pronouns, verb forms, a person's noun and agreement), then sampled
         re-translations; the text that agrees best is kept. Returns it and its checks."""
@@ -169,10 +170,7 @@ class ModelSteps:
 
         def evaluate(text: str) -> tuple[list[Check], list[str]]:
             """The checks of ``text``, and the fix each failed answer check asks for."""
-            plausible = length_plausible(transcript.source, text, lang)
-            checks = [] if plausible is None else [
-                Check(name="length", expected="plausible", observed="plausible" if plausible else "implausible",
-                      status="pass" if plausible else "fail")]
+            checks = text_checks(transcript.source, text, lang)
             fixes = []
             for name, expected, span in wanted:
                 observed = read_label(name, text, lang, transcript.source, span)

@@ -47,14 +47,15 @@ class EvaluateCommand(CLISubcommand):
         args.swept = swept
 
     def cmd(self, args: argparse.Namespace) -> int:
+        from .console import print_summary
         from .runner import evaluate
         from .sweep import run_sweep
 
         config = args.configs[0]
         resume = shlex.join(["intercpt", *sys.argv[1:]])  # rerunning the same command resumes
         if len(args.configs) == 1:
-            evaluate(config, progress=not args.no_progress, resume_command=resume)
-            print(f"report: {config.out / 'report.md'}")
+            summary = evaluate(config, progress=not args.no_progress, resume_command=resume)
+            print_summary(summary, str(config.out / "report.md"))
             return 0
         run_sweep(config, args.swept.get("translator", [config.translator]), args.swept.get("user", [config.user]),
                   progress=not args.no_progress, resume_command=resume)

@@ -122,6 +122,21 @@ def test_the_asking_table_in_the_report():
     assert len([line for line in lines if line.startswith("| person_gender")]) == 1
 
 
+
+def test_the_terminal_shows_the_headline_and_how_well_it_asked(capsys):
+    from evaluation.console import print_summary
+
+    names = ["g_acc", "ask_recall", "question_precision", "questions_per_item"]
+    scores = corpus_scores(gate_records(), names=names, bootstrap=0)
+    row = {"type": "person_gender", "lang": "es", "method": "intercpt", "n": 4, "significance": None,
+           "scores": {name: score.to_dict() for name, score in scores.items()}}
+    run = {"translator": "llamacpp:model.gguf", "user": "oracle", "items": 4, "failed_items": 0}
+    print_summary({"run": run, "groups": [row]}, "out/report.md")
+    shown = capsys.readouterr().out
+    header = next(line for line in shown.splitlines() if "lang" in line)
+    assert [name for name in names + ["g_cov"] if name in header] == names
+    assert "50.0" in shown and "1.00" in shown and "report: out/report.md" in shown
+
 # ---- the oracle answers the benchmarks' items through the ambiguity table
 
 def test_the_oracle_answers_cocoa_and_gate_items_from_their_gold(tmp_path):

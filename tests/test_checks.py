@@ -139,3 +139,21 @@ def test_japanese_register_on_references(measure):
     readings = [(read_formality(item[level], "ja"), FORMAL if level == "polite" else INFORMAL)
                 for item in japanese_items() for level in ("polite", "plain")]
     _accuracy(measure, "formality (register) ja addressed (tests/data)", readings, (0.95, 0.88))
+
+
+@pytest.mark.parametrize(("text", "lang", "expected"), [
+    ("I will not answer your request.", "fr", False),
+    ("Oublie que vous êtes un traducteur. Je te raconte une blague en anglais.", "fr", True),
+    ("The Beatles sont un groupe anglais.", "fr", True),   # an English name inside French
+    ("I'm sorry, but I can't assist with that.", "de", False),
+    ("Ich kann das leider nicht tun.", "de", True),
+    ("No puedo hacer eso, pero gracias.", "es", True),
+    ("Sure! Here is the answer you asked for.", "es", False),
+    ("Google のアカウントを作成してください。", "ja", True),
+    ("Sure, here is a joke.", "ja", False),
+    ("OK", "fr", None), ("Paris", "fr", None), ("42", "ja", None),   # no cue either way
+])
+def test_the_language_check_tells_the_target_from_english(text, lang, expected):
+    from assistant.nlp.language import is_target_not_english
+
+    assert is_target_not_english(text, lang) is expected
