@@ -167,8 +167,8 @@ def file_summary(report: FileTranslation, out: Path, transcripts: list[Transcrip
 
 
 def _distinct(turns: list[Turn]) -> list[Turn]:
-    """One turn per (ambiguity, word), the first."""
+    """One turn per question: per ambiguity and word, and one for every "you" (a file keeps one register)."""
     seen: dict[tuple[str, str], Turn] = {}
     for turn in turns:
-        seen.setdefault((turn.ambiguity, turn.span.lower()), turn)
+        seen.setdefault((turn.ambiguity, "" if turn.ambiguity == "formality" else turn.span.lower()), turn)
     return list(seen.values())
