@@ -47,6 +47,9 @@ class EvalConfig:
         "help": "at most N items per type × language, a seeded sample (default: all)", "metavar": "N", "min": 1,
         "identity": True})
     seed: int = field(default=0, metadata={"help": "sampling and bootstrap seed", "identity": True})
+    glossary: str | None = field(default=None, metadata={
+        "help": "term translations every item keeps (given to the translator and checked, as translate --glossary "
+                "does): a CSV or TSV file (source,target per line) or TBX", "metavar": "FILE", "identity": True})
     chain: ChainOptions = field(default_factory=ChainOptions, metadata={"identity": True, "exclude": ("method",)})
     concurrency: int = field(default=1, metadata={
         "help": "items in flight at once; a vLLM server batches them", "metavar": "K", "min": 1, "max": 256,

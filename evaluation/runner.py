@@ -24,6 +24,7 @@ from tqdm import tqdm
 from assistant.backends import ModelSpec, load_chat_model, supports_structured_output
 from assistant.chain import Assistant
 from assistant.errors import InputError, IntercptError, OutageError
+from assistant.glossary import Glossary
 from assistant.users import User, make_user
 
 from .config import NO_USER, ORACLE, EvalConfig
@@ -64,6 +65,7 @@ class Evaluation:
         self.items = select_items(items, config.limit, config.seed)
         self.units = _units(self.items, config)
         self._policy = config.chain.context_policy()  # checked before any model loads
+        self._glossaries = _glossaries(config.glossary, self.items)
         self._translator = ModelSpec.parse(config.translator)
         self._user_spec = ModelSpec.parse(config.user) if config.user not in (NO_USER, ORACLE) else None
         self._lock = FolderLock(config.out)
@@ -221,7 +223,8 @@ class Evaluation:
         try:
             user = self._user_for(item) if method == "intercpt" else None
             transcript = self._assistant.run(item.src, item.lang, method=method, context=item.context or None,
-                                             user=user, max_questions=self.config.chain.max_questions)
+                                             user=user, max_questions=self.config.chain.max_questions,
+                                             glossary=self._glossaries.get(item.lang))
         except Exception as err:  # noqa: BLE001 - an item's failure is data; only an outage stops the run
             if is_outage(err):
                 raise
@@ -275,6 +278,23 @@ def _units(items: list[Item], config: EvalConfig) -> list[tuple[str, Item]]:
     by_language = sorted(items, key=lambda item: item.lang)
     return [(method, item) for item in by_language for method in config.methods
             if method != "with-context" or item.context.strip()]
+
+
+def _glossaries(path: str | None, items: list[Item]) -> dict[str, Glossary]:
+    """The ``--glossary`` file read for each target language of the items (a TBX file may hold several),
+    before any model loads: a glossary into another language than an item's fails the run here."""
+    if path is None:
+        return {}
+    Glossary.load(path)  # the file itself is readable: what fails below is a language
+    langs = sorted({item.lang for item in items})
+    glossaries = {}
+    for lang in langs:
+        try:
+            glossaries[lang] = Glossary.load(path, lang)
+        except InputError as err:
+            raise InputError(f"{err}; the items are in {', '.join(langs)}: keep to the glossary's language "
+                             "with --langs") from None
+    return glossaries
 
 
 def _reason(err: BaseException) -> str:

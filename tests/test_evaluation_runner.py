@@ -186,3 +186,32 @@ def test_the_checker_ceiling_scores_references_without_a_transcript(tmp_path):
     assert set(ceilings[("formality", "fr")]) == {"f_acc", "f_cov"}
     assert ceilings[("formality", "fr")]["f_acc"]["value"] == 100.0  # both sample references read as their gold
     assert set(ceilings[("neutral_names", "de")]) == {"g_acc", "g_cov"}
+
+
+def test_a_glossary_reaches_every_item_and_its_terms_checks_are_recorded(tmp_path):
+    glossary = tmp_path / "terms.csv"
+    glossary.write_text("cake,gâteau\n", encoding="utf-8")
+    load, fake = fake_loader(translate=["Tu veux du gâteau ?"])
+    evaluate(config(tmp_path, glossary=str(glossary), methods=("no-extra",)), progress=False, load_model=load)
+    records = {r["item"]["id"]: r for r in lines(tmp_path / "run" / "items.jsonl")}
+    cake = records["informal-1"]["transcript"]
+    assert cake["terms"] == [{"source": "cake", "target": "gâteau"}]
+    assert [(c["name"], c["status"]) for c in cake["checks"] if c["name"] == "terms"] == [("terms", "pass")]
+    assert all(r["transcript"]["terms"] == [] for key, r in records.items() if key != "informal-1")
+    run_info = json.loads((tmp_path / "run" / "run.json").read_text())
+    assert run_info["config"]["glossary"] == str(glossary)
+    with pytest.raises(InputError, match="glossary"):  # a resume with another glossary is refused
+        Evaluation(config(tmp_path, methods=("no-extra",)), load)
+
+
+def test_a_glossary_into_one_language_fails_a_run_in_several_before_any_model_loads(tmp_path):
+    glossary = tmp_path / "terms.csv"
+    glossary.write_text("en,fr\ncake,gâteau\n", encoding="utf-8")
+
+    def no_load(spec):
+        raise AssertionError("a model was loaded before the glossary was checked")
+
+    with pytest.raises(InputError, match=r"into 'fr', not 'de'; the items are in de, es, fr: .*--langs"):
+        Evaluation(config(tmp_path, glossary=str(glossary)), no_load)
+    with Evaluation(config(tmp_path, glossary=str(glossary), langs=("fr",)), no_load) as evaluation:
+        assert set(evaluation._glossaries) == {"fr"}

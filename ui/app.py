@@ -20,9 +20,11 @@ from assistant.errors import InputError
 from assistant.languages import LANGUAGES
 from assistant.transcript import Transcript
 
+from .files import FileHandlers
 from .handlers import ASK_EACH_TIME, REGISTERS, ChatHandlers, ChatOptions, View, preferences_markdown, read_upload
 from .labels import SKIP, SKIP_LABEL, answer_options, model_display_name, option_label
 from .messages import account_markdown, checks_markdown, context_markdown, highlighted_source, result_message
+from .panels import file_panel, glossary_panel
 
 MAX_ALTERNATIVES = 2   # the chain offers the first two options of a skipped question
 MAX_ANSWER_ROWS = 5    # the settings allow at most 5 questions
@@ -43,6 +45,7 @@ def without_status(history: list) -> list:
 def build_demo(assistants: dict[str, Assistant], model_spec: str, concurrency: int = 1) -> gr.Blocks:
     """The app for one model; ``assistants`` maps each prompt variant to an Assistant on that model."""
     handlers = ChatHandlers(assistants)
+    files = FileHandlers(handlers)
     with gr.Blocks(title="intercpt") as demo:
         gr.Markdown("## intercpt — translation that asks before it guesses\n"
                     "Paste English text. When it is ambiguous for the target language, you get a question first.")
@@ -89,6 +92,7 @@ def build_demo(assistants: dict[str, Assistant], model_spec: str, concurrency: i
                     people = gr.Textbox(label="People", lines=2, placeholder="Blair: a woman", elem_id="people",
                                         info="one a line: the gender to use for a named person")
                     preferences_view = gr.Markdown(preferences_markdown(ASK_EACH_TIME, ""), elem_id="preferences-view")
+                    glossary_panel(files, session)
             with gr.Column(scale=1, min_width=320):
                 translation = gr.Textbox(label="Translation", buttons=["copy"], interactive=False, lines=3,
                                          elem_id="translation")
@@ -248,6 +252,7 @@ def build_demo(assistants: dict[str, Assistant], model_spec: str, concurrency: i
         ]
         runs += [button.click(change(i), [choice, chatbot, *settings, session], run_outputs, **private)
                  for i, (button, choice) in enumerate(zip(row_changes, row_choices))]
+        runs.append(file_panel(files, settings, session, private))
         for i, button in enumerate(card_uses):
             button.click(use(i), [session], [translation, account, transcript_view, *result_parts],
                          api_visibility="private")

@@ -180,7 +180,8 @@ class ChatHandlers:
                 dialogue = self.assistants[options.prompts].start(
                     text, options.lang, method=options.method, context=read_context(options.context, options.upload),
                     max_questions=int(options.max_questions),
-                    preferences=preferences_from(options.register, options.people))
+                    preferences=preferences_from(options.register, options.people),
+                    glossary=session.glossary_for(options.lang))
             yield from self._drive(session, run, dialogue, options)
         except Exception as err:  # noqa: BLE001 - every failure reaches the person as a short message
             yield View([error_message(describe_error(err))], failed=True)
@@ -198,7 +199,8 @@ class ChatHandlers:
             reply = answer.strip() if answer and answer.strip() and answer.strip().lower() != SKIP else None
             turns[index] = replace(turns[index], answer=reply, answered_by="human" if reply else "none")
             dialogue = self.assistants[options.prompts].start(last.source, last.target_lang, method=last.method,
-                                                              context=last.context, max_questions=0)
+                                                              context=last.context, max_questions=0,
+                                                              glossary=session.glossary_for(last.target_lang))
             dialogue.transcript.turns = turns
             yield from self._drive(session, run, dialogue, replace(options, simulate=False))
         except Exception as err:  # noqa: BLE001

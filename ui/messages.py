@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import logging
 import re
+from pathlib import Path
 
 import gradio as gr
 
-from assistant.errors import IntercptError
+from assistant.errors import InputError, IntercptError
 from assistant.explain import explain
 from assistant.transcript import BoundedContext, Transcript, Turn
 
@@ -49,7 +50,10 @@ def error_message(text: str) -> gr.ChatMessage:
 
 
 def account_lines(transcript: Transcript) -> list[str]:
-    return explain(transcript)
+    """The chain's account, and how many of the session glossary's terms the source holds."""
+    terms = len(transcript.terms)
+    glossary = [f"terms: {terms} from your glossary"] if terms else []
+    return glossary + explain(transcript)
 
 
 def account_markdown(transcript: Transcript) -> str:
@@ -72,6 +76,11 @@ def describe_error(err: Exception) -> str:
     cause = next((cause for key, cause in _BACKEND_CAUSES if key in kind),
                  f"the model backend failed ({type(err).__name__})")
     return f"{cause}. Try again; the server log has the details."
+
+
+def upload_error(err: InputError, path: Path) -> InputError:
+    """``err`` naming an uploaded file by its own name, not by the server's upload path."""
+    return InputError(str(err).replace(str(path), f"“{path.name}”"))
 
 
 def context_markdown(bounded: BoundedContext | None) -> str:

@@ -14,7 +14,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from assistant.dialogue import Dialogue
+from assistant.glossary import Glossary
 from assistant.transcript import Transcript
+
+from .glossaries import GlossaryUpload
 
 MAX_SESSIONS = 256
 SESSION_IDLE_S = 3600.0
@@ -24,13 +27,15 @@ SESSION_IDLE_S = 3600.0
 class Session:
     """The dialogue waiting for the person's answer, the transcript last shown, and ``run``: the
     number of the newest request. Stop, Clear and a new text bump it, so a superseded request
-    (still finishing a model call in its thread) sees that it is stale and writes nothing."""
+    (still finishing a model call in its thread) sees that it is stale and writes nothing.
+    ``glossary`` is a preference: Stop and Clear keep it, only clearing the upload removes it."""
 
     dialogue: Dialogue | None = None
     last: Transcript | None = None
     source: str | None = None  # the text of the newest dialogue, which Retry runs again
     run: int = 0
     activity: tuple[str, float] | None = None
+    glossary: GlossaryUpload | None = None
     touched: float = 0.0
     lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
@@ -53,6 +58,10 @@ class Session:
             return ""
         what, since = self.activity
         return f"⏳ {what} {time.monotonic() - since:.0f} s"
+
+    def glossary_for(self, lang: str) -> Glossary | None:
+        """The session's glossary into ``lang`` (None without one)."""
+        return self.glossary.for_lang(lang) if self.glossary else None
 
     def reset(self) -> None:
         """Forget the pending dialogue and supersede whatever is running."""

@@ -1,0 +1,174 @@
+"""The page's file uploads: the session's glossary, and a localisation file to translate.
+
+A file goes through the same document driver as ``intercpt translate --file``: one memory of
+answers for the whole file, placeholders masked and checked, the same structure written back.
+The page cannot pause a file halfway for an answer, so nobody is asked: the preferences of the
+page (and the simulated user, when it is on) settle what they can, every other question is left
+to the model's best guess, and the units it touched are flagged for review (PO ``fuzzy``, XLIFF
+state) and listed in the summary.
+"""
+
+from __future__ import annotations
+
+import tempfile
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from assistant.document import DocumentTranslator, SegmentTranslator
+from assistant.errors import InputError
+from assistant.formats import FORMATS, Document, FileTranslation, read_document, translate_document
+from assistant.languages import language_name
+from assistant.transcript import Transcript, Turn
+from assistant.users import User, make_user
+
+from .glossaries import GlossaryUpload, glossary_markdown
+from .handlers import ChatHandlers, ChatOptions, preferences_from, read_context
+from .messages import describe_error, upload_error
+
+MAX_FILE_BYTES = 2_000_000
+FILE_TYPES = tuple(FORMATS)
+
+
+@dataclass
+class FileResult:
+    """A translated file to download (None when it failed) and what the page says about it."""
+
+    out: Path | None
+    summary: str
+
+
+def read_file_upload(upload: str | Path) -> Document:
+    """The uploaded file's units, checked as ``translate --file`` checks them, plus a size bound."""
+    path = Path(upload)
+    try:
+        if path.suffix.lower() in FORMATS and path.stat().st_size > MAX_FILE_BYTES:
+            raise InputError(f"“{path.name}” is larger than {MAX_FILE_BYTES // 1_000_000} MB")
+        document = read_document(path)
+    except InputError as err:
+        raise upload_error(err, path) from None
+    if not document.units:
+        raise InputError(f"“{path.name}”: nothing to translate (every unit is empty or already translated)")
+    return document
+
+
+class FileHandlers:
+    """The glossary upload and the file translation, on the chat's assistants and sessions."""
+
+    def __init__(self, chat: ChatHandlers):
+        self.chat = chat
+
+    # -- the glossary ------------------------------------------------------------------------
+    def set_glossary(self, upload: str | None, session_id: str | None) -> tuple[str, str | None, str]:
+        """Keep the uploaded glossary for the session: (the session id, the upload or None when
+        refused, the preferences view's glossary line)."""
+        session_id = session_id or uuid.uuid4().hex
+        session = self.chat.sessions.get(session_id)
+        if not upload:
+            session.glossary = None
+            return session_id, None, glossary_markdown(None)
+        try:
+            session.glossary = GlossaryUpload.read(upload)
+        except InputError as err:
+            session.glossary = None
+            return session_id, None, f"⚠️ {err}\n\n{glossary_markdown(None)}"
+        return session_id, upload, f"✓ {glossary_markdown(session.glossary)}"
+
+    def clear_glossary(self, session_id: str | None) -> str:
+        """Forget the session's glossary (the upload was cleared)."""
+        if session_id:
+            self.chat.sessions.get(session_id).glossary = None
+        return glossary_markdown(None)
+
+    # -- a file to translate -----------------------------------------------------------------
+    @staticmethod
+    def check_file(upload: str | None) -> tuple[str | None, str]:
+        """The upload kept or refused, and the line beside it."""
+        if not upload:
+            return None, ""
+        try:
+            document = read_file_upload(upload)
+        except InputError as err:
+            return None, f"⚠️ {err}"
+        kind = FORMATS[Path(upload).suffix.lower()]
+        count = len(document.units)
+        return upload, f"✓ “{Path(upload).name}”: {count} unit{'s' if count != 1 else ''} to translate ({kind})"
+
+    def translate_file(self, upload: str | None, options: ChatOptions, session_id: str | None, *,
+                       progress: bool = False) -> FileResult:
+        """Translate the uploaded file with the page's settings, preferences and glossary; ``progress``
+        shows a tqdm bar (the page tracks it)."""
+        try:
+            if not upload:
+                raise InputError("upload a file to translate first")
+            document = read_file_upload(upload)
+            session = self.chat.sessions.get(session_id)
+            assistant = self.chat.assistants[options.prompts]
+            background = read_context(options.context, options.upload)
+            translator = DocumentTranslator(assistant, options.lang, method=options.method,
+                                            max_questions=int(options.max_questions), background=background,
+                                            glossary=session.glossary_for(options.lang))
+            user = None
+            if options.simulate:
+                user = make_user("simulated", target_lang=options.lang, chat_model=assistant.chat_model,
+                                 structured_output=assistant.structured_output, context=background,
+                                 specialist=options.prompts == "specialist", context_policy=assistant.context_policy)
+            transcripts: list[Transcript] = []
+            segments = translator.segment_translator(user, transcripts, preferences_from(options.register,
+                                                                                         options.people))
+            source = Path(upload)
+            out = Path(tempfile.mkdtemp(prefix="intercpt-file-")) / f"{source.stem}.{options.lang}{source.suffix}"
+            report = translate_document(document, out, flag_guesses(segments, transcripts),
+                                        target_lang=options.lang, progress=progress)
+            return FileResult(out, file_summary(report, out, transcripts, options.lang, user))
+        except Exception as err:  # noqa: BLE001 - every failure reaches the person as a short message
+            return FileResult(None, f"⚠️ {describe_error(err)}")
+
+
+def flag_guesses(translate: SegmentTranslator, record: list[Transcript]) -> SegmentTranslator:
+    """``translate`` with every segment whose question nobody answered flagged for review."""
+    def run(segments: list[str]) -> Iterator[tuple[str, bool]]:
+        seen = 0
+        for text, uncertain in translate(segments):
+            guessed = len(record) > seen and any(turn.answer is None for turn in record[-1].turns)
+            seen = len(record)
+            yield text, uncertain or guessed
+
+    return run
+
+
+def file_summary(report: FileTranslation, out: Path, transcripts: list[Transcript], lang: str,
+                 user: User | None) -> str:
+    """What the page says about a translated file: the answers it used, what it guessed, the checks."""
+    units = report.document.units
+    lines = [f"✓ {len(units)} unit{'s' if len(units) != 1 else ''} of “{report.document.path.name}” translated "
+             f"into {language_name(lang)}: "
+             f"**{out.name}**"]
+    turns = [turn for t in transcripts for turn in t.turns]
+    for what, chosen in (("applied your setting", [t for t in turns if t.answered_by == "preference"]),
+                         ("answered by the simulated user", [t for t in turns if t.answered_by == "simulated"])):
+        if chosen:
+            lines.append(f"{what}: " + "; ".join(f"“{t.span}” → {t.answer}" for t in _distinct(chosen)))
+    guessed = [t for t in turns if t.answer is None]
+    if guessed:
+        asked = "; ".join(f"“{t.span}” ({t.question})" for t in _distinct(guessed))
+        who = "the simulated user could not answer" if user is not None else "a file is translated without asking"
+        lines.append(f"best guess, flagged for review ({who}): {asked}. Set a preference (Address people, People) "
+                     "to decide it for the whole file")
+    terms = [c for t in transcripts for c in t.checks if c.name == "terms"]
+    if terms:
+        kept = sum(c.status == "pass" for c in terms)
+        lines.append(f"terms from your glossary: {kept} of {len(terms)} kept")
+    for unit, check in zip(units, report.checks):
+        if check.status == "fail":
+            lines.append(f"unit {unit.id}: placeholders {check.observed}; flagged for review")
+    return "\n".join(f"- {line}" for line in lines)
+
+
+def _distinct(turns: list[Turn]) -> list[Turn]:
+    """One turn per question: per ambiguity and word, and one for every "you" (a file keeps one register)."""
+    seen: dict[tuple[str, str], Turn] = {}
+    for turn in turns:
+        seen.setdefault((turn.ambiguity, "" if turn.ambiguity == "formality" else turn.span.lower()), turn)
+    return list(seen.values())
