@@ -8,7 +8,7 @@ Each data set is one ``intercpt evaluate`` run (``RUNS/<set>``, resumable: rerun
 it); the translator is loaded once for all of them. Writes ``benchmarks/results/benchmarks-<name>.md``
 (default name: the translator's last path part and the sample size): per data set its
 benchmark-specific accuracy beside the rule-based checker's, how well the assistant asks, and the
-comparison with published results, every number taken from the runs' ``summary.json``. Folders
+comparison with published results; then the needless-question rate on texts with nothing to ask, every number taken from the runs' ``summary.json``. Folders
 default to ``$INTERCPT_COCOA_MT_DIR`` and ``$INTERCPT_GATE_DIR``. On a GPU machine with vLLM
 installed (``pip install ".[vllm]"``) run it as above; on a CPU machine use a small ``--limit``.
 """
@@ -90,6 +90,9 @@ def main() -> None:
     for name, variable in DATA_SETS.items():
         parser.add_argument(f"--{name}", type=Path, default=os.environ.get(variable),
                             help=f"the {name} folder (default ${variable}); 'skip' leaves the set out")
+    parser.add_argument("--unambiguous", type=Path, default=ROOT / "datasets" / "fixtures" / "nothing_ambiguous.jsonl",
+                        help="JSONL of texts with nothing to ask (type none), for the needless-question rate; "
+                             "'skip' leaves it out (default: %(default)s)")
     parser.add_argument("--runs", type=Path, default=ROOT / "runs" / "benchmarks", help="where the runs go")
     parser.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results")
     parser.add_argument("--name", help="results file name part (default: model and limit)")
@@ -104,6 +107,11 @@ def main() -> None:
                             methods=tuple(args.methods.split(",")), translator=args.translator, user=args.user,
                             limit=args.limit, seed=args.seed, concurrency=args.concurrency, bootstrap=args.bootstrap)
         summaries[name] = evaluate(config, load_model=load)
+    if str(args.unambiguous) != "skip":  # the baselines ask nothing: only the assistant is run
+        config = EvalConfig(out=args.runs / "nothing-ambiguous", data=str(args.unambiguous),
+                            langs=tuple(args.langs.split(",")), methods=("intercpt",), translator=args.translator,
+                            user=args.user, seed=args.seed, concurrency=args.concurrency, bootstrap=args.bootstrap)
+        summaries["nothing-ambiguous"] = evaluate(config, load_model=load)
     label = args.name or f"{args.translator.rstrip('/').rsplit('/', 1)[-1].removesuffix('.gguf')}-limit{args.limit}"
     args.out.mkdir(parents=True, exist_ok=True)
     path = args.out / f"benchmarks-{label}.md"

@@ -186,3 +186,26 @@ def test_serve_on_a_busy_port_says_so_and_starts_nothing(model_dir, capsys):
     err = capsys.readouterr().err
     assert code != 0 and f"port {port}" in err and f"PID {os.getpid()}" in err and "Serving" not in capsys.readouterr().out
     assert Registry(_model(model_dir)).read() is None
+
+
+REAL_SERVER_COMMAND = vllm.server_command  # before the fixture swaps in the fake server's
+PARALLEL_FLAGS = ["--tensor-parallel-size", "4", "--pipeline-parallel-size", "2", "--distributed-executor-backend", "ray"]
+
+
+def test_serve_passes_the_flags_after_the_double_dash_to_vllm(model_dir, monkeypatch, capsys):
+    """Multi-GPU and multi-node deployments are vLLM's own flags: serve hands them over untouched."""
+    from assistant.cli.main import main
+
+    served = []
+    monkeypatch.setattr(vllm, "wait_stopped", served.append)  # instead of serving until Ctrl-C
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    main(["serve", "--model", f"vllm:{model_dir}", "--port", str(port), "--", *PARALLEL_FLAGS])
+    assert "Serving" in capsys.readouterr().out
+    (record,) = served
+    assert record.command[-len(PARALLEL_FLAGS):] == PARALLEL_FLAGS
+    assert not _alive(record.pid)  # stopped when serve returned
+    real = REAL_SERVER_COMMAND(_model(model_dir), "tiny-model", "127.0.0.1", port, tuple(PARALLEL_FLAGS))
+    assert all(real.count(flag) == 1 for flag in PARALLEL_FLAGS[::2])
+    assert [real[real.index(flag) + 1] for flag in PARALLEL_FLAGS[::2]] == PARALLEL_FLAGS[1::2]
