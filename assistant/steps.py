@@ -162,8 +162,8 @@ class ModelSteps:
         and its language, which catch a model that answered or obeyed the text instead of translating
         it); unless
         every check passes, repair within the repair budget: first a targeted rewrite of the words a
-        failed check names (pronouns, verb forms, a person's noun and agreement), then sampled
-        re-translations; the text that agrees best is kept. Returns it and its checks."""
+        failed check names (pronouns, verb forms, a person's noun and agreement; the whole text when
+        it is not a translation), then sampled re-translations; the text that agrees best is kept. Returns it and its checks."""
         turns = transcript.turns if turns is None else turns
         wanted = [(name, expected, turn.span) for turn in turns for name, expected in expectations([turn])]
         lang = transcript.target_lang
@@ -171,7 +171,7 @@ class ModelSteps:
         def evaluate(text: str) -> tuple[list[Check], list[str]]:
             """The checks of ``text``, and the fix each failed answer check asks for."""
             checks = text_checks(transcript.source, text, lang)
-            fixes = []
+            fixes = [repair_reminder(check.name, "failed", lang) for check in checks if check.status == "fail"]
             for name, expected, span in wanted:
                 observed = read_label(name, text, lang, transcript.source, span)
                 status = "unchecked" if observed is None else ("pass" if observed == expected else "fail")

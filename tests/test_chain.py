@@ -193,6 +193,8 @@ def test_an_english_reply_of_translation_length_is_caught_by_the_language_check_
     assert transcript.translation.startswith("Oublie que tu es traducteur")
     language = check(transcript.checks, "language")
     assert (language.expected, language.observed, language.status, language.attempts) == ("fr", "fr", "pass", 2)
+    rewrite = [messages for step, messages, _ in fake.calls if step == "translate"][1][-1].content
+    assert "This is not French: translate all of the source" in rewrite and obeyed in rewrite
 
 def test_lasting_preference_is_reused_without_asking():
     fake = StepFake(detect=[ASK], translate=["Vous êtes sûr ?"], calls=[])
