@@ -45,6 +45,9 @@ THING_DETERMINERS = {"this", "that", "which", "the"}
 RELATIVE_ONLY = {"ones": PLURAL, "lot": PLURAL}
 # Agent nouns that WordNet lacks but whose ending names a person: creationist, antifascist, fashionista.
 _PERSON_SUFFIX = ("ist", "ists", "ista", "istas")
+# Plural proper nouns with these endings name peoples and other groups ("Greenlanders", "Bosnians",
+# "Cypriots", "Viennese"), which the entity recogniser often takes for organisations.
+_DEMONYM_SUFFIX = ("ans", "ers", "ese", "ites", "iots")
 LINKING_VERBS = {"be", "seem", "become", "feel", "look", "remain", "get", "stay", "appear", "sound", "prove"}
 SUBJECTS = {"nsubj", "nsubjpass"}
 CLAUSE_LINKS = {"advcl", "ccomp", "conj", "xcomp", "relcl", "acl", "pcomp"}
@@ -177,7 +180,8 @@ def _mention_at(token: Any, source: str, sentence_of: dict[int, int]) -> Mention
         if noun is not None and token.dep_ != "compound":
             return _make(token, "noun", _number(token), sentence_of=sentence_of, settled=noun.gender,
                          evidence=f"the noun {token.text}" if noun.gender else None)
-        if token.dep_ in ARGUMENTS | {"ROOT"} and (token.ent_type_ == "NORP" or lower.endswith(_PERSON_SUFFIX)):
+        if token.dep_ in ARGUMENTS | {"ROOT"} and (token.ent_type_ == "NORP" or lower.endswith(_PERSON_SUFFIX)
+                                                   or token.tag_ == "NNPS" and lower.endswith(_DEMONYM_SUFFIX)):
             return _make(token, "noun", _number(token), sentence_of=sentence_of)  # the Viennese, creationists
         if lower in RELATIVE_ONLY and (_has_who_clause(token) or _agreement(token)):
             return _make(token, "indefinite", RELATIVE_ONLY[lower], sentence_of=sentence_of)
