@@ -245,8 +245,16 @@ _LENGTH_BANDS = {"fr": (0.5, 2.5), "de": (0.5, 2.5), "es": (0.5, 2.5), "ja": (0.
 MIN_CHARS_FOR_LENGTH_CHECK = 12
 
 
+# Chat-template tokens and tags (also made inert with a zero-width space): markup, not text to
+# translate, so a translation that drops them is not short for it, and one made of them is empty.
+_MARKUP = re.compile(r"<\u200b?[|\uff5c][^<>]{0,60}?[|\uff5c]>|<\u200b?/?[A-Za-z_][\w\u2581-]{0,30}>"
+                     r"|\[\u200b?/?[A-Z_]{2,20}\]|\u200b")
+
+
 def length_plausible(source: str, translation: str, lang: str) -> bool | None:
-    """Whether the translation's length fits the source's; None for sources too short to judge."""
+    """Whether the translation's length fits the source's, markup aside; None for sources too
+    short to judge."""
+    source, translation = _MARKUP.sub("", source).strip(), _MARKUP.sub("", translation).strip()
     if len(source) < MIN_CHARS_FOR_LENGTH_CHECK:
         return None
     low, high = _LENGTH_BANDS.get(lang, (0.3, 3.0))

@@ -18,6 +18,7 @@ from langchain_core.runnables import Runnable, RunnableLambda
 from .ambiguity import get_type
 from .checks import addresses_several, expectations, read_label, text_checks
 from .context import ContextPolicy
+from .context.sentences import split_sentences
 from .context.abstract import Summarizer
 from .detection import Candidate
 from .glossary import Glossary, check_terms
@@ -28,6 +29,17 @@ from .transcript import Check, Transcript, Turn
 REPAIR_BUDGET = 3
 RETRY_TEMPERATURE = 0.7
 DECISION_TOKENS = 8  # reply tokens per word in a decide call: '"1": "yes", '
+
+
+def _stripped(text: str, start: int, end: int) -> tuple[int, int]:
+    """The bounds of ``text[start:end]`` without its surrounding whitespace."""
+    piece = text[start:end]
+    return start + len(piece) - len(piece.lstrip()), end - len(piece) + len(piece.rstrip())
+
+
+def _not_a_translation(checks: list[Check]) -> bool:
+    """Whether a text check failed: the reply left out, added or answered part of the source."""
+    return any(check.name in ("length", "language") and check.status == "fail" for check in checks)
 
 
 def _badness(checks: list[Check]) -> tuple[int, int]:
@@ -125,28 +137,48 @@ class ModelSteps:
         options = list(kind.options(target_lang)) or detection.options[:4]
         return Turn(ambiguity=candidate.ambiguity, span=candidate.span, question=detection.question, options=options)
 
-    def translate(self, transcript: Transcript, turns: list[Turn] | None = None, sample_seed: int | None = None) -> str:
-        """Translate by the transcript's method, conditioned on the answered ``turns`` (default: its own).
+    def translate(self, transcript: Transcript, turns: list[Turn] | None = None, sample_seed: int | None = None,
+                  source: str | None = None) -> str:
+        """Translate by the transcript's method, conditioned on the answered ``turns`` (default: its own);
+        ``source`` translates a part of the transcript's source instead of all of it.
 
         Each answer whose meaning the checks can read ("formal, my boss" -> formal) is followed
         by an explicit instruction for the target language, which small models follow far
         more reliably than the answer alone.
         """
-        name, inputs = self._translation_prompt(transcript, turns)
+        name, inputs = self._translation_prompt(transcript, turns, source)
         return self._chain(name, transcript.target_lang, None, clean=True, seed=sample_seed).invoke(inputs)
+
+    def translate_by_sentence(self, transcript: Transcript, turns: list[Turn]) -> str | None:
+        """Each sentence of the source on its own, joined as the source joins them: a small model that
+        drops or answers part of a longer text translates a single sentence faithfully. None when the
+        source is one sentence."""
+        source = transcript.source
+        bounds = [_stripped(source, s.base + s.span.start_char, s.base + s.span.end_char)
+                  for s in split_sentences(source)]
+        if len(bounds) < 2:
+            return None
+        pieces = []
+        for i, (start, end) in enumerate(bounds):
+            pieces.append(self.translate(transcript, turns, source=source[start:end]))
+            if i + 1 < len(bounds):
+                pieces.append(source[end:bounds[i + 1][0]] or " ")
+        return "".join(pieces)
 
     def stream_translation(self, transcript: Transcript) -> Iterator[str]:
         """The first translation as the model writes it, piece by piece (cleaned once it is complete)."""
         name, inputs = self._translation_prompt(transcript, None)
         return self._chain(name, transcript.target_lang, None).stream(inputs)
 
-    def _translation_prompt(self, transcript: Transcript, turns: list[Turn] | None) -> tuple[str, dict[str, str]]:
+    def _translation_prompt(self, transcript: Transcript, turns: list[Turn] | None,
+                            source: str | None = None) -> tuple[str, dict[str, str]]:
+        source = transcript.source if source is None else source
         if transcript.method == "with-context":
-            return "translate_context", {"context": self.context_for_translator(transcript), "source": transcript.source}
+            return "translate_context", {"context": self.context_for_translator(transcript), "source": source}
         lines = clarifications(transcript, transcript.turns if turns is None else turns)
         if not lines:
-            return "translate", {"source": transcript.source}
-        return "translate_clarified", {"source": transcript.source, "clarifications": "\n".join(lines)}
+            return "translate", {"source": source}
+        return "translate_clarified", {"source": source, "clarifications": "\n".join(lines)}
 
     def context_for_translator(self, transcript: Transcript) -> str:
         """The context the dialogue bounded, or under ``extract+abstract`` its summary (written once,
@@ -163,7 +195,8 @@ class ModelSteps:
         it); unless
         every check passes, repair within the repair budget: first a targeted rewrite of the words a
         failed check names (pronouns, verb forms, a person's noun and agreement; the whole text when
-        it is not a translation), then sampled re-translations; the text that agrees best is kept. Returns it and its checks."""
+        it is not a translation), then, for a text that is still not a translation, one sentence at
+        a time, then sampled re-translations; the text that agrees best is kept. Returns it and its checks."""
         turns = transcript.turns if turns is None else turns
         wanted = [(name, expected, turn.span) for turn in turns for name, expected in expectations([turn])]
         lang = transcript.target_lang
@@ -183,18 +216,23 @@ class ModelSteps:
 
         checks, fixes = evaluate(translation)
         attempts = 1
+
+        def consider(candidate: str) -> None:
+            """Count the attempt; keep the candidate if it agrees better."""
+            nonlocal translation, checks, attempts
+            attempts += 1
+            candidate_checks, _ = evaluate(candidate)
+            if _badness(candidate_checks) < _badness(checks):
+                translation, checks = candidate, candidate_checks
+
         if fixes and attempts <= self.repair_budget:
-            candidate = self.rewrite(transcript, translation, fixes)
-            attempts += 1
-            candidate_checks, _ = evaluate(candidate)
-            if _badness(candidate_checks) < _badness(checks):
-                translation, checks = candidate, candidate_checks
+            consider(self.rewrite(transcript, translation, fixes))
+        if _not_a_translation(checks) and attempts <= self.repair_budget:
+            by_sentence = self.translate_by_sentence(transcript, turns)
+            if by_sentence is not None:
+                consider(by_sentence)
         while _badness(checks) != (0, 0) and attempts <= self.repair_budget:
-            candidate = self.translate(transcript, turns, sample_seed=attempts)
-            attempts += 1
-            candidate_checks, _ = evaluate(candidate)
-            if _badness(candidate_checks) < _badness(checks):
-                translation, checks = candidate, candidate_checks
+            consider(self.translate(transcript, turns, sample_seed=attempts))
         for check in checks:
             check.attempts = attempts
         return translation, checks

@@ -97,8 +97,10 @@ def test_a_po_file_is_translated_with_the_page_preferences_and_glossary_structur
             assert find_placeholders(entry.msgstr_plural[1]) == find_placeholders(entry.msgid_plural)
         elif entry.msgid != "Already translated":
             assert find_placeholders(entry.msgstr) == find_placeholders(entry.msgid) and entry.msgstr
-    # the preference answered every "you": only the unit whose glossary term was not kept needs review
-    assert [entry.msgid for entry in target if entry.fuzzy] == ["Save {name} to <b>your</b> account"]
+    # the preference answered every "you": review only for failed checks, the echo that reads as English
+    # (the language check) and the glossary term not kept
+    assert [entry.msgid for entry in target if entry.fuzzy] == ["You have %(count)d new message",
+                                                               "Save {name} to <b>your</b> account"]
     assert "applied your setting: “you” → formal\n" in result.summary.lower()  # one line for every "you"
     assert "terms from your glossary: 0 of 1 kept" in result.summary  # the echo kept "account", not "compte"
     assert "best guess" not in result.summary
