@@ -267,6 +267,8 @@ def build_demo(assistants: dict[str, Assistant], model_spec: str, concurrency: i
         ]
         runs += [button.click(change(i), [choice, chatbot, *settings, session], run_outputs, **private)
                  for i, (button, choice) in enumerate(zip(row_changes, row_choices))]
+        runs.append(summarize_button.click(handlers.summarize, inputs=[context, upload, lang, session],
+                                           outputs=context_view, api_visibility="private", **model_slot))
         for i, button in enumerate(card_uses):
             button.click(use(i), [session], [translation, account, transcript_view, *result_parts],
                          api_visibility="private")
@@ -286,8 +288,6 @@ def build_demo(assistants: dict[str, Assistant], model_spec: str, concurrency: i
         demo.load(lambda chat, prefs: (chat or [], *(prefs or [ASK_EACH_TIME, ""])), [saved_chat, saved_prefs],
                   [chatbot, register, people], api_visibility="private")
         transcript_view.change(handlers.show_context, inputs=session, outputs=context_view, api_visibility="private")
-        summarize_button.click(handlers.summarize, inputs=[context, upload, lang, session], outputs=context_view,
-                               api_visibility="private", **model_slot)
 
         # The API of gradio_client callers: /chat (one message at a time) and /translate (one call).
         api_message = gr.Textbox(visible=False)
