@@ -176,6 +176,7 @@ def test_browser_flow(app_url, measure):
         expect(account).not_to_contain_text("you →", timeout=slow)
         expect(translation).not_to_have_value("", timeout=slow)
         expect(chat).not_to_contain_text(QUESTION_SOURCE)
+        expect(status).to_have_text("", timeout=slow)  # done: Translate is ignored while a text runs
 
         # A preference applies without asking, and the account says so.
         page.get_by_role("button", name="Preferences").click()
