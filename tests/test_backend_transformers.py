@@ -1,9 +1,12 @@
 """The in-process transformers backend on the real small test model."""
 
+import time
+
 import pytest
 from langchain_core.messages import HumanMessage, SystemMessage
 
 from assistant.backends import ModelSpec, load_chat_model
+from assistant.backends.config import GenerationConfig
 from assistant.backends.hf import PrefixKVCache, load_engine
 from assistant.chain import Assistant
 from assistant.errors import ModelLoadError
@@ -45,6 +48,25 @@ def test_batch_generates_one_reply_per_prompt(hf_model):
 def test_stop_sequences_cut_the_reply(hf_model):
     reply = hf_model.invoke("Count from 1 to 10 separated by commas.", stop=["5"])
     assert "5" not in reply.content and "6" not in reply.content
+
+
+def test_a_reply_streams_in_pieces_that_join_to_the_whole_reply(hf_model):
+    prompt = [SystemMessage("Translate English into French. Reply with the translation only."),
+              HumanMessage("Good morning, how are you today? I hope the weather is fine where you live.")]
+    pieces = [chunk.content for chunk in hf_model.stream(prompt)]
+    assert len([p for p in pieces if p]) >= 2, pieces
+    assert "".join(pieces) == hf_model.invoke(prompt).content  # greedy decoding: the same text either way
+
+
+def test_a_stream_left_early_frees_the_model_at_once(hf_model):
+    engine = load_engine(hf_model.target)
+    pieces = engine.stream([{"role": "user", "content": "Count from 1 to 300, separated by commas."}],
+                           GenerationConfig(max_tokens=500))
+    assert next(pieces)
+    started = time.monotonic()
+    pieces.close()  # what a cancelled page request does to the generator
+    assert time.monotonic() - started < 5  # not the hundreds of tokens left to write
+    assert not engine.lock.locked()
 
 
 def test_missing_or_wrong_files_give_clear_errors(tmp_path):

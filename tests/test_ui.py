@@ -18,6 +18,21 @@ ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
 CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                   "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 QUESTION_SOURCE = "Can you help me?"
+# Long enough that its translation streams in several pieces a person can see arrive.
+BROWSER_SOURCE = "Can you help me carry these boxes to the car after lunch?"
+SECOND_SOURCE = "Do you know where the station is?"
+STOPPED_SOURCE = "Where is the station? We would like to take the last train to the coast tonight."
+# Records each value the translation box shows (Gradio sets the textarea's value, which no
+# DOM mutation reports, so the page is polled).
+WATCH_TRANSLATION = """() => {
+    window.seenTranslations = [];
+    window.watchTranslation = setInterval(() => {
+        const box = document.querySelector('#translation textarea');
+        const seen = window.seenTranslations;
+        if (box && seen[seen.length - 1] !== box.value) seen.push(box.value);
+    }, 10);
+}"""
+STOP_WATCHING = "() => { clearInterval(window.watchTranslation); return window.seenTranslations; }"
 
 
 def _free_port() -> int:
@@ -100,13 +115,15 @@ def _send(page, text: str) -> None:
     page.locator("#send").click()
 
 
-def test_browser_flow(app_url):
+def test_browser_flow(app_url, measure):
     """A translator's session in real Chromium: question, streamed translation, alternatives, a
     changed answer, a preference, Clear with a question pending, a reload, and a phone screen."""
     from playwright.sync_api import expect, sync_playwright
 
     ARTIFACTS.mkdir(exist_ok=True)
+    measure(f"browser screenshots: {ARTIFACTS}")
     slow = 600_000  # one model call takes up to a minute on 2 busy cores
+    expect.set_options(timeout=30_000)  # what the page does at once can still wait for a busy CPU
     with sync_playwright() as playwright:
         browser = _launch_chromium(playwright)
         page = browser.new_page(viewport={"width": 1280, "height": 1000})
@@ -115,8 +132,8 @@ def test_browser_flow(app_url):
         chat, status = page.locator("#chat"), page.locator("#status")
 
         # The question names its word, highlighted in the source; the buttons say what they mean.
-        _send(page, QUESTION_SOURCE)
-        expect(status).to_contain_text("Looking for ambiguities…", timeout=30_000)
+        _send(page, BROWSER_SOURCE)
+        expect(status).to_contain_text("Looking for ambiguities…")
         formal = page.get_by_role("button", name="formal — « vous »", exact=True)
         expect(formal).to_be_visible(timeout=slow)
         expect(page.locator("#question-source")).to_contain_text("you")
@@ -124,13 +141,17 @@ def test_browser_flow(app_url):
         expect(status).to_have_text("")
         page.screenshot(path=str(ARTIFACTS / "ui-question.png"))
 
-        # Skip: the translation goes into its box as the model writes it (in one piece on the
-        # in-process backend, which does not stream; test_ui_handlers shows it piece by piece), the
-        # status line timed; then the variants come as cards, and one of them is used.
+        # Skip: the translation goes into its box piece by piece as the model writes it, the status
+        # line timed; then the variants come as cards, and one of them is used.
+        page.evaluate(WATCH_TRANSLATION)
         page.get_by_role("button", name="skip — offer me the variants").click()
-        expect(status).to_contain_text(re.compile(r"⏳ \w.* \d+ s"), timeout=30_000)
+        expect(status).to_contain_text(re.compile(r"⏳ \w.* \d+ s"))
         expect(page.locator("#use-1")).to_be_visible(timeout=slow)
-        assert translation.input_value().strip()
+        final = translation.input_value()
+        partial = {value for value in page.evaluate(STOP_WATCHING) if value.strip() and value != final}
+        assert final.strip() and len(partial) >= 2, (partial, final)
+        measure(f"browser: the translation box showed {len(partial)} partial values before {final!r}")
+        expect(status).to_have_text("")
         page.screenshot(path=str(ARTIFACTS / "ui-alternatives.png"), full_page=True)
         formal_variant = page.locator("#alternative-0 textarea").input_value()
         page.locator("#use-0").click()
@@ -155,32 +176,36 @@ def test_browser_flow(app_url):
         expect(account).not_to_contain_text("you →", timeout=slow)
         expect(translation).not_to_have_value("", timeout=slow)
         expect(chat).not_to_contain_text(QUESTION_SOURCE)
+        expect(status).to_have_text("", timeout=slow)  # done: Translate is ignored while a text runs
 
         # A preference applies without asking, and the account says so.
         page.get_by_role("button", name="Preferences").click()
         page.locator("#register").get_by_text("formal", exact=True).click()
         expect(page.locator("#preferences-view")).to_contain_text("you → formal")
-        _send(page, QUESTION_SOURCE)
+        _send(page, SECOND_SOURCE)
         expect(account).to_contain_text("your setting", timeout=slow)
         expect(formal).to_have_count(0)
 
-        # Stop, whatever runs: no spinner left, nothing pending, the page ready for the next text.
-        _send(page, "Where is the station?")
-        expect(status).not_to_have_text("", timeout=30_000)
+        # Stop, whatever runs: no spinner left, nothing pending, no half-written translation left in
+        # its box, the page ready for the next text.
+        finished = translation.input_value()
+        _send(page, STOPPED_SOURCE)
+        expect(translation).not_to_have_value(finished, timeout=slow)  # its draft is being written
         page.locator("#stop").click()
         expect(chat).to_contain_text("Stopped.")
-        expect(status).to_have_text("", timeout=5_000)
+        expect(translation).to_have_value(finished)
+        expect(status).to_have_text("")
         expect(chat.get_by_text("Working")).to_have_count(0)
 
         # The conversation and the preference survive a reload; a phone sees the input first.
         page.reload()
-        expect(page.locator("#chat")).to_contain_text("Where is the station?", timeout=30_000)
+        expect(page.locator("#chat")).to_contain_text(STOPPED_SOURCE)
         page.get_by_role("button", name="Preferences").click()
         expect(page.locator("#register").get_by_role("radio", name="formal", exact=True)).to_be_checked()
         page.set_viewport_size({"width": 390, "height": 844})
         page.goto(app_url)
         box = page.get_by_placeholder("English text to translate").bounding_box()
         assert box and box["y"] + box["height"] <= 844, box
-        expect(page.locator("#chat")).to_contain_text(QUESTION_SOURCE, timeout=30_000)
+        expect(page.locator("#chat")).to_contain_text(SECOND_SOURCE)
         page.screenshot(path=str(ARTIFACTS / "ui-phone.png"))
         browser.close()

@@ -288,3 +288,15 @@ def test_retry_runs_the_newest_text_again_even_after_an_answer_was_given():
     views = list(h.retry("s", ChatOptions()))
     assert views[-1].pending is not None and views[-1].source == "Are you sure?"
     assert list(ChatHandlers(h.assistants).retry("new", ChatOptions()))[-1].failed
+
+
+def test_retry_and_undo_go_back_to_the_text_an_answer_answered():
+    from ui.app import text_start
+
+    history = [{"role": "user", "content": "Can you help me?"}, {"role": "assistant", "content": "Who is “you”?"},
+               {"role": "user", "content": "skip — offer me the variants"}, {"role": "assistant", "content": "…"},
+               {"role": "user", "content": [{"type": "text", "text": "Can you help me?"}]},  # as the page sends it
+               {"role": "assistant", "content": "Who is “you”?"}]
+    assert text_start(history, "Can you help me?") == 4
+    assert text_start(history, "Can you help me?", upto=2) == 0
+    assert text_start(history, "Where is the station?") is None

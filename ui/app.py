@@ -42,6 +42,22 @@ def without_status(history: list) -> list:
     return [m for m in history if (m.get("metadata") or {}).get("status") != "pending"]
 
 
+def text_start(history: list, source: str | None, upto: int | None = None) -> int | None:
+    """Where the newest message that sent ``source`` is (at or before ``upto``): a retry or an undo
+    of an answer goes back to there, since the dialogue it answered is gone."""
+    starts = [i for i, m in enumerate(history[:None if upto is None else upto + 1])
+              if m.get("role") == "user" and message_text(m) == source]
+    return starts[-1] if starts else None
+
+
+def message_text(message: dict) -> str:
+    """A chat message's text: the page sends its content as a list of parts, the handlers write a string."""
+    content = message.get("content")
+    if isinstance(content, str):
+        return content
+    return "".join(part.get("text", "") for part in content or [] if isinstance(part, dict))
+
+
 def build_demo(assistants: dict[str, Assistant], model_spec: str, concurrency: int = 1) -> gr.Blocks:
     """The app for one model; ``assistants`` maps each prompt variant to an Assistant on that model."""
     handlers = ChatHandlers(assistants)
@@ -192,10 +208,10 @@ def build_demo(assistants: dict[str, Assistant], model_spec: str, concurrency: i
                   ) -> Iterator[dict]:
             session_id = session_id or uuid.uuid4().hex
             source = handlers.sessions.get(session_id).source
-            starts = [i for i, m in enumerate(history) if m.get("role") == "user" and m.get("content") == source]
+            start = text_start(history, source)
             options = ChatOptions.from_page(lang, method, max_questions, prompts, simulate, context, upload,
                                             register, people)
-            yield from show(handlers.retry(session_id, options), history[:starts[-1]] if starts else history,
+            yield from show(handlers.retry(session_id, options), history if start is None else history[:start],
                             session_id, source)
 
         def change(index: int):
@@ -221,8 +237,9 @@ def build_demo(assistants: dict[str, Assistant], model_spec: str, concurrency: i
         def stop_all(history: list, session_id: str | None) -> dict:
             note = handlers.stop(session_id)
             chat = without_status(history) + [{"role": "assistant", "content": note}]
+            last = handlers.sessions.get(session_id).last  # a half-written draft must not pass for a translation
             return {chatbot: chat, saved_chat: chat, question_source: gr.update(visible=False),
-                    as_answer: gr.update(visible=False, value=False)}
+                    as_answer: gr.update(visible=False, value=False), translation: last.translation if last else ""}
 
         def clear_all(session_id: str | None) -> dict:
             handlers.clear(session_id)
@@ -230,9 +247,11 @@ def build_demo(assistants: dict[str, Assistant], model_spec: str, concurrency: i
                     as_answer: gr.update(visible=False, value=False), transcript_view: None, **result_updates(None)}
 
         def undo_last(evt: gr.UndoData, history: list, session_id: str | None) -> dict:
+            source = handlers.sessions.get(session_id).source
             handlers.undo(session_id)
-            chat = history[:evt.index]
-            return {chatbot: chat, saved_chat: chat, text: str(evt.value or ""),
+            start = text_start(history, source, evt.index)  # an answer is taken back with its text
+            chat = history[:evt.index if start is None else start]
+            return {chatbot: chat, saved_chat: chat, text: str(evt.value or "") if start is None else source,
                     question_source: gr.update(visible=False), as_answer: gr.update(visible=False, value=False)}
 
         def check_upload(path: str | None) -> tuple[Any, str]:
@@ -253,10 +272,12 @@ def build_demo(assistants: dict[str, Assistant], model_spec: str, concurrency: i
         runs += [button.click(change(i), [choice, chatbot, *settings, session], run_outputs, **private)
                  for i, (button, choice) in enumerate(zip(row_changes, row_choices))]
         runs.append(file_panel(files, settings, session, private))
+        runs.append(summarize_button.click(handlers.summarize, inputs=[context, upload, lang, session],
+                                           outputs=context_view, api_visibility="private", **model_slot))
         for i, button in enumerate(card_uses):
             button.click(use(i), [session], [translation, account, transcript_view, *result_parts],
                          api_visibility="private")
-        stop.click(stop_all, [chatbot, session], [chatbot, saved_chat, question_source, as_answer],
+        stop.click(stop_all, [chatbot, session], [chatbot, saved_chat, question_source, as_answer, translation],
                    cancels=runs, queue=False, api_visibility="private")
         chatbot.clear(clear_all, [session], [saved_chat, question_source, translation, account, as_answer,
                                              transcript_view, *result_parts], cancels=runs, api_visibility="private")
@@ -272,8 +293,6 @@ def build_demo(assistants: dict[str, Assistant], model_spec: str, concurrency: i
         demo.load(lambda chat, prefs: (chat or [], *(prefs or [ASK_EACH_TIME, ""])), [saved_chat, saved_prefs],
                   [chatbot, register, people], api_visibility="private")
         transcript_view.change(handlers.show_context, inputs=session, outputs=context_view, api_visibility="private")
-        summarize_button.click(handlers.summarize, inputs=[context, upload, lang, session], outputs=context_view,
-                               api_visibility="private", **model_slot)
 
         # The API of gradio_client callers: /chat (one message at a time) and /translate (one call).
         api_message = gr.Textbox(visible=False)

@@ -10,19 +10,20 @@ from __future__ import annotations
 
 import copy
 import threading
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from langchain_core.callbacks import CallbackManagerForLLMRun
 from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.messages import BaseMessage, convert_to_openai_messages
-from langchain_core.outputs import ChatResult
+from langchain_core.outputs import ChatGenerationChunk, ChatResult
 from pydantic import ConfigDict, PrivateAttr
 
 from ..errors import ModelLoadError
 from .config import GenerationConfig
 from .hub import first_line, hub_reachable
-from .results import chat_result
+from .results import chat_chunks, chat_result, whole_reply_chunk
 from .spec import MODEL_ENV_VAR, ModelSpec, resolve_local_target
 
 OFFLINE_HINT = (
@@ -82,6 +83,18 @@ def _crop(cache: Any, keep: int) -> None:
         cache.crop(-excess)
 
 
+def _stop_when(event: threading.Event) -> Any:
+    """Stopping criteria for ``generate`` that end it once ``event`` is set."""
+    import torch
+    from transformers import StoppingCriteria, StoppingCriteriaList
+
+    class WhenSet(StoppingCriteria):
+        def __call__(self, input_ids: Any, scores: Any, **kwargs: Any) -> Any:
+            return torch.full((input_ids.shape[0],), event.is_set(), dtype=torch.bool, device=input_ids.device)
+
+    return StoppingCriteriaList([WhenSet()])
+
+
 class HFEngine:
     """A loaded model and tokenizer; calls are serialized because one model uses all cores."""
 
@@ -100,9 +113,47 @@ class HFEngine:
 
     def generate(self, messages: list[dict[str, str]], config: GenerationConfig) -> tuple[str, dict[str, int]]:
         """Generate one reply; returns (text, token counts incl. how many prompt tokens were reused)."""
-        import torch
+        ids = self.prompt_ids(messages)
+        new_tokens, reused = self._generate_after(ids, config)
+        text = self.tokenizer.decode(new_tokens, skip_special_tokens=True)
+        usage = {"input_tokens": len(ids), "output_tokens": int(new_tokens.numel()), "cached_tokens": reused}
+        return text, usage
+
+    def stream(self, messages: list[dict[str, str]], config: GenerationConfig) -> Iterator[str]:
+        """The reply piece by piece as it is decoded. ``generate`` runs in a thread and hands its text
+        to transformers' ``TextIteratorStreamer``; when the reader stops early (Stop in the page) the
+        generation ends at its next token, so the model is free again at once."""
+        from transformers import TextIteratorStreamer
 
         ids = self.prompt_ids(messages)
+        streamer = TextIteratorStreamer(self.tokenizer, skip_prompt=True, skip_special_tokens=True)
+        abandoned = threading.Event()
+        failures: list[BaseException] = []
+
+        def run() -> None:
+            try:
+                self._generate_after(ids, config, streamer=streamer, stopping_criteria=_stop_when(abandoned))
+            except BaseException as err:  # noqa: BLE001 - raised again in the reader's thread
+                failures.append(err)
+                streamer.end()  # the reader would otherwise wait forever
+
+        thread = threading.Thread(target=run, name="intercpt-hf-stream", daemon=True)
+        thread.start()
+        try:
+            for piece in streamer:
+                if piece:
+                    yield piece
+        finally:
+            abandoned.set()
+            thread.join()
+        if failures:
+            raise failures[0]
+
+    def _generate_after(self, ids: list[int], config: GenerationConfig, **extra: Any) -> tuple[Any, int]:
+        """Generate after the prompt ``ids``, prefilling only what the prefix cache lacks: the new
+        token ids and how many prompt tokens were reused. ``extra`` goes to ``generate`` (a streamer)."""
+        import torch
+
         with self.lock:
             reused, cache = self.prefix_cache.lookup(ids)
             input_ids = torch.tensor([ids], device=self.model.device)
@@ -112,12 +163,10 @@ class HFEngine:
                 past_key_values=cache,
                 return_dict_in_generate=True,
                 **self._decoding(config),
+                **extra,
             )
             self.prefix_cache.store(ids, out.past_key_values)
-        new_tokens = out.sequences[0, len(ids) :]
-        text = self.tokenizer.decode(new_tokens, skip_special_tokens=True)
-        usage = {"input_tokens": len(ids), "output_tokens": int(new_tokens.numel()), "cached_tokens": reused}
-        return text, usage
+        return out.sequences[0, len(ids) :], reused
 
     def _decoding(self, config: GenerationConfig) -> dict[str, Any]:
         import torch
@@ -219,6 +268,20 @@ class TransformersChatModel(BaseChatModel):
         text, usage = self._engine.generate(convert_to_openai_messages(messages), self.generation.updated(kwargs))
         return chat_result(_cut_at_stop(text, stop), usage)
 
+    def _stream(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: CallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> Iterator[ChatGenerationChunk]:
+        """Token streaming (the translation a person watches being written); a reply cut at stop
+        sequences comes whole, since a piece may hold only the start of one."""
+        if stop:
+            yield whole_reply_chunk(self._generate(messages, stop, run_manager, **kwargs))
+            return
+        yield from chat_chunks(self._engine.stream(convert_to_openai_messages(messages),
+                                                   self.generation.updated(kwargs)), run_manager)
 
 
 def _cut_at_stop(text: str, stop: list[str] | None) -> str:

@@ -26,7 +26,7 @@ from typing import Any
 
 from langchain_core.callbacks import CallbackManagerForLLMRun
 from langchain_core.language_models.chat_models import BaseChatModel
-from langchain_core.messages import AIMessageChunk, BaseMessage, convert_to_openai_messages
+from langchain_core.messages import BaseMessage, convert_to_openai_messages
 from langchain_core.outputs import ChatGenerationChunk, ChatResult
 from pydantic import ConfigDict, PrivateAttr
 
@@ -34,7 +34,7 @@ from ..errors import BackendError, ModelLoadError
 from .config import GenerationConfig
 from .hub import first_line, hub_reachable
 from .presets import get_preset, is_preset_target
-from .results import chat_result
+from .results import chat_chunks, chat_result, whole_reply_chunk
 from .spec import MODEL_ENV_VAR, ModelSpec, looks_like_path, resolve_local_target
 
 INSTALL_HINT = "llama.cpp is not installed; install the extra: pip install 'intercpt[llamacpp]'"
@@ -293,13 +293,10 @@ class LlamaCppChatModel(BaseChatModel):
     ) -> Iterator[ChatGenerationChunk]:
         """Token streaming for unconstrained replies (the translation a person watches being written)."""
         if any(k in kwargs for k in ("response_format", "extra_body")):
-            yield ChatGenerationChunk(message=AIMessageChunk(content=self._generate(
-                messages, stop, run_manager, **kwargs).generations[0].message.content))
+            yield whole_reply_chunk(self._generate(messages, stop, run_manager, **kwargs))
             return
-        for piece in self._engine.stream(convert_to_openai_messages(messages), self.generation.updated(kwargs), stop):
-            if run_manager:
-                run_manager.on_llm_new_token(piece)
-            yield ChatGenerationChunk(message=AIMessageChunk(content=piece))
+        yield from chat_chunks(self._engine.stream(convert_to_openai_messages(messages),
+                                                   self.generation.updated(kwargs), stop), run_manager)
 
 
 def load(spec: ModelSpec, generation: GenerationConfig) -> LlamaCppChatModel:
