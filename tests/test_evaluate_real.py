@@ -69,7 +69,7 @@ def test_a_run_over_every_type_survives_being_killed(embedded_spec, test_model_p
 def test_a_user_sweep_puts_oracle_none_and_simulated_user_side_by_side(embedded_spec, dev_data, tmp_path, measure):
     out = tmp_path / "sweep"
     simulated = embedded_spec  # the simulated user shares the translator's model, loaded once
-    command = evaluate_command(embedded_spec, dev_data, out, "--types", "formality", "--langs", "fr,de",
+    command = evaluate_command(embedded_spec, dev_data, out, "--types", "formality", "--langs", "fr",
                                "--limit", "1", "--methods", "intercpt", "--max-questions", "1",
                                "--user", "oracle", "--user", "none", "--user", simulated)
     done = subprocess.run(command, capture_output=True, text=True, timeout=1200, check=False)
@@ -83,7 +83,7 @@ def test_a_user_sweep_puts_oracle_none_and_simulated_user_side_by_side(embedded_
         report = (out / run["folder"] / "report.md").read_text()
         assert "f_acc" in report
         f_acc = {row["lang"]: row["scores"]["f_acc"]["value"] for row in run["groups"]}
-        measure(f"F-Acc with user {run['user']} (0.5B on llama.cpp, formality, 1 item per language): {f_acc}")
+        measure(f"F-Acc with user {run['user']} (0.5B on llama.cpp, one French formality item): {f_acc}")
     assert answered["none"] <= {"none"} and "oracle" in answered["oracle"]
     assert answered[simulated] <= {"simulated", "none"}
     sweep_md = (out / "sweep.md").read_text()
