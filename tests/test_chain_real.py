@@ -2,7 +2,7 @@
 
 The 0.5B model shows the plumbing (simulated user, hostile input); the must-show
 behaviour of asking about "you"/"it" and honouring a "formal" answer needs the 1.5B one.
-Most run on llama.cpp, the embedded default; the formal answer, the simulated user and the
+The CLI runs and hostile input run on llama.cpp, the embedded default; the simulated user and the
 role-marker check run on transformers, so the chain stays covered on that backend too.
 Their translations are not evidence of quality.
 """
@@ -36,16 +36,16 @@ def test_cli_asks_about_you_or_it_when_nobody_answers(intercpt_cli, llama_cpp_av
             f"timings {transcript['timings']}")
 
 
-def test_cli_honours_a_formal_answer_on_transformers(intercpt_cli, larger_test_model_path, measure):
+def test_cli_honours_a_formal_answer(intercpt_cli, llama_cpp_available, larger_test_model_path, measure):
     result = intercpt_cli("translate", SOURCE, "--to", "fr", "--method", "intercpt", "--json",
                           "--answer", "formal, speaking to my boss", "--answer", "it is a hat",
-                          "--model", f"transformers:{larger_test_model_path}")
+                          "--model", f"llamacpp:{larger_test_model_path}")
     assert result.returncode == 0, result.stderr
     transcript = json.loads(result.stdout)
     assert transcript["turns"][0]["answer"] == "formal, speaking to my boss"
     formality = [c for c in transcript["checks"] if c["name"] == "formality"]
     assert formality and formality[0]["observed"] == "formal" and formality[0]["status"] == "pass"
-    measure(f"chain 1.5B on transformers, formal answer: {transcript['translation']!r}; checks {transcript['checks']}")
+    measure(f"chain 1.5B on llama.cpp, formal answer: {transcript['translation']!r}; checks {transcript['checks']}")
 
 
 def test_simulated_user_answers_from_the_context_on_transformers(hf_model, test_model_path):
