@@ -1,7 +1,8 @@
-"""Shared fixtures: the real small test model, located once per session."""
+"""Shared fixtures: the real small test model, located once per session and loaded once per backend."""
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import subprocess
 from pathlib import Path
@@ -73,10 +74,41 @@ def pytest_terminal_summary(terminalreporter):
 
 @pytest.fixture(scope="session")
 def hf_model(test_model_path):
-    """The real test model on the in-process transformers backend (loaded once)."""
+    """The real test model on the in-process transformers backend (loaded once).
+
+    For the tests whose subject is that backend; every other real-model test uses ``embedded_model``.
+    """
     from assistant.backends import ModelSpec, load_chat_model
 
     return load_chat_model(ModelSpec.parse(f"transformers:{test_model_path}"))
+
+
+@pytest.fixture(scope="session")
+def llama_cpp_available() -> None:
+    """llama-cpp-python, which the embedded backend needs; under CI its absence is a failure."""
+    if importlib.util.find_spec("llama_cpp") is None:
+        message = "llama-cpp-python is not installed: pip install 'intercpt[llamacpp]'"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+
+
+@pytest.fixture(scope="session")
+def embedded_spec(llama_cpp_available, test_model_path) -> str:
+    """The model spec of the real test model on llama.cpp, for tests that run the console script."""
+    return f"llamacpp:{test_model_path}"
+
+
+@pytest.fixture(scope="session")
+def embedded_model(embedded_spec):
+    """The real test model on the in-process llama.cpp backend, the product's embedded default (loaded once).
+
+    It computes on the quantized GGUF (about 3x the speed of transformers on a CPU), so the real-model tests
+    of everything above the backend run on it.
+    """
+    from assistant.backends import ModelSpec, load_chat_model
+
+    return load_chat_model(ModelSpec.parse(embedded_spec))
 
 
 @pytest.fixture

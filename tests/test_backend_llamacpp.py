@@ -3,9 +3,7 @@ the chat template, prefix reuse, constrained replies and the whole chain."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import os
 import sys
 import time
 
@@ -18,16 +16,6 @@ from assistant.backends import llamacpp, spec
 from assistant.chain import Assistant
 from assistant.errors import ModelLoadError
 from assistant.users import OracleUser
-
-
-@pytest.fixture(scope="session")
-def llama_cpp_available() -> None:
-    """llama-cpp-python, which the real-model tests need; under CI its absence is a failure."""
-    if importlib.util.find_spec("llama_cpp") is None:
-        message = "llama-cpp-python is not installed: pip install 'intercpt[llamacpp]'"
-        if os.environ.get("CI"):
-            pytest.fail(message)
-        pytest.skip(message)
 
 
 # ----- specs and the default (no model)
@@ -110,9 +98,10 @@ class City(BaseModel):
 SYSTEM = ("You are a careful assistant. Answer briefly and precisely. " * 12).strip()
 
 
-@pytest.fixture(scope="module")
-def model(llama_cpp_available, test_model_path):
-    return load_chat_model(ModelSpec.parse(f"llamacpp:{test_model_path}"))
+@pytest.fixture
+def model(embedded_model):
+    """The session's llama.cpp model (conftest), which the other real-model tests share."""
+    return embedded_model
 
 
 @pytest.mark.real_model

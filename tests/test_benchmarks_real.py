@@ -1,4 +1,4 @@
-"""``intercpt evaluate`` on CoCoA-MT and GATE with the real 0.5B model: the benchmarks' own accuracies,
+"""``intercpt evaluate`` on CoCoA-MT and GATE with the real 0.5B model (llama.cpp): the benchmarks' own accuracies,
 the asking metrics and the published comparison come out of real transcripts. Plumbing checks only:
 the model's scores say nothing about translation quality."""
 
@@ -18,13 +18,13 @@ pytestmark = pytest.mark.real_model
     ("cocoa-mt", COCOA_DIR, "INTERCPT_COCOA_MT_DIR", "de", "cocoa_acc"),
     ("gate", GATE_DIR, "INTERCPT_GATE_DIR", "es", "gate_acc"),
 ])
-def test_evaluate_on_a_benchmark_reports_its_accuracy_and_how_well_it_asks(test_model_path, tmp_path, measure, name,
+def test_evaluate_on_a_benchmark_reports_its_accuracy_and_how_well_it_asks(embedded_spec, tmp_path, measure, name,
                                                                            folder, variable, lang, accuracy):
     folder = _dev_folder(folder, variable)
     out = tmp_path / name
     command = ["intercpt", "evaluate", "--data", f"{name}:{folder}", "--langs", lang, "--limit", "2",
                "--methods", "intercpt,no-extra", "--user", "oracle", "--max-questions", "1",
-               "--translator", f"transformers:{test_model_path}", "--bootstrap", "100", "--out", str(out),
+               "--translator", embedded_spec, "--bootstrap", "100", "--out", str(out),
                "--no-progress"]
     done = subprocess.run(command, capture_output=True, text=True, timeout=1200, check=False)
     assert done.returncode == 0, done.stderr[-3000:]
@@ -44,6 +44,6 @@ def test_evaluate_on_a_benchmark_reports_its_accuracy_and_how_well_it_asks(test_
         assert summary["published"]["results"] and "this run read the train split" in report
     else:
         assert "gate: no published number" in report
-    measure(f"evaluate {name} {lang}, 0.5B, 4 records: {accuracy} "
+    measure(f"evaluate {name} {lang}, 0.5B on llama.cpp, 4 records: {accuracy} "
             + ", ".join(f"{m} {g['scores'][accuracy]['value']}" for m, g in groups.items())
             + f"; questions per item {groups['intercpt']['scores']['questions_per_item']['value']}")

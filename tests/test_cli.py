@@ -35,21 +35,13 @@ def test_bad_input_exits_nonzero_with_one_line(intercpt_cli, args, stdin, messag
 
 
 @pytest.mark.real_model
-def test_translate_prints_a_json_transcript(intercpt_cli, test_model_path):
-    result = intercpt_cli("translate", "Where is the station?", "--to", "de", "--method", "no-extra",
-                          "--model", f"transformers:{test_model_path}", "--json")
+def test_translate_reads_standard_input_and_prints_a_json_transcript(intercpt_cli, embedded_spec):
+    result = intercpt_cli("translate", "--to", "de", "--method", "no-extra", "--model", embedded_spec, "--json",
+                          stdin="Where is the station?\n")
     assert result.returncode == 0, result.stderr
     data = json.loads(result.stdout)
-    assert data["source"] == "Where is the station?"
+    assert data["source"].strip() == "Where is the station?"
     assert (data["target_lang"], data["method"]) == ("de", "no-extra")
-    assert data["model"] == f"transformers:{test_model_path}"
+    assert data["model"] == embedded_spec
     assert data["translation"].strip()
     assert data["timings"]["translate"] > 0
-
-
-@pytest.mark.real_model
-def test_translate_reads_standard_input(intercpt_cli, test_model_path):
-    result = intercpt_cli("translate", "--to", "fr", "--model", f"transformers:{test_model_path}",
-                          stdin="Good night.\n")
-    assert result.returncode == 0, result.stderr
-    assert result.stdout.strip()

@@ -113,18 +113,16 @@ def test_cli_document_mode_refuses_bad_input_in_one_line(intercpt_cli, tmp_path,
 
 
 @pytest.mark.real_model
-def test_cli_document_mode_keeps_one_register_and_asks_once(intercpt_cli, test_model_path, tmp_path, measure):
+def test_cli_document_mode_keeps_one_register_and_asks_once(intercpt_cli, embedded_spec, tmp_path, measure):
     document = tmp_path / "letter.txt"
     document.write_text("Can you help me with the report?\n\n"
-                        "Do you have the figures from last year?\n\n"
-                        "Could you send them to me before Friday?\n", encoding="utf-8")
+                        "Could you send it to me before Friday?\n", encoding="utf-8")
     result = intercpt_cli("translate", "--file", str(document), "--to", "fr", "--json", "--max-questions", "1",
-                          "--answer", "formal, I am writing to my director",
-                          "--model", f"transformers:{test_model_path}", timeout=1800)
+                          "--answer", "formal, I am writing to my director", "--model", embedded_spec, timeout=1800)
     assert result.returncode == 0, result.stderr
     data = json.loads(result.stdout)
     paragraphs = data["paragraphs"]
-    assert len(paragraphs) == 3
+    assert len(paragraphs) == 2
     turns = [turn for p in paragraphs for turn in p["turns"]]
     asked = [(t["ambiguity"], t["span"].lower()) for t in turns if t["answered_by"] != "preference"]
     assert asked and len(asked) == len(set(asked)), turns  # each distinct question once
@@ -132,6 +130,6 @@ def test_cli_document_mode_keeps_one_register_and_asks_once(intercpt_cli, test_m
     registers = [read_formality(p["translation"], "fr") for p in paragraphs]
     assert set(registers) == {"formal"}, registers  # every paragraph says "vous"
     assert "\n\n" in data["translation"]
-    measure(f"document mode 0.5B, 3 paragraphs: registers {registers}; questions asked {asked}; "
+    measure(f"document mode 0.5B on llama.cpp, 2 paragraphs: registers {registers}; questions asked {asked}; "
             f"seconds {[round(sum(p['timings'].values()), 1) for p in paragraphs]}")
 

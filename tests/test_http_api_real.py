@@ -1,5 +1,6 @@
-"""The HTTP APIs on the real 0.5B model, driven by the real clients: DeepL's Python library and
-libretranslatepy, against one intercpt server started in-process on a free loopback port."""
+"""The HTTP APIs on the real 0.5B model (llama.cpp, the embedded default), driven by the real clients:
+DeepL's Python library and libretranslatepy, against one intercpt server started in-process on a free
+loopback port."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from urllib import parse, request
 import httpx
 import pytest
 
+from assistant.backends import ModelSpec
 from assistant.chain import Assistant
 from ui.server import ServerSettings, build_app
 
@@ -27,11 +29,11 @@ def free_port() -> int:
 
 
 @pytest.fixture(scope="module")
-def server_url(hf_model, test_model_path):
+def server_url(embedded_model, embedded_spec):
     import uvicorn
 
-    assistant = Assistant(hf_model, f"transformers:{test_model_path}")
-    app = build_app({"generalist": assistant, "specialist": assistant}, f"transformers:{test_model_path}",
+    assistant = Assistant.for_model(embedded_model, ModelSpec.parse(embedded_spec))
+    app = build_app({"generalist": assistant, "specialist": assistant}, embedded_spec,
                     ServerSettings(max_questions=1))
     port = free_port()
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
@@ -115,8 +117,7 @@ msgstr ""
 """
 
 
-def test_a_small_po_through_the_cli_asks_once_and_keeps_placeholders(intercpt_cli, test_model_path, tmp_path,
-                                                                      measure):
+def test_a_small_po_through_the_cli_asks_once_and_keeps_placeholders(intercpt_cli, embedded_spec, tmp_path, measure):
     import polib
 
     from assistant.formats.placeholders import find_placeholders
@@ -126,7 +127,7 @@ def test_a_small_po_through_the_cli_asks_once_and_keeps_placeholders(intercpt_cl
     started = time.perf_counter()
     result = intercpt_cli("translate", "--file", str(source), "--to", "fr", "--out", str(out), "--json",
                           "--max-questions", "1", "--answer", "formal",
-                          "--model", f"transformers:{test_model_path}", timeout=1800)
+                          "--model", embedded_spec, timeout=1800)
     assert result.returncode == 0, result.stderr
     record = json.loads(result.stdout)
     asked = [(t["ambiguity"], t["span"].lower()) for transcript in record["transcripts"]

@@ -3,6 +3,7 @@ and the abstractive step (on a fake model for control flow, on the real small mo
 
 import pytest
 
+from assistant.backends import ModelSpec
 from assistant.chain import Assistant
 from assistant.errors import InputError
 from assistant.context import STRATEGIES, BoundedContext, ContextPolicy, count_tokens, focus_spans
@@ -200,9 +201,9 @@ def test_older_transcripts_without_a_bounded_context_still_load():
 
 
 @pytest.mark.real_model
-def test_the_real_model_summarizes_an_extract(hf_model):
+def test_the_real_model_summarizes_an_extract(embedded_model):
     bounded = ContextPolicy("extract+abstract", 40).apply(BIOGRAPHY, SOURCE, focus=("[pr]",),
-                                                          summarizer=Summarizer(hf_model, "de"))
+                                                          summarizer=Summarizer(embedded_model, "de"))
     assert bounded.summary and bounded.summary != bounded.text
     assert count_tokens(bounded.summary) < 3 * 120  # bounded by the model-token limit
     assert "<text>" not in bounded.summary
@@ -224,12 +225,13 @@ def test_the_ui_context_panel_shows_what_a_model_reads():
 
 
 @pytest.mark.real_model
-def test_the_ui_summarizes_an_uploaded_context_with_the_real_model(hf_model, test_model_path, tmp_path):
+def test_the_ui_summarizes_an_uploaded_context_with_the_real_model(embedded_model, embedded_spec, tmp_path):
     from ui.app import ChatHandlers
 
     upload = tmp_path / "biography.txt"
     upload.write_text(BIOGRAPHY * 3, encoding="utf-8")
-    assistant = Assistant(hf_model, f"transformers:{test_model_path}", context_policy=ContextPolicy("extract", 40))
+    assistant = Assistant.for_model(embedded_model, ModelSpec.parse(embedded_spec),
+                                    context_policy=ContextPolicy("extract", 40))
     handlers = ChatHandlers({"generalist": assistant})
     handlers.sessions.get("s").last = Transcript(source=SOURCE, target_lang="de", method="with-context", model="m")
     panel = handlers.summarize("", str(upload), "de", "s")

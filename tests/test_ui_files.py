@@ -9,6 +9,7 @@ from pathlib import Path
 import polib
 import pytest
 
+from assistant.backends import ModelSpec
 from assistant.chain import PROMPT_VARIANTS, Assistant
 from assistant.formats.placeholders import find_placeholders
 from tests.fakes import StepFake
@@ -133,14 +134,14 @@ def test_a_bad_file_is_refused_on_upload_and_on_translate(tmp_path, name, text, 
 
 
 @pytest.mark.real_model
-def test_the_real_model_translates_a_po_file_with_a_glossary_through_the_page(hf_model, test_model_path, tmp_path,
+def test_the_real_model_translates_a_po_file_with_a_glossary_through_the_page(embedded_model, embedded_spec, tmp_path,
                                                                               measure):
     import time
 
     po = ('msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n\n'
           '#, python-format\nmsgid "Hello %s, welcome back!"\nmsgstr ""\n\n'
           '#, python-brace-format\nmsgid "Open the {name} report."\nmsgstr ""\n')
-    assistant = Assistant(hf_model, f"transformers:{test_model_path}")
+    assistant = Assistant.for_model(embedded_model, ModelSpec.parse(embedded_spec))
     files = FileHandlers(ChatHandlers({"generalist": assistant}))
     session, kept, _ = files.set_glossary(uploaded(tmp_path, "terms.csv", "report,rapport\n"), None)
     assert kept
@@ -152,5 +153,5 @@ def test_the_real_model_translates_a_po_file_with_a_glossary_through_the_page(hf
     for entry in target:
         assert entry.msgstr and find_placeholders(entry.msgstr) == find_placeholders(entry.msgid), entry.msgstr
     assert "terms from your glossary:" in result.summary and "of 1 kept" in result.summary
-    measure(f"UI file translation, 0.5B, 2-entry .po with a glossary: {time.monotonic() - started:.1f} s; "
+    measure(f"UI file translation, 0.5B on llama.cpp, 2-entry .po with a glossary: {time.monotonic() - started:.1f} s; "
             f"{[e.msgstr for e in target]}; {result.summary.splitlines()[-1]}")
