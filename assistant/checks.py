@@ -251,10 +251,15 @@ _MARKUP = re.compile(r"<\u200b?[|\uff5c][^<>]{0,60}?[|\uff5c]>|<\u200b?/?[A-Za-z
                      r"|\[\u200b?/?[A-Z_]{2,20}\]|\u200b")
 
 
+def without_markup(text: str) -> str:
+    """``text`` without chat-template tokens and tags, stripped."""
+    return _MARKUP.sub("", text).strip()
+
+
 def length_plausible(source: str, translation: str, lang: str) -> bool | None:
     """Whether the translation's length fits the source's, markup aside; None for sources too
     short to judge."""
-    source, translation = _MARKUP.sub("", source).strip(), _MARKUP.sub("", translation).strip()
+    source, translation = without_markup(source), without_markup(translation)
     if len(source) < MIN_CHARS_FOR_LENGTH_CHECK:
         return None
     low, high = _LENGTH_BANDS.get(lang, (0.3, 3.0))

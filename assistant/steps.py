@@ -6,6 +6,7 @@ users, so the dialogue (above) drives them and the steps never call back up.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from functools import lru_cache
 
@@ -16,7 +17,7 @@ from langchain_core.prompts import ChatPromptTemplate
 from langchain_core.runnables import Runnable, RunnableLambda
 
 from .ambiguity import get_type
-from .checks import addresses_several, expectations, read_label, text_checks
+from .checks import addresses_several, expectations, read_label, text_checks, without_markup
 from .context import ContextPolicy
 from .context.sentences import split_sentences
 from .context.abstract import Summarizer
@@ -31,10 +32,15 @@ RETRY_TEMPERATURE = 0.7
 DECISION_TOKENS = 8  # reply tokens per word in a decide call: '"1": "yes", '
 
 
-def _stripped(text: str, start: int, end: int) -> tuple[int, int]:
-    """The bounds of ``text[start:end]`` without its surrounding whitespace."""
-    piece = text[start:end]
-    return start + len(piece) - len(piece.lstrip()), end - len(piece) + len(piece.rstrip())
+def _lines(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """The bounds of the non-blank lines of ``text[start:end]``, without surrounding whitespace."""
+    bounds = []
+    for line in re.finditer(r"[^\n]+", text[start:end]):
+        piece = line.group()
+        if piece.strip():
+            bounds.append((start + line.start() + len(piece) - len(piece.lstrip()),
+                           start + line.end() - len(piece) + len(piece.rstrip())))
+    return bounds
 
 
 def _not_a_translation(checks: list[Check]) -> bool:
@@ -150,17 +156,18 @@ class ModelSteps:
         return self._chain(name, transcript.target_lang, None, clean=True, seed=sample_seed).invoke(inputs)
 
     def translate_by_sentence(self, transcript: Transcript, turns: list[Turn]) -> str | None:
-        """Each sentence of the source on its own, joined as the source joins them: a small model that
-        drops or answers part of a longer text translates a single sentence faithfully. None when the
-        source is one sentence."""
+        """Each sentence (and each line) of the source on its own, joined as the source joins them: a
+        small model that drops or answers part of a longer text translates a single sentence
+        faithfully. Markup alone (a chat-template token) is kept as it is. None for a single sentence."""
         source = transcript.source
-        bounds = [_stripped(source, s.base + s.span.start_char, s.base + s.span.end_char)
-                  for s in split_sentences(source)]
+        bounds = [line for s in split_sentences(source)
+                  for line in _lines(source, s.base + s.span.start_char, s.base + s.span.end_char)]
         if len(bounds) < 2:
             return None
         pieces = []
         for i, (start, end) in enumerate(bounds):
-            pieces.append(self.translate(transcript, turns, source=source[start:end]))
+            piece = source[start:end]
+            pieces.append(self.translate(transcript, turns, source=piece) if without_markup(piece) else piece)
             if i + 1 < len(bounds):
                 pieces.append(source[end:bounds[i + 1][0]] or " ")
         return "".join(pieces)
