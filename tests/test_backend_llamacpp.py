@@ -87,6 +87,23 @@ def test_a_choice_grammar_allows_the_choices_verbatim():
     assert llamacpp.choice_grammar(["formal", 'say "hi"', "été"]) == 'root ::= "formal" | "say \\"hi\\"" | "été"'
 
 
+
+def test_the_state_cache_counts_the_logits_each_state_copies(llama_cpp_available):
+    import llama_cpp
+    import numpy as np
+
+    def state(tokens: int) -> llama_cpp.llama.LlamaState:
+        return llama_cpp.llama.LlamaState(input_ids=np.zeros(tokens, dtype=np.intc),
+                                          scores=np.zeros((512, 1000), dtype=np.single), n_tokens=tokens,
+                                          llama_state=b"kv" * 100, llama_state_size=200, seed=0)
+
+    one = state(4)
+    cache = llamacpp.state_cache_for(llama_cpp, capacity_bytes=3 * one.scores.nbytes)
+    for first in range(6):
+        cache[(first, 1, 2)] = state(3)
+    assert len(cache.cache_state) == 2  # 3 states would hold more than 3 logit copies' worth
+    assert cache.cache_size <= 3 * one.scores.nbytes and (5, 1, 2) in cache
+
 # ----- the real model
 
 

@@ -233,8 +233,23 @@ def _load(target: str, source: tuple[str, str], state_cache: bool) -> LlamaCppEn
     if not llama.metadata.get("tokenizer.chat_template"):
         raise ModelLoadError(f"{target!r} has no chat template; intercpt needs an instruct (chat) model")
     if state_cache:
-        llama.set_cache(llama_cpp.LlamaRAMCache(capacity_bytes=STATE_CACHE_BYTES))
+        llama.set_cache(state_cache_for(llama_cpp, STATE_CACHE_BYTES))
     return LlamaCppEngine(llama, target)
+
+
+def state_cache_for(llama_cpp: Any, capacity_bytes: int) -> Any:
+    """llama-cpp-python's RAM cache of model states, kept within ``capacity_bytes`` of what the states
+    really hold. Its own count is the KV bytes alone, while each state also copies the logits (rows ×
+    vocabulary floats: ~0.3 GB for a 150k vocabulary), so over a long evaluation the process grew
+    until the system killed it."""
+
+    class StateCache(llama_cpp.LlamaRAMCache):
+        @property
+        def cache_size(self) -> int:
+            return sum(state.llama_state_size + state.scores.nbytes + state.input_ids.nbytes
+                       for state in self.cache_state.values())
+
+    return StateCache(capacity_bytes=capacity_bytes)
 
 
 def _construct(target: str, where: str, name: str, options: dict[str, Any]) -> Any:
