@@ -15,15 +15,14 @@ from pathlib import Path
 from typing import Any
 
 from langchain_core.callbacks import CallbackManagerForLLMRun
-from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.messages import BaseMessage, convert_to_openai_messages
-from langchain_core.outputs import ChatGenerationChunk, ChatResult
-from pydantic import ConfigDict, PrivateAttr
+from langchain_core.outputs import ChatResult
 
 from ..errors import ModelLoadError
 from .config import GenerationConfig
 from .hub import first_line, hub_reachable
-from .results import chat_chunks, chat_result, whole_reply_chunk
+from .in_process import InProcessChatModel
+from .results import chat_result
 from .spec import MODEL_ENV_VAR, ModelSpec, resolve_local_target
 
 OFFLINE_HINT = (
@@ -237,26 +236,15 @@ def _in_hub_cache(repo_id: str) -> bool:
     return isinstance(try_to_load_from_cache(repo_id, "config.json"), str)
 
 
-class TransformersChatModel(BaseChatModel):
+class TransformersChatModel(InProcessChatModel):
     """A langchain chat model backed by an in-process transformers model."""
 
-    model_config = ConfigDict(arbitrary_types_allowed=True)
-
-    target: str
-    generation: GenerationConfig = GenerationConfig()
-    _engine: HFEngine = PrivateAttr()
-
-    def __init__(self, **data: Any):
-        super().__init__(**data)
-        self._engine = load_engine(self.target)
+    def _load_engine(self) -> HFEngine:
+        return load_engine(self.target)
 
     @property
     def _llm_type(self) -> str:
         return "intercpt-transformers"
-
-    @property
-    def _identifying_params(self) -> dict[str, Any]:
-        return {"target": self.target, "generation": self.generation}
 
     def _generate(
         self,
@@ -268,20 +256,10 @@ class TransformersChatModel(BaseChatModel):
         text, usage = self._engine.generate(convert_to_openai_messages(messages), self.generation.updated(kwargs))
         return chat_result(_cut_at_stop(text, stop), usage)
 
-    def _stream(
-        self,
-        messages: list[BaseMessage],
-        stop: list[str] | None = None,
-        run_manager: CallbackManagerForLLMRun | None = None,
-        **kwargs: Any,
-    ) -> Iterator[ChatGenerationChunk]:
-        """Token streaming (the translation a person watches being written); a reply cut at stop
-        sequences comes whole, since a piece may hold only the start of one."""
-        if stop:
-            yield whole_reply_chunk(self._generate(messages, stop, run_manager, **kwargs))
-            return
-        yield from chat_chunks(self._engine.stream(convert_to_openai_messages(messages),
-                                                   self.generation.updated(kwargs)), run_manager)
+    def _pieces(self, messages: list[dict[str, Any]], stop: list[str] | None,
+                kwargs: dict[str, Any]) -> Iterator[str] | None:
+        """None (the whole reply) for a call with stop sequences, since a piece may hold only the start of one."""
+        return None if stop else self._engine.stream(messages, self.generation.updated(kwargs))
 
 
 def _cut_at_stop(text: str, stop: list[str] | None) -> str:

@@ -25,16 +25,15 @@ from pathlib import Path
 from typing import Any
 
 from langchain_core.callbacks import CallbackManagerForLLMRun
-from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.messages import BaseMessage, convert_to_openai_messages
-from langchain_core.outputs import ChatGenerationChunk, ChatResult
-from pydantic import ConfigDict, PrivateAttr
+from langchain_core.outputs import ChatResult
 
 from ..errors import BackendError, ModelLoadError
 from .config import GenerationConfig
 from .hub import first_line, hub_reachable
 from .presets import get_preset, is_preset_target
-from .results import chat_chunks, chat_result, whole_reply_chunk
+from .in_process import InProcessChatModel
+from .results import chat_result
 from .spec import MODEL_ENV_VAR, ModelSpec, looks_like_path, resolve_local_target
 
 INSTALL_HINT = "llama.cpp is not installed; install the extra: pip install 'intercpt[llamacpp]'"
@@ -52,6 +51,8 @@ THREADS_ENV_VAR = "INTERCPT_LLAMACPP_THREADS"
 # Recent model states kept to restore a shared prefix; one state of a 1.5B model with a 2k-token
 # prompt is ~0.3 GB (mostly the last batch's logits), so this holds the chain's few prefixes.
 STATE_CACHE_BYTES = 2 << 30
+# A call's output constraints (a JSON schema; one of a list of choices): such a reply comes whole.
+CONSTRAINTS = ("response_format", "extra_body")
 
 
 def _llama_cpp():
@@ -261,31 +262,20 @@ def _construct(target: str, where: str, name: str, options: dict[str, Any]) -> A
     return _counting_llama_class().from_pretrained(repo_id=where, filename=name, **options)
 
 
-class LlamaCppChatModel(BaseChatModel):
+class LlamaCppChatModel(InProcessChatModel):
     """A langchain chat model backed by an in-process llama.cpp model.
 
     Besides ``temperature``, ``seed`` and ``max_tokens``, a call takes the chain's output
     constraints: ``response_format`` (a JSON schema) and ``extra_body={"structured_outputs":
     {"choice": [...]}}`` (exactly one of the choices)."""
 
-    model_config = ConfigDict(arbitrary_types_allowed=True)
-
-    target: str
-    generation: GenerationConfig = GenerationConfig()
     state_cache: bool = True
-    _engine: LlamaCppEngine = PrivateAttr()
-
-    def __init__(self, **data: Any):
-        super().__init__(**data)
-        self._engine = load_engine(self.target, self.state_cache)
+    def _load_engine(self) -> LlamaCppEngine:
+        return load_engine(self.target, self.state_cache)
 
     @property
     def _llm_type(self) -> str:
         return "intercpt-llamacpp"
-
-    @property
-    def _identifying_params(self) -> dict[str, Any]:
-        return {"target": self.target, "generation": self.generation}
 
     def _generate(
         self,
@@ -294,24 +284,17 @@ class LlamaCppChatModel(BaseChatModel):
         run_manager: CallbackManagerForLLMRun | None = None,
         **kwargs: Any,
     ) -> ChatResult:
-        constraint = {k: kwargs[k] for k in ("response_format", "extra_body") if k in kwargs}
+        constraint = {k: kwargs[k] for k in CONSTRAINTS if k in kwargs}
         text, usage = self._engine.generate(convert_to_openai_messages(messages), self.generation.updated(kwargs),
                                             stop, constraint)
         return chat_result(text, usage)
 
-    def _stream(
-        self,
-        messages: list[BaseMessage],
-        stop: list[str] | None = None,
-        run_manager: CallbackManagerForLLMRun | None = None,
-        **kwargs: Any,
-    ) -> Iterator[ChatGenerationChunk]:
-        """Token streaming for unconstrained replies (the translation a person watches being written)."""
-        if any(k in kwargs for k in ("response_format", "extra_body")):
-            yield whole_reply_chunk(self._generate(messages, stop, run_manager, **kwargs))
-            return
-        yield from chat_chunks(self._engine.stream(convert_to_openai_messages(messages),
-                                                   self.generation.updated(kwargs), stop), run_manager)
+    def _pieces(self, messages: list[dict[str, Any]], stop: list[str] | None,
+                kwargs: dict[str, Any]) -> Iterator[str] | None:
+        """None (the whole reply) for a constrained call; unconstrained replies stream."""
+        if any(k in kwargs for k in CONSTRAINTS):
+            return None
+        return self._engine.stream(messages, self.generation.updated(kwargs), stop)
 
 
 def load(spec: ModelSpec, generation: GenerationConfig) -> LlamaCppChatModel:
