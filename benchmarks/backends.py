@@ -21,7 +21,6 @@ Results go to benchmarks/results/backends-<host>.json and .md.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 import time
@@ -39,7 +38,7 @@ from assistant.backends.llamacpp import LlamaCppChatModel, thread_count  # noqa:
 from assistant.ambiguity import get_type  # noqa: E402
 from assistant.prompts import load_prompt  # noqa: E402
 
-from serving import default_model, log, machine  # noqa: E402
+from serving import default_model, log, machine, write_results  # noqa: E402
 from timing import interactive_latency  # noqa: E402
 
 TARGET_LANG = "fr"
@@ -208,13 +207,7 @@ def main(argv: list[str] | None = None) -> int:
         log(f"  {name}: first question median {result['to_first_question_s']['median']} s "
             f"(p90 {result['to_first_question_s']['p90']}), translation median {result['to_translation_s']['median']} s")
     results["wall_s"] = round(time.perf_counter() - started, 1)
-    args.out.mkdir(parents=True, exist_ok=True)
-    stem = args.out / f"backends-{results['machine']['host']}"
-    stem.with_suffix(".json").write_text(json.dumps(results, indent=2) + "\n")
-    report = markdown(results)
-    stem.with_suffix(".md").write_text(report)
-    log("\n" + report)
-    log(f"written: {stem.with_suffix('.json')} and {stem.with_suffix('.md')}")
+    write_results(results, args.out / f"backends-{results['machine']['host']}", markdown(results))
     return 0
 
 

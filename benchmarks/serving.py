@@ -333,14 +333,17 @@ def main(argv: list[str] | None = None) -> int:
         log("4. backbone scaling with context length")
         results["scaling"] = scaling(model_path, settings)
     results["wall_s"] = round(time.perf_counter() - started, 1)
-    args.out.mkdir(parents=True, exist_ok=True)
-    stem = args.out / f"serving-{results['machine']['host']}"
+    write_results(results, args.out / f"serving-{results['machine']['host']}", markdown(results))
+    return 0
+
+
+def write_results(results: dict, stem: Path, report: str) -> None:
+    """``stem``.json (every measurement) and ``stem``.md (the report), and the report on the terminal."""
+    stem.parent.mkdir(parents=True, exist_ok=True)
     stem.with_suffix(".json").write_text(json.dumps(results, indent=2) + "\n")
-    report = markdown(results)
     stem.with_suffix(".md").write_text(report)
     log("\n" + report)
     log(f"written: {stem.with_suffix('.json')} and {stem.with_suffix('.md')}")
-    return 0
 
 
 if __name__ == "__main__":
