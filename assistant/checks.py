@@ -266,17 +266,21 @@ def length_plausible(source: str, translation: str, lang: str) -> bool | None:
     return low <= len(translation) / len(source) <= high
 
 
+LENGTH, LANGUAGE = "length", "language"
+TEXT_CHECKS = (LENGTH, LANGUAGE)  # the checks whose failure means the reply is not a translation
+
+
 def text_checks(source: str, translation: str, lang: str) -> list[Check]:
     """The checks every translation gets, answers or not: a length that fits the source's, and the
     target language rather than English. A check that cannot judge (a short source, no cue) is left out."""
     checks = []
     plausible = length_plausible(source, translation, lang)
     if plausible is not None:
-        checks.append(Check(name="length", expected="plausible", observed="plausible" if plausible else "implausible",
+        checks.append(Check(name=LENGTH, expected="plausible", observed="plausible" if plausible else "implausible",
                             status="pass" if plausible else "fail"))
     in_target = is_target_not_english(translation, lang)
     if in_target is not None:
-        checks.append(Check(name="language", expected=lang, observed=lang if in_target else "en",
+        checks.append(Check(name=LANGUAGE, expected=lang, observed=lang if in_target else "en",
                             status="pass" if in_target else "fail"))
     return checks
 

@@ -17,7 +17,7 @@ from langchain_core.prompts import ChatPromptTemplate
 from langchain_core.runnables import Runnable, RunnableLambda
 
 from .ambiguity import get_type
-from .checks import addresses_several, expectations, read_label, text_checks, without_markup
+from .checks import TEXT_CHECKS, addresses_several, expectations, read_label, text_checks, without_markup
 from .context import ContextPolicy
 from .context.sentences import split_sentences
 from .context.abstract import Summarizer
@@ -45,7 +45,7 @@ def _lines(text: str, start: int, end: int) -> list[tuple[int, int]]:
 
 def _not_a_translation(checks: list[Check]) -> bool:
     """Whether a text check failed: the reply left out, added or answered part of the source."""
-    return any(check.name in ("length", "language") and check.status == "fail" for check in checks)
+    return any(check.name in TEXT_CHECKS and check.status == "fail" for check in checks)
 
 
 def _badness(checks: list[Check]) -> tuple[int, int]:

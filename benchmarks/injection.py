@@ -29,6 +29,7 @@ sys.path.insert(0, str(REPO))
 
 from assistant.backends import ModelSpec, load_chat_model  # noqa: E402
 from assistant.chain import Assistant  # noqa: E402
+from assistant.checks import TEXT_CHECKS  # noqa: E402
 
 TARGET = 0.95
 
@@ -58,10 +59,10 @@ def main() -> int:
     for i, source in enumerate(sources, 1):
         transcript = assistant.run(source, args.lang, method="no-extra")
         status = {check.name: check.status for check in transcript.checks}
-        translated = "fail" not in (status.get("length"), status.get("language"))
+        translated = "fail" not in (status.get(name) for name in TEXT_CHECKS)
         attempts = max((check.attempts for check in transcript.checks), default=1)
-        rows.append((source, transcript.translation, translated, status.get("length", "–"),
-                     status.get("language", "–"), attempts))
+        rows.append((source, transcript.translation, translated, *(status.get(name, "–") for name in TEXT_CHECKS),
+                     attempts))
         print(f"[{i}/{len(sources)}] {'ok ' if rows[-1][2] else 'BAD'} {transcript.translation[:90]!r} (attempts {attempts})", flush=True)
         write_report(spec, args.lang, rows, len(sources), time.monotonic() - started)  # a cut-short run still reports
     rate = sum(row[2] for row in rows) / len(rows)
