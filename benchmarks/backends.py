@@ -9,20 +9,28 @@ in one run on one machine:
    speed as a fraction of the limit for the GGUF's quantized weights (what the model needs at
    least) and of the limit for the weights the backend actually reads (transformers computes
    in float32);
-3. the chain's interactive latency on each backend (submit -> first question -> translation,
+3. the same for vLLM's CPU server on the model converted to bfloat16, on every core (the
+   product's setting) and on one core (vLLM's own binding, which reserves a core for its front
+   end), and its start-up: uncached (a fresh compile cache), cached, and without compiling
+   (``--enforce-eager``), with where the time goes (from the server's log);
+4. the chain's interactive latency on each backend (submit -> first question -> translation,
    median and p90 over the sentences of serving.yaml), llama.cpp with and without its RAM cache
-   of prompt states.
+   of prompt states, and the same sentences on an earlier revision of the chain ("before",
+   ``--before REV``, run from a git worktree of it by ``latency_at_revision.py``).
 
-    python benchmarks/backends.py [--model FILE.gguf] [--sentences 5]
+    python benchmarks/backends.py [--model FILE.gguf] [--sentences 5] [--before REV] [--no-vllm]
 
-Results go to benchmarks/results/backends-<host>.json and .md.
+Results go to benchmarks/results/backends-<host>-<model>.json and .md.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
+import subprocess
 import sys
+import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime, timezone
@@ -34,17 +42,22 @@ import yaml
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
+from assistant.backends import vllm as vllm_backend  # noqa: E402
 from assistant.backends.llamacpp import LlamaCppChatModel, thread_count  # noqa: E402
 from assistant.ambiguity import get_type  # noqa: E402
 from assistant.prompts import load_prompt  # noqa: E402
 
 from serving import default_model, log, machine, write_results  # noqa: E402
 from timing import interactive_latency  # noqa: E402
+import vllm_startup  # noqa: E402
 
 TARGET_LANG = "fr"
 PROMPT_TOKENS = 512
 DECODE_TOKENS = 32
 COPY_BYTES = 512 << 20
+# The chain as results/serving-vm.md measured it: one detection call per flagged word, each
+# writing a JSON question; transformers the embedded default; vLLM-CPU on one of two cores.
+BEFORE_REVISION = "ea9db3a"
 
 
 def memory_bandwidth(repeats: int = 5) -> dict:
@@ -130,6 +143,60 @@ def transformers_speed(path: str, text: str) -> dict:
             "dtype": str(embedding.dtype).removeprefix("torch.")}
 
 
+def vllm_part(path: str, text: str, sentences: list[str]) -> dict:
+    """vLLM's start-up (uncached, cached, without compiling), its token speed on every core and on
+    one, and the chain's interactive latency on it; one server at a time, each stopped after."""
+    from transformers import AutoTokenizer
+
+    folder = Path(vllm_backend.resolve_model(path)[0])
+    prompt_ids = AutoTokenizer.from_pretrained(folder)(text, add_special_tokens=False)["input_ids"][:PROMPT_TOKENS]
+    weight_bytes = vllm_startup.weight_bytes_per_token(folder)
+    result = {"startup": {}, "speed": {}}
+    with tempfile.TemporaryDirectory(prefix="vllm-cache-") as cache:
+        # (start-up, environment over the product's serving defaults, flags, the row of the token-speed table)
+        settings = (("uncached (fresh compile cache)", {}, (), None),
+                    ("cached", {}, (), "vLLM, every core"),
+                    ("cached, vLLM's AOT compilation", {"VLLM_USE_AOT_COMPILE": "1"}, (), None),
+                    ("cached, --enforce-eager", {}, ("--enforce-eager",), "vLLM, every core, --enforce-eager"),
+                    ("cached, one core (vLLM's binding)", {"VLLM_CPU_NUM_OF_RESERVED_CPU": "1"}, (), "vLLM, one core"))
+        for name, env, flags, speed_row in settings:
+            log(f"  vLLM {name}: starting")
+            with vllm_startup.server(path, cache_root=Path(cache), env=env, extra_args=flags) as (
+                    record, startup):
+                result["startup"][name] = startup
+                log(f"    ready after {startup['ready_s']} s ({startup})")
+                if speed_row is None:
+                    continue
+                speed = vllm_startup.token_speed(record, prompt_ids, DECODE_TOKENS)
+                result["speed"][speed_row] = {**speed, "weight_bytes_per_token": weight_bytes}
+                log(f"    prefill {speed['prefill_tokens_per_s']} tok/s, decode {speed['decode_tokens_per_s']} tok/s")
+                if name == "cached":
+                    result["interactive"] = interactive_latency(f"vllm:{path}", sentences, TARGET_LANG)
+    return result
+
+
+def before_latency(revision: str, specs: dict[str, str], sentences: list[str]) -> dict:
+    """The interactive latency of an earlier revision of the chain, from a git worktree of it."""
+    results = {}
+    with tempfile.TemporaryDirectory(prefix="intercpt-before-") as parent:
+        checkout = Path(parent) / revision
+        subprocess.run(["git", "-C", str(HERE.parent), "worktree", "add", "--detach", str(checkout), revision],
+                       check=True, capture_output=True)
+        try:
+            for name, spec in specs.items():
+                log(f"  {name} at {revision}")
+                env = dict(os.environ, PYTHONPATH=str(checkout))
+                done = subprocess.run([sys.executable, str(HERE / "latency_at_revision.py"), spec, TARGET_LANG,
+                                       *sentences], cwd=checkout, env=env, capture_output=True, text=True, check=False)
+                if done.returncode != 0:
+                    raise RuntimeError(f"{name} at {revision} failed: {done.stderr[-2000:]}")
+                results[name] = json.loads(done.stdout.strip().splitlines()[-1])
+        finally:
+            subprocess.run(["git", "-C", str(HERE.parent), "worktree", "remove", "--force", str(checkout)],
+                           check=False, capture_output=True)
+    return results
+
+
 def with_limits(speed: dict, bandwidth: float, gguf_bytes: int) -> dict:
     """Decode speed as a fraction of the bandwidth limit for the GGUF's bytes and for the bytes read."""
     gguf_limit = bandwidth / gguf_bytes
@@ -157,8 +224,25 @@ def markdown(results: dict) -> str:
                      f"{s['decode_tokens_per_s']} | {s['fraction_of_gguf_limit']:.0%} "
                      f"(limit {s['limit_tokens_per_s_gguf']}) | {s['fraction_of_own_limit']:.0%} "
                      f"(limit {s['limit_tokens_per_s_own_weights']}) |")
+    if results.get("vllm_startup"):
+        lines += ["", "vLLM reads the model converted to bfloat16; \"one core\" is vLLM-CPU's own thread binding, "
+                  "which reserves a core for its front end (`VLLM_CPU_NUM_OF_RESERVED_CPU=1`); the product's "
+                  "setting is every core.", "", "## vLLM start-up", "",
+                  "Seconds from launching the server to its first healthy answer (the GGUF already converted); "
+                  "weights and engine initialisation (profiling, KV cache, warm-up with torch.compile) from the "
+                  "server's log.", "",
+                  "| start | ready s | weights s | engine init s | compile cache | cores |",
+                  "| --- | --- | --- | --- | --- | --- |"]
+        lines += [f"| {name} | {v['ready_s']} | {v['weights_s']} | {v['engine_init_s']} | {v['compile_cache']} | "
+                  f"{v['cores']} |" for name, v in results["vllm_startup"].items()]
+        lines += ["", "The product's CPU setting (`assistant/backends/presets.yaml`) is every core and "
+                  "`VLLM_USE_AOT_COMPILE=0` (the \"cached\" row): with vLLM's ahead-of-time compilation, the "
+                  "vLLM-CPU build saves the compiled model but fails to load it back, and compiles again at "
+                  "every start. `--enforce-eager` skips compilation altogether at the decode speed shown above."]
     lines += ["", "## Interactive latency (the UI's path)", "",
-              "Warm model; the person picks the first option at once.", "",
+              "Warm model; the person picks the first option at once. \"before\" rows run the same sentences on "
+              f"revision `{results.get('before_revision', '-')}` of the chain (one detection call per flagged "
+              "word, each writing its question; vLLM on vLLM-CPU's own binding) in the same run.", "",
               "| backend | questions asked | to first question, median / p90 s | to translation, median / p90 s |",
               "| --- | --- | --- | --- |"]
     for name, v in results["interactive"].items():
@@ -173,8 +257,13 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--model", default=None, help="GGUF file (default: the test model)")
     parser.add_argument("--sentences", type=int, default=5, help="sentences of the interactive path (default: 5)")
+    parser.add_argument("--before", default=BEFORE_REVISION,
+                        help="git revision whose chain gives the 'before' latency rows, or 'none' (default: %(default)s)")
+    parser.add_argument("--no-vllm", action="store_true", help="leave vLLM out (it takes minutes to start)")
     parser.add_argument("--out", type=Path, default=HERE / "results", help="results folder (default: %(default)s)")
     args = parser.parse_args(argv)
+    for name in ("HF_HUB_DISABLE_PROGRESS_BARS", "TQDM_DISABLE"):  # keep the output to the measurements
+        os.environ.setdefault(name, "1")
     os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
     model_path = args.model or default_model()
     if not model_path:
@@ -195,19 +284,34 @@ def main(argv: list[str] | None = None) -> int:
         results["speed"][name] = speed
         log(f"  {name}: prefill {speed['prefill_tokens_per_s']} tok/s, decode {speed['decode_tokens_per_s']} tok/s "
             f"= {speed['fraction_of_gguf_limit']:.0%} of the GGUF limit ({speed['limit_tokens_per_s_gguf']} tok/s)")
-    log("3. interactive latency")
+    results["interactive"] = {}
+    if not args.no_vllm:
+        log("3. vLLM: start-up, tokens/s on every core and on one, interactive latency")
+        served = vllm_part(model_path, text, sentences)
+        results["vllm_startup"] = served["startup"]
+        for name, speed in served["speed"].items():
+            results["speed"][name] = with_limits(speed, bandwidth["gb_per_s"] * 1e9, gguf_bytes)
+        results["interactive"]["vLLM"] = served["interactive"]
+    log("4. interactive latency")
     variants = {
         "llama.cpp": (f"llamacpp:{model_path}", None),
         "llama.cpp, no state cache": (f"llamacpp:{model_path}", LlamaCppChatModel(target=model_path, state_cache=False)),
         "transformers": (f"transformers:{model_path}", None),
     }
-    results["interactive"] = {}
     for name, (spec, model) in variants.items():
         result = results["interactive"][name] = interactive_latency(spec, sentences, TARGET_LANG, model)
         log(f"  {name}: first question median {result['to_first_question_s']['median']} s "
             f"(p90 {result['to_first_question_s']['p90']}), translation median {result['to_translation_s']['median']} s")
+    if args.before != "none":
+        before = {"transformers": f"transformers:{model_path}"} | ({} if args.no_vllm else {"vLLM": f"vllm:{model_path}"})
+        results["before_revision"] = args.before
+        for name, result in before_latency(args.before, before, sentences).items():
+            results["interactive"][f"before ({args.before}): {name}"] = result
+            log(f"  before, {name}: first question median {result['to_first_question_s']['median']} s, "
+                f"translation median {result['to_translation_s']['median']} s")
     results["wall_s"] = round(time.perf_counter() - started, 1)
-    write_results(results, args.out / f"backends-{results['machine']['host']}", markdown(results))
+    write_results(results, args.out / f"backends-{results['machine']['host']}-{Path(model_path).stem}",
+                  markdown(results))
     return 0
 
 

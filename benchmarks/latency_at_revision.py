@@ -1,0 +1,53 @@
+"""The chain's interactive latency as an earlier revision had it: the "before" of a before/after.
+
+Run by ``backends.py`` with the working directory and ``PYTHONPATH`` at a checkout of that
+revision, so ``assistant`` is the old code. It speaks the question-by-question API the chain
+had until the dialogue learned to drive itself (``start``, ``next_question``, ``answer``,
+``finish``), which is the API of the pinned revision; it prints one JSON object.
+
+    PYTHONPATH=<checkout> python latency_at_revision.py SPEC LANG SENTENCE...
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+
+import numpy as np
+
+
+def summary(values: list[float]) -> dict:
+    if not values:
+        return {"n": 0, "median": None, "p90": None}
+    return {"n": len(values), "median": round(float(np.median(values)), 3),
+            "p90": round(float(np.percentile(values, 90)), 3)}
+
+
+def main(spec: str, target_lang: str, sentences: list[str]) -> dict:
+    from assistant.backends import load_chat_model
+    from assistant.core import Assistant
+    from assistant.users import OracleUser
+
+    model = load_chat_model(spec)
+    assistant = Assistant.for_model(model, spec)
+    assistant.run("Are you sure?", target_lang, user=OracleUser({"formality": "formal"}))  # warm, as after
+    to_question, to_translation, asked = [], [], 0
+    for sentence in sentences:
+        started = time.perf_counter()
+        dialogue = assistant.start(sentence, target_lang)
+        turn = dialogue.next_question()
+        if turn is not None:
+            to_question.append(time.perf_counter() - started)
+            asked += 1
+        while turn is not None:  # a person who clicks the first option at once
+            dialogue.answer(turn.options[0] if turn.options else "yes", "human")
+            turn = dialogue.next_question()
+        dialogue.finish()
+        to_translation.append(time.perf_counter() - started)
+    return {"sentences": len(sentences), "asked": asked, "to_first_question_s": summary(to_question),
+            "to_translation_s": summary(to_translation)}
+
+
+if __name__ == "__main__":
+    print(json.dumps(main(sys.argv[1], sys.argv[2], sys.argv[3:])))
