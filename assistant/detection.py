@@ -118,12 +118,6 @@ def _address(parsed: Parsed, kind: AmbiguityType) -> list[tuple[str, int]]:
     return [(c.span, c.start) for c in address_candidates(parsed.doc, parsed.target_lang)]
 
 
-@rule("lexicon_nouns")
-def _lexicon_nouns(parsed: Parsed, kind: AmbiguityType) -> list[tuple[str, int]]:
-    """The nouns whose lemma is in the type's own word list (``lexicon`` in the table)."""
-    return [(t.text, t.idx) for t in parsed.doc if t.pos_ == "NOUN" and t.lemma_.lower() in kind.lexicon]
-
-
 @rule("referential_it")
 def _referential_it(parsed: Parsed, kind: AmbiguityType) -> list[tuple[str, int]]:
     dummy_starts = {m.start() for m in _DUMMY_IT.finditer(parsed.source)}
@@ -141,10 +135,11 @@ def _lexicon_nouns(parsed: Parsed, kind: AmbiguityType) -> list[tuple[str, int]]
 
 def _gendered_in(mention: Mention, lang: str) -> bool:
     """Whether to ask about a mention's gender. German plural pronouns and adjectives carry none
-    ("they", "we are ready"); "you" is the listener, whom the formality question is about (asking
-    a gender too would double every "Are you sure?")."""
+    ("they", "we are ready"), nor does an adjective or participle agreeing with German "you"
+    ("Sie sind bereit"). In French and Spanish, "you" with a word that agrees with it is asked
+    about like any person ("are you ready": prêt/prête, listo/lista) beside its register."""
     if mention.kind == "pronoun" and mention.head.lower() in SECOND_PERSON:
-        return False
+        return lang != "de"
     return not (lang == "de" and mention.number == PLURAL and mention.kind in ("pronoun", "indefinite"))
 
 
@@ -152,8 +147,8 @@ def _group_span(parsed: Parsed, group: MentionGroup) -> tuple[str, int]:
     """The words one question about a group names: coordinated mentions as the source writes them
     ("the doctors and nurses"), otherwise the first mention."""
     first, last = min(group.mentions, key=lambda m: m.start), max(group.mentions, key=lambda m: m.end)
-    coordinated = all(m.sentence == first.sentence for m in group.mentions) and any(
-        m.conjunct_of is not None for m in group.mentions) and last.end - first.start < 80
+    coordinated = all(m.sentence == first.sentence for m in group.mentions) and _coordinated(group) \
+        and last.end - first.start < 80
     return (parsed.source[first.start:last.end] if coordinated else first.text), first.start
 
 
@@ -167,12 +162,18 @@ def _kinds(group: MentionGroup) -> set[str]:
     return {m.kind for m in group.mentions}
 
 
+def _coordinated(group: MentionGroup) -> bool:
+    """Whether the group joins people by "and"/"or" ("the doctors and nurses"), not one person and
+    the words that agree with them."""
+    heads = {m.head_index for m in group.mentions}
+    return any(m.conjunct_of in heads for m in group.mentions)
+
+
 def _plural(group: MentionGroup) -> bool:
-    return len(group.mentions) > 1 and any(m.conjunct_of is not None for m in group.mentions) or any(
-        m.number == PLURAL for m in group.mentions)
+    return _coordinated(group) or any(m.number == PLURAL for m in group.mentions)
 
 
 _people_rule("person_names", lambda g: not _plural(g) and bool(_kinds(g) & {"name", "placeholder"}))
-_people_rule("person_nouns", lambda g: not _plural(g) and _kinds(g) == {"noun"})
+_people_rule("person_nouns", lambda g: not _plural(g) and "noun" in _kinds(g) and not _kinds(g) & {"name", "placeholder"})
 _people_rule("one_person", lambda g: not _plural(g) and not _kinds(g) & {"name", "placeholder", "noun"})
 _people_rule("people_groups", _plural)

@@ -58,6 +58,18 @@ def _reminders() -> dict:
     return yaml.safe_load((prompts_root() / "reminders.yaml").read_text(encoding="utf-8"))
 
 
+@lru_cache(maxsize=1)
+def _forbidden_words() -> dict:
+    return yaml.safe_load((prompts_root() / "forbidden_words.yaml").read_text(encoding="utf-8"))
+
+
+def forbidden_words(checks: list[Check], lang: str) -> tuple[str, ...]:
+    """The words the failed answer checks forbid the translator (the other register's pronouns)."""
+    table = _forbidden_words()
+    return tuple(dict.fromkeys(word for check in checks if check.status == "fail"
+                               for word in table.get(check.name, {}).get(check.expected, {}).get(lang, [])))
+
+
 def repair_reminder(check: str, expected: str, lang: str) -> str:
     """The explicit instruction that goes with an answer meaning ``expected`` for ``check``."""
     return _reminders().get(check, {}).get(expected, {}).get(lang) or f"Use the {expected} form."
@@ -144,16 +156,18 @@ class ModelSteps:
         return Turn(ambiguity=candidate.ambiguity, span=candidate.span, question=detection.question, options=options)
 
     def translate(self, transcript: Transcript, turns: list[Turn] | None = None, sample_seed: int | None = None,
-                  source: str | None = None) -> str:
+                  source: str | None = None, bad_words: tuple[str, ...] = ()) -> str:
         """Translate by the transcript's method, conditioned on the answered ``turns`` (default: its own);
-        ``source`` translates a part of the transcript's source instead of all of it.
+        ``source`` translates a part of the transcript's source instead of all of it; ``bad_words``
+        are forbidden while decoding.
 
         Each answer whose meaning the checks can read ("formal, my boss" -> formal) is followed
         by an explicit instruction for the target language, which small models follow far
         more reliably than the answer alone.
         """
         name, inputs = self._translation_prompt(transcript, turns, source)
-        return self._chain(name, transcript.target_lang, None, clean=True, seed=sample_seed).invoke(inputs)
+        return self._chain(name, transcript.target_lang, None, clean=True, seed=sample_seed,
+                           bad_words=bad_words).invoke(inputs)
 
     def translate_by_sentence(self, transcript: Transcript, turns: list[Turn]) -> str | None:
         """Each sentence (and each line) of the source on its own, joined as the source joins them: a
@@ -203,7 +217,9 @@ class ModelSteps:
         every check passes, repair within the repair budget: first a targeted rewrite of the words a
         failed check names (pronouns, verb forms, a person's noun and agreement; the whole text when
         it is not a translation), then, for a text that is still not a translation, one sentence at
-        a time, then sampled re-translations; the text that agrees best is kept. Returns it and its checks."""
+        a time, then a re-translation that may not write the words a failed answer forbids (the
+        other register's pronouns, ``prompts/forbidden_words.yaml``), then sampled re-translations
+        (with those words still forbidden); the text that agrees best is kept. Returns it and its checks."""
         turns = transcript.turns if turns is None else turns
         wanted = [(name, expected, turn.span) for turn in turns for name, expected in expectations([turn])]
         lang = transcript.target_lang
@@ -238,8 +254,11 @@ class ModelSteps:
             by_sentence = self.translate_by_sentence(transcript, turns)
             if by_sentence is not None:
                 consider(by_sentence)
+        forbidden = forbidden_words(checks, lang)  # a small model that keeps "vous" after its rewrite
+        if forbidden and attempts <= self.repair_budget:
+            consider(self.translate(transcript, turns, bad_words=forbidden))
         while _badness(checks) != (0, 0) and attempts <= self.repair_budget:
-            consider(self.translate(transcript, turns, sample_seed=attempts))
+            consider(self.translate(transcript, turns, sample_seed=attempts, bad_words=forbidden))
         for check in checks:
             check.attempts = attempts
         return translation, checks
@@ -252,15 +271,19 @@ class ModelSteps:
         return self._chain("rewrite", transcript.target_lang, None, clean=True).invoke(inputs)
 
     def _chain(self, prompt_name: str, lang: str, groups: tuple[str, ...] | None, clean: bool = False,
-               seed: int | None = None, json_schema: dict | None = None, max_tokens: int | None = None) -> Runnable:
+               seed: int | None = None, json_schema: dict | None = None, max_tokens: int | None = None,
+               bad_words: tuple[str, ...] = ()) -> Runnable:
         """Prompt | model | parser; greedy unless ``seed`` is given, then sampled with that seed;
-        with ``json_schema``, the backend is asked to constrain the reply to it."""
+        with ``json_schema``, the backend is asked to constrain the reply to it; ``bad_words`` are
+        forbidden (vLLM's own field; the in-process backends read it too)."""
         key = (prompt_name, lang, groups)
         if key not in self._prompt_cache:
             self._prompt_cache[key] = load_prompt(prompt_name).chat_prompt(lang, groups)
         options: dict = {} if seed is None else {"temperature": RETRY_TEMPERATURE, "seed": seed}
         if max_tokens is not None:
             options["max_tokens"] = max_tokens
+        if bad_words:
+            options["extra_body"] = {"bad_words": list(bad_words)}
         if json_schema is not None:
             options["response_format"] = {"type": "json_schema",
                                           "json_schema": {"name": prompt_name, "schema": json_schema}}

@@ -164,6 +164,16 @@ def test_a_choice_constraint_gives_exactly_one_choice(model):
 
 
 @pytest.mark.real_model
+def test_forbidden_words_never_appear_in_the_reply(model):
+    prompt = [SystemMessage("Translate into French."), HumanMessage("Are you sure? Is this your coat?")]
+    free = model.bind(max_tokens=40).invoke(prompt).content
+    forbidden = ["vous", "Vous", "votre", "Votre", "vos", "Vos"]
+    constrained = model.bind(max_tokens=40, extra_body={"bad_words": forbidden}).invoke(prompt).content
+    assert any(word in free.split() for word in forbidden), free  # what the model writes when free
+    assert constrained.strip() and not any(word in constrained for word in forbidden), constrained
+
+
+@pytest.mark.real_model
 def test_the_chain_runs_end_to_end(model, test_model_path, measure):
     model_spec = ModelSpec.parse(f"llamacpp:{test_model_path}")
     assistant = Assistant.for_model(model, model_spec)

@@ -45,6 +45,15 @@ def test_batch_generates_one_reply_per_prompt(hf_model):
     assert len(replies) == 2 and all(r.content.strip() for r in replies)
 
 
+def test_forbidden_words_never_appear_in_the_reply(hf_model):
+    prompt = [SystemMessage("Translate into French."), HumanMessage("Are you sure? Is this your coat?")]
+    forbidden = ["vous", "Vous", "votre", "Votre", "vos", "Vos"]
+    free = hf_model.bind(max_tokens=40).invoke(prompt).content
+    constrained = hf_model.bind(max_tokens=40, extra_body={"bad_words": forbidden}).invoke(prompt).content
+    assert any(word in free.split() for word in forbidden), free  # what the model writes when free
+    assert constrained.strip() and not any(word in constrained for word in forbidden), constrained
+
+
 def test_stop_sequences_cut_the_reply(hf_model):
     reply = hf_model.invoke("Count from 1 to 10 separated by commas.", stop=["5"])
     assert "5" not in reply.content and "6" not in reply.content

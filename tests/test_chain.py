@@ -18,7 +18,7 @@ def check(checks, name):
     return next(c for c in checks if c.name == name)
 
 
-def run(fake, source="Are you sure it is pretty?", **kwargs):
+def run(fake, source="Do you think it is pretty?", **kwargs):
     kwargs.setdefault("user", NoUser())
     return Assistant(fake, "fake:model").run(source, "fr", **kwargs)
 
@@ -43,22 +43,22 @@ def test_one_decide_call_covers_every_question_with_fixed_options():
 
 
 def test_the_decision_keeps_only_the_words_the_text_leaves_open():
-    fake = StepFake(decide=['{"1": "no", "2": "yes"}'], translate=["x"], calls=[])
-    transcript = run(fake, "Blair asked whether you were ready.")
-    assert [t.span for t in transcript.turns] == ["you"]
+    fake = StepFake(decide=['{"1": "no", "2": "yes", "3": "no"}'], translate=["x"], calls=[])
+    transcript = run(fake, "Blair asked whether you were ready.")  # Blair, "you" (formality), "you" (gender)
+    assert [(t.ambiguity, t.span) for t in transcript.turns] == [("formality", "you")]
 
 
 def test_an_unreadable_decision_is_retried_then_every_word_is_asked_about():
-    fake = StepFake(decide=["%%%", "still nothing"], translate=["Tu es sûr ?"], calls=[])
-    transcript = run(fake, "Are you sure?")
+    fake = StepFake(decide=["%%%", "still nothing"], translate=["Peux-tu m'aider ?"], calls=[])
+    transcript = run(fake, "Can you help me?")
     assert [t.span for t in transcript.turns] == ["you"]
     decide_calls = [kwargs for step, _, kwargs in fake.calls if step == "decide"]
     assert len(decide_calls) == 2 and decide_calls[1].get("temperature", 0) > 0
 
 
 def test_stops_early_when_nothing_is_left():
-    fake = StepFake(translate=["Êtes-vous sûr ?"], calls=[])
-    transcript = run(fake, "Are you sure?", max_questions=3)
+    fake = StepFake(translate=["Pouvez-vous m'aider ?"], calls=[])
+    transcript = run(fake, "Can you help me?", max_questions=3)
     assert [t.span for t in transcript.turns] == ["you"]
     assert fake.steps().count("decide") == 1
 
@@ -90,7 +90,7 @@ def test_unparsable_then_valid_reply_gives_the_question():
 
 
 def test_human_answers_reach_the_translation_prompt():
-    fake = StepFake(detect=[ASK, ASK_IT], translate=["Êtes-vous sûr qu'il est joli ?"], calls=[])
+    fake = StepFake(detect=[ASK, ASK_IT], translate=["Pensez-vous qu'il est joli ?"], calls=[])
     answers = iter(["formal, speaking to my boss", "it is a hat"])
     transcript = run(fake, user=HumanUser(lambda turn: next(answers)))
     assert [(t.span, t.answer, t.answered_by) for t in transcript.turns] == [
@@ -101,9 +101,9 @@ def test_human_answers_reach_the_translation_prompt():
 
 
 def test_simulated_user_reads_the_context_the_translator_does_not_see():
-    fake = StepFake(detect=[ASK], user=["formal, it is my landlord."], translate=["Êtes-vous sûr ?"], calls=[])
+    fake = StepFake(detect=[ASK], user=["formal, it is my landlord."], translate=["Pouvez-vous m'aider ?"], calls=[])
     context = "Mr. Dupont, my landlord, came by this morning."
-    transcript = run(fake, "Are you sure?", context=context, user=SimulatedUser(fake, context, "fr"))
+    transcript = run(fake, "Can you help me?", context=context, user=SimulatedUser(fake, context, "fr"))
     assert transcript.turns[0].answer == "formal, it is my landlord."
     assert transcript.turns[0].answered_by == "simulated"
     user_prompt = [m for step, m, _ in fake.calls if step == "user"][0][-1].content
@@ -112,45 +112,58 @@ def test_simulated_user_reads_the_context_the_translator_does_not_see():
 
 
 def test_oracle_answers_from_gold_labels():
-    fake = StepFake(detect=[ASK], translate=["Tu es sûr ?"], calls=[])
-    transcript = run(fake, "Are you sure?", user=OracleUser({"formality": "informal"}))
+    fake = StepFake(detect=[ASK], translate=["Peux-tu m'aider ?"], calls=[])
+    transcript = run(fake, "Can you help me?", user=OracleUser({"formality": "informal"}))
     assert (transcript.turns[0].answer, transcript.turns[0].answered_by) == ("informal", "oracle")
     assert check(transcript.checks, "formality").status == "pass"
 
 
 def test_oracle_without_a_label_skips():
-    fake = StepFake(detect=[ASK], translate=["Tu es sûr ?"], calls=[])
-    transcript = run(fake, "Are you sure?", user=OracleUser({"gender": "feminine"}))
+    fake = StepFake(detect=[ASK], translate=["Peux-tu m'aider ?"], calls=[])
+    transcript = run(fake, "Can you help me?", user=OracleUser({"gender": "feminine"}))
     assert transcript.turns[0].answer is None and transcript.turns[0].answered_by == "none"
 
 
 def test_skipped_question_gives_alternatives_for_two_options():
-    fake = StepFake(detect=[ASK], translate=["Tu es sûr ?", "Vous êtes sûr ?", "Tu es sûr ?"], calls=[])
-    transcript = run(fake, "Are you sure?", user=NoUser())
-    assert transcript.translation == "Tu es sûr ?"
+    fake = StepFake(detect=[ASK], translate=["Peux-tu m'aider ?", "Pouvez-vous m'aider ?", "Peux-tu m'aider ?"], calls=[])
+    transcript = run(fake, "Can you help me?", user=NoUser())
+    assert transcript.translation == "Peux-tu m'aider ?"
     assert [(a.assumption, a.translation) for a in transcript.alternatives] == [
-        ("you → formal", "Vous êtes sûr ?"), ("you → informal", "Tu es sûr ?")]
+        ("you → formal", "Pouvez-vous m'aider ?"), ("you → informal", "Peux-tu m'aider ?")]
     assert [check(a.checks, "formality").status for a in transcript.alternatives] == ["pass", "pass"]
     assert [c.name for c in transcript.checks] == ["length", "language"]
 
 
 def test_verify_and_repair_picks_the_candidate_that_agrees():
-    fake = StepFake(detect=[ASK], translate=["Tu es sûr ?", "Tu es certain ?", "Vous êtes sûr ?"], calls=[])
-    transcript = run(fake, "Are you sure?", user=HumanUser(lambda turn: "formal"))
-    assert transcript.translation == "Vous êtes sûr ?"
+    fake = StepFake(detect=[ASK], translate=["Peux-tu m'aider ?", "Tu peux m'aider ?", "Pouvez-vous m'aider ?"], calls=[])
+    transcript = run(fake, "Can you help me?", user=HumanUser(lambda turn: "formal"))
+    assert transcript.translation == "Pouvez-vous m'aider ?"
     formality = check(transcript.checks, "formality")
     assert (formality.expected, formality.observed, formality.status, formality.attempts) == ("formal", "formal", "pass", 3)
     repairs = [kwargs for step, _, kwargs in fake.calls if step == "translate"][1:]
-    assert [k.get("seed") for k in repairs] == [None, 2]  # the targeted rewrite, then one re-sample
+    # the targeted rewrite, then a greedy translation that may not write the informal words
+    assert [k.get("seed") for k in repairs] == [None, None]
+    assert "extra_body" not in repairs[0] and {"tu", "toi", "ton", "ta", "tes"} <= set(repairs[1]["extra_body"]["bad_words"])
+
+
+def test_re_samples_after_the_rewrite_keep_the_other_registers_words_forbidden():
+    fake = StepFake(detect=[ASK], translate=["Peux-tu m'aider ?", "Tu peux m'aider ?", "Peux-tu m'aider ?", "Pouvez-vous m'aider ?"],
+                    calls=[])
+    transcript = Assistant(fake, "fake:m", repair_budget=3).run("Can you help me?", "fr",
+                                                                 user=HumanUser(lambda t: "formal"))
+    assert transcript.translation == "Pouvez-vous m'aider ?"
+    repairs = [kwargs for step, _, kwargs in fake.calls if step == "translate"][1:]
+    assert [k.get("seed") for k in repairs] == [None, None, 3]
+    assert repairs[1]["extra_body"] == repairs[2]["extra_body"] and "tu" in repairs[2]["extra_body"]["bad_words"]
 
 
 def test_a_failed_check_is_repaired_first_by_rewriting_only_the_named_words():
-    fake = StepFake(detect=[ASK], translate=["Tu es sûr ?", "Vous êtes sûr ?"], calls=[])
-    transcript = run(fake, "Are you sure?", user=HumanUser(lambda turn: "formal"))
-    assert transcript.translation == "Vous êtes sûr ?"
+    fake = StepFake(detect=[ASK], translate=["Peux-tu m'aider ?", "Pouvez-vous m'aider ?"], calls=[])
+    transcript = run(fake, "Can you help me?", user=HumanUser(lambda turn: "formal"))
+    assert transcript.translation == "Pouvez-vous m'aider ?"
     assert check(transcript.checks, "formality").attempts == 2
     rewrite = [messages for step, messages, _ in fake.calls if step == "translate"][1][-1].content
-    assert "<translation>\nTu es sûr ?" in rewrite and 'formally, with "vous"' in rewrite
+    assert "<translation>\nPeux-tu m'aider ?" in rewrite and 'formally, with "vous"' in rewrite
 
 
 def test_a_gender_fix_names_the_person_asked_about():
@@ -162,15 +175,15 @@ def test_a_gender_fix_names_the_person_asked_about():
 
 
 def test_verify_reports_failure_when_no_candidate_agrees():
-    fake = StepFake(detect=[ASK], translate=["Tu es sûr ?"], calls=[])
-    transcript = Assistant(fake, "fake:m", repair_budget=2).run("Are you sure?", "fr", user=HumanUser(lambda t: "formal"))
-    assert transcript.translation == "Tu es sûr ?"
+    fake = StepFake(detect=[ASK], translate=["Peux-tu m'aider ?"], calls=[])
+    transcript = Assistant(fake, "fake:m", repair_budget=2).run("Can you help me?", "fr", user=HumanUser(lambda t: "formal"))
+    assert transcript.translation == "Peux-tu m'aider ?"
     assert (check(transcript.checks, "formality").status, check(transcript.checks, "formality").attempts) == ("fail", 3)
 
 
 def test_verify_reports_unchecked_when_the_translation_has_no_marker():
-    fake = StepFake(detect=[ASK], translate=["C'est sûr ?"], calls=[])
-    transcript = run(fake, "Are you sure?", user=HumanUser(lambda t: "formal"))
+    fake = StepFake(detect=[ASK], translate=["On peut m'aider ?"], calls=[])
+    transcript = run(fake, "Can you help me?", user=HumanUser(lambda t: "formal"))
     assert check(transcript.checks, "formality").status == "unchecked"
 
 
@@ -223,27 +236,27 @@ def test_the_sentence_by_sentence_repair_splits_lines_and_keeps_markup_as_it_is(
     assert "SOURCE>" not in asked[0] + asked[1] and "The user wants" in asked[0] and "why is" in asked[1]
 
 def test_lasting_preference_is_reused_without_asking():
-    fake = StepFake(detect=[ASK], translate=["Vous êtes sûr ?"], calls=[])
+    fake = StepFake(detect=[ASK], translate=["Pouvez-vous m'aider ?"], calls=[])
     preferences, asked = PreferenceMemory(), []
     user = HumanUser(lambda turn: asked.append(turn) or "always formal")
     assistant = Assistant(fake, "fake:m")
-    assistant.run("Are you sure?", "fr", user=user, preferences=preferences)
+    assistant.run("Can you help me?", "fr", user=user, preferences=preferences)
     second = assistant.run("Can you help?", "fr", user=user, preferences=preferences)
     assert len(asked) == 1
     assert (second.turns[0].answer, second.turns[0].answered_by) == ("always formal", "preference")
 
 
 def test_baselines_ask_nothing():
-    fake = StepFake(detect=[ASK], translate=["Vous êtes sûr ?"], calls=[])
-    assert run(fake, "Are you sure?", method="no-extra").turns == []
-    with_context = run(fake, "Are you sure?", method="with-context", context="My boss asked.")
+    fake = StepFake(detect=[ASK], translate=["Pouvez-vous m'aider ?"], calls=[])
+    assert run(fake, "Can you help me?", method="no-extra").turns == []
+    with_context = run(fake, "Can you help me?", method="with-context", context="My boss asked.")
     assert with_context.turns == [] and "My boss asked." in fake.calls[-1][1][-1].content
     assert "detect" not in fake.steps()
 
 
 def test_with_context_needs_a_context():
     with pytest.raises(InputError, match="needs a context"):
-        run(StepFake(detect=[ASK], translate=["x"], calls=[]), "Are you sure?", method="with-context")
+        run(StepFake(detect=[ASK], translate=["x"], calls=[]), "Can you help me?", method="with-context")
 
 
 @pytest.mark.parametrize("source", [
@@ -262,7 +275,7 @@ def test_hostile_sources_stay_data(source):
 def test_explanation_names_each_choice_and_its_reason():
     from assistant.explain import explain
 
-    fake = StepFake(detect=[ASK, ASK_IT], translate=["Êtes-vous sûr qu'il est joli ?"], calls=[])
+    fake = StepFake(detect=[ASK, ASK_IT], translate=["Pensez-vous qu'il est joli ?"], calls=[])
     answers = iter(["formal, speaking to my boss", None])
     lines = explain(run(fake, user=HumanUser(lambda turn: next(answers))))
     assert lines[0] == "you → formal, because you said: formal, speaking to my boss"
@@ -286,8 +299,8 @@ def test_glossary_terms_reach_the_prompt_and_are_verified_and_repaired(tmp_path)
 
 
 def test_drive_streams_the_translation_then_reports_done():
-    fake = StepFake(detect=[ASK], translate=["Vous êtes sûr ?"], calls=[])
-    dialogue = Assistant(fake, "fake:m").start("Are you sure?", "fr")
+    fake = StepFake(detect=[ASK], translate=["Pouvez-vous m'aider ?"], calls=[])
+    dialogue = Assistant(fake, "fake:m").start("Can you help me?", "fr")
     kinds = [step.kind for step in dialogue.drive(OracleUser({"formality": "formal"}))]
     assert kinds[:2] == ["asked", "answered"] and kinds[2] == "translating" and kinds[-1] == "done"
-    assert "token" in kinds and dialogue.transcript.translation == "Vous êtes sûr ?"
+    assert "token" in kinds and dialogue.transcript.translation == "Pouvez-vous m'aider ?"

@@ -51,8 +51,33 @@ def test_quantifiers_and_pronouns_standing_for_people(text, lang, expected):
     assert [c for c in asked(text, lang) if get_type(c[0]).family == "gender"] == expected
 
 
-def test_are_you_sure_asks_only_the_formality_of_you():
-    assert asked("Are you sure?") == [("formality", "you")]
+@pytest.mark.parametrize("text, asked_fr", [
+    ("Are you sure?", [("formality", "you"), ("person_gender", "you")]),  # sûr / sûre
+    ("Find the stores which will make you happy.", [("formality", "you"), ("person_gender", "you")]),
+    ("You who are younger have a duty to help out.", [("formality", "You"), ("person_gender", "You")]),
+    ("You all have the right to live life your own way.", [("formality", "You"), ("group_gender", "You")]),
+    ("Could you send me the file?", [("formality", "you")]),  # nothing agrees with "you"
+    ("I think you are right.", [("formality", "you")]),  # tu as raison, tienes razón
+])
+def test_you_gets_a_gender_question_where_a_word_agrees_with_it(text, asked_fr):
+    assert asked(text, "fr") == asked_fr
+    assert asked(text, "es") == asked_fr
+    assert [kind for kind, _ in asked(text, "de")] == ["formality"]  # German adjectives do not agree with "Sie"
+
+
+def test_a_noun_predicate_of_you_is_one_question_about_you_and_german_asks_about_the_noun():
+    assert asked("When did you become Buddhist?", "fr") == [("formality", "you"), ("neutral_professions", "you")]
+    assert asked("When did you become Buddhist?", "de") == [("formality", "you"), ("neutral_professions", "Buddhist")]
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("I am a teacher.", [("neutral_professions", "I")]),  # one question for the speaker and the predicate
+    ("She is a teacher.", []),
+    ("My sister is a teacher.", []),
+    ("The teacher is tired.", [("neutral_professions", "The teacher")]),
+])
+def test_a_predicate_noun_is_its_subject_person(text, expected):
+    assert asked(text) == expected
 
 
 @pytest.mark.parametrize("text, fr, ja", [

@@ -23,7 +23,7 @@ ASK = '{"ambiguous": true, "question": "Formal or informal?", "options": ["forma
 
 def handlers(**queues) -> tuple[ChatHandlers, StepFake]:
     fake = StepFake(detect=queues.get("detect", [ASK]), user=queues.get("user", ["formal"]),
-                    translate=queues.get("translate", ["Vous êtes sûr ?"]), calls=[])
+                    translate=queues.get("translate", ["Pouvez-vous m'aider ?"]), calls=[])
     return ChatHandlers({v: Assistant(fake, "fake:m", prompts=v) for v in PROMPT_VARIANTS}), fake
 
 
@@ -33,30 +33,30 @@ def chat(h: ChatHandlers, message: str, session: str, *, simulate: bool = False,
 
 def test_a_question_waits_for_the_answer_and_the_answer_finishes_the_translation():
     h, fake = handlers()
-    first = chat(h, "Are you sure?", "s1")
+    first = chat(h, "Can you help me?", "s1")
     question = first[-1][0][-1]
     assert "“you”" in question.content
     assert [o["value"] for o in question.options] == [*get_type("formality").options("fr"), SKIP]
     assert "translate" not in fake.steps()
     final = chat(h, "formal", "s1")[-1]
     messages, translation, account, transcript, session_id = final
-    assert translation == "Vous êtes sûr ?" and session_id == "s1"
+    assert translation == "Pouvez-vous m'aider ?" and session_id == "s1"
     assert transcript["turns"][0]["answer"] == "formal" and transcript["turns"][0]["answered_by"] == "human"
     assert "you → formal" in account
-    assert h.sessions.get("s1").last.translation == "Vous êtes sûr ?"  # kept on the server, not in a widget
+    assert h.sessions.get("s1").last.translation == "Pouvez-vous m'aider ?"  # kept on the server, not in a widget
 
 
 def test_sessions_do_not_share_a_pending_question():
     h, _ = handlers()
-    chat(h, "Are you sure?", "a")
+    chat(h, "Can you help me?", "a")
     other = chat(h, "Where is the station?", "b")[-1]
     assert other[3]["source"] == "Where is the station?"
     assert h.sessions.get("a").dialogue.pending is not None
 
 
 def test_skip_gives_alternatives():
-    h, _ = handlers(translate=["Tu es sûr ?", "Vous êtes sûr ?", "Tu es sûr ?"])
-    chat(h, "Are you sure?", "s")
+    h, _ = handlers(translate=["Peux-tu m'aider ?", "Pouvez-vous m'aider ?", "Peux-tu m'aider ?"])
+    chat(h, "Can you help me?", "s")
     transcript = chat(h, SKIP, "s")[-1][3]
     assert transcript["turns"][0]["answered_by"] == "none"
     assert [a["assumption"] for a in transcript["alternatives"]] == ["you → formal", "you → informal"]
@@ -64,7 +64,7 @@ def test_skip_gives_alternatives():
 
 def test_the_simulated_user_answers_from_the_context_while_the_person_watches():
     h, fake = handlers(user=["formal: it is my landlord"])
-    outputs = chat(h, "Are you sure?", "s", simulate=True, context="Mr. Dupont, my landlord, came by.")
+    outputs = chat(h, "Can you help me?", "s", simulate=True, context="Mr. Dupont, my landlord, came by.")
     titles = [m.metadata.get("title") for m in outputs[-1][0] if m.metadata]
     assert titles == ["Question about “you”", "Simulated user"]
     assert outputs[-1][3]["turns"][0]["answered_by"] == "simulated"
@@ -73,7 +73,7 @@ def test_the_simulated_user_answers_from_the_context_while_the_person_watches():
 
 @pytest.mark.parametrize(("message", "context", "simulate", "expected"), [
     ("   ", "", False, "nothing to translate"),
-    ("Are you sure?", "", True, "answers from a context"),
+    ("Can you help me?", "", True, "answers from a context"),
 ])
 def test_bad_input_is_a_message(message, context, simulate, expected):
     h, _ = handlers()
@@ -84,7 +84,7 @@ def test_bad_input_is_a_message(message, context, simulate, expected):
 
 def test_the_one_call_endpoint_answers_in_order():
     h, _ = handlers()
-    transcript = h.translate("Are you sure?", "fr", answers=["informal"])
+    transcript = h.translate("Can you help me?", "fr", answers=["informal"])
     assert transcript["turns"][0]["answer"] == "informal"
 
 
@@ -100,7 +100,7 @@ def test_the_session_store_drops_the_least_recently_used():
 
 def test_a_new_text_while_a_question_is_pending_starts_a_new_dialogue():
     h, _ = handlers(detect=[ASK, "NO"], translate=["Où est la gare ?"])
-    chat(h, "Are you sure?", "s")
+    chat(h, "Can you help me?", "s")
     transcript = chat(h, "Where is the station?", "s")[-1][3]
     assert transcript["source"] == "Where is the station?" and transcript["turns"] == []
     assert h.sessions.get("s").dialogue is None
@@ -108,11 +108,11 @@ def test_a_new_text_while_a_question_is_pending_starts_a_new_dialogue():
 
 def test_a_free_answer_counts_only_when_marked_as_an_answer():
     h, _ = handlers()
-    chat(h, "Are you sure?", "s")
+    chat(h, "Can you help me?", "s")
     transcript = chat(h, "answer: speaking to my boss", "s")[-1][3]
-    assert transcript["source"] == "Are you sure?"
+    assert transcript["source"] == "Can you help me?"
     assert transcript["turns"][0]["answer"] == "speaking to my boss"
-    chat(h, "Are you sure?", "t")
+    chat(h, "Can you help me?", "t")
     options = ChatOptions()
     views = list(h.turn("my landlord, so formal", options, "t", as_answer=True))
     assert views[-1].transcript.turns[0].answer == "my landlord, so formal"
@@ -131,7 +131,7 @@ def test_expired_sessions_are_forgotten_and_the_answer_is_refused():
     now = [0.0]
     h, fake = handlers()
     h.sessions = SessionStore(max_idle_s=60, clock=lambda: now[0])
-    chat(h, "Are you sure?", "s")
+    chat(h, "Can you help me?", "s")
     now[0] = 61
     last = list(h.turn("formal", ChatOptions(), "s", as_answer=True))[-1]
     assert "no longer open" in last.messages[-1].content and "translate" not in fake.steps()
@@ -146,7 +146,7 @@ def test_the_session_store_is_safe_from_several_threads():
 
 def test_stop_leaves_nothing_pending_even_when_the_stopped_run_finds_a_question_later():
     h, _ = handlers()
-    views = h.turn("Are you sure?", ChatOptions(), "s")
+    views = h.turn("Can you help me?", ChatOptions(), "s")
     next(views)  # "Looking for ambiguities…" shown, detection not yet done
     assert h.stop("s").startswith("Stopped")
     rest = list(views)  # the stopped run's thread goes on and finds the question
@@ -158,7 +158,7 @@ def test_stop_leaves_nothing_pending_even_when_the_stopped_run_finds_a_question_
 @pytest.mark.parametrize("reset", ["clear", "undo"])
 def test_clear_and_undo_drop_the_pending_question(reset):
     h, _ = handlers(detect=[ASK, "NO"], translate=["Où est la gare ?"])
-    chat(h, "Are you sure?", "s")
+    chat(h, "Can you help me?", "s")
     getattr(h, reset)("s")
     assert h.sessions.get("s").dialogue is None
     assert chat(h, "Where is the station?", "s")[-1][3]["source"] == "Where is the station?"
@@ -188,7 +188,7 @@ def test_the_translation_streams_token_by_token_with_the_elapsed_time():
 
 def test_the_status_line_says_what_runs_and_for_how_long():
     h, _ = handlers()
-    views = h.turn("Are you sure?", ChatOptions(), "s")
+    views = h.turn("Can you help me?", ChatOptions(), "s")
     next(views)
     assert h.activity("s").startswith("⏳ Looking for ambiguities… ") and h.activity("s").endswith(" s")
     list(views)  # the question is asked: nothing runs
@@ -223,23 +223,23 @@ def test_a_named_person_preference_is_applied():
 
 
 def test_change_an_answer_translates_again_without_asking():
-    h, fake = handlers(translate=["Vous êtes sûr ?", "Tu es sûr ?"])
-    chat(h, "Are you sure?", "s")
+    h, fake = handlers(translate=["Pouvez-vous m'aider ?", "Peux-tu m'aider ?"])
+    chat(h, "Can you help me?", "s")
     chat(h, "formal", "s")
     detections = fake.steps().count("detect")
     views = list(h.change_answer("s", 0, "informal", ChatOptions()))
     transcript = views[-1].transcript
-    assert transcript.translation == "Tu es sûr ?" and transcript.turns[0].answer == "informal"
+    assert transcript.translation == "Peux-tu m'aider ?" and transcript.turns[0].answer == "informal"
     assert fake.steps().count("detect") == detections  # nothing asked again
     assert h.sessions.get("s").last is transcript
 
 
 def test_use_an_alternative_makes_it_the_translation_and_its_assumption_the_answer():
-    h, _ = handlers(translate=["Tu es sûr ?", "Vous êtes sûr ?", "Tu es sûr ?"])
-    chat(h, "Are you sure?", "s")
+    h, _ = handlers(translate=["Peux-tu m'aider ?", "Pouvez-vous m'aider ?", "Peux-tu m'aider ?"])
+    chat(h, "Can you help me?", "s")
     chat(h, SKIP, "s")
     chosen = h.use_alternative("s", 0)
-    assert chosen.translation == "Vous êtes sûr ?" and chosen.turns[0].answer == "formal"
+    assert chosen.translation == "Pouvez-vous m'aider ?" and chosen.turns[0].answer == "formal"
     assert h.sessions.get("s").last is chosen and len(chosen.alternatives) == 2
 
 
@@ -250,7 +250,7 @@ def test_backend_errors_show_a_short_cause_and_log_the_detail(caplog):
 
     fake = Down(detect=[ASK], calls=[])
     h = ChatHandlers({v: Assistant(fake, "fake:m", prompts=v) for v in PROMPT_VARIANTS})
-    last = chat(h, "Are you sure?", "s")[-1][0][-1]
+    last = chat(h, "Can you help me?", "s")[-1][0][-1]
     assert "could not be reached" in last.content and "10.0.0.7" not in last.content
     assert "10.0.0.7" in caplog.text
 
@@ -282,11 +282,11 @@ def test_the_model_box_shows_a_name_not_a_path():
 
 
 def test_retry_runs_the_newest_text_again_even_after_an_answer_was_given():
-    h, fake = handlers(translate=["Vous êtes sûr ?"])
-    chat(h, "Are you sure?", "s")
+    h, fake = handlers(translate=["Pouvez-vous m'aider ?"])
+    chat(h, "Can you help me?", "s")
     chat(h, "formal", "s")
     views = list(h.retry("s", ChatOptions()))
-    assert views[-1].pending is not None and views[-1].source == "Are you sure?"
+    assert views[-1].pending is not None and views[-1].source == "Can you help me?"
     assert list(ChatHandlers(h.assistants).retry("new", ChatOptions()))[-1].failed
 
 

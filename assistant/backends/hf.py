@@ -19,6 +19,7 @@ from langchain_core.messages import BaseMessage, convert_to_openai_messages
 from langchain_core.outputs import ChatResult
 
 from ..errors import ModelLoadError
+from .bad_words import token_sequences
 from .config import GenerationConfig
 from .hub import first_line, hub_reachable
 from .in_process import InProcessChatModel
@@ -174,6 +175,9 @@ class HFEngine:
             "max_new_tokens": config.max_tokens,
             "pad_token_id": self.tokenizer.pad_token_id,
         }
+        if config.bad_words:
+            options["bad_words_ids"] = token_sequences(
+                config.bad_words, lambda text: self.tokenizer(text, add_special_tokens=False)["input_ids"])
         if config.temperature > 0:
             torch.manual_seed(config.seed)
             options.update(do_sample=True, temperature=config.temperature)

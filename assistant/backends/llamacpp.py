@@ -29,6 +29,7 @@ from langchain_core.messages import BaseMessage, convert_to_openai_messages
 from langchain_core.outputs import ChatResult
 
 from ..errors import BackendError, ModelLoadError
+from .bad_words import forbidden_next, token_sequences
 from .config import GenerationConfig
 from .hub import first_line, hub_reachable
 from .presets import get_preset, is_preset_target
@@ -129,7 +130,7 @@ class LlamaCppEngine:
     def generate(self, messages: list[dict[str, Any]], config: GenerationConfig, stop: list[str] | None = None,
                  constraint: dict[str, Any] | None = None) -> tuple[str, dict[str, int]]:
         """Generate one reply; returns (text, token counts incl. how many prompt tokens were reused)."""
-        options = self._constraint(constraint or {})
+        options = self._constraint(constraint or {}) | self._forbidding(config.bad_words)
         with self.lock:
             self.llama.prompt_evaluated = None
             response = self.llama.create_chat_completion(
@@ -158,6 +159,22 @@ class LlamaCppEngine:
                 piece = chunk["choices"][0]["delta"].get("content")
                 if piece:
                     yield piece
+
+    def _forbidding(self, words: tuple[str, ...]) -> dict[str, Any]:
+        """A logits processor that forbids ``words`` (none without words)."""
+        if not words:
+            return {}
+        import numpy as np
+
+        sequences = token_sequences(words, lambda text: self.llama.tokenize(text.encode(), add_bos=False,
+                                                                            special=False))
+
+        def forbid(ids: Any, scores: Any) -> Any:
+            for token in forbidden_next(sequences, ids):
+                scores[token] = -np.inf
+            return scores
+
+        return {"logits_processor": _llama_cpp().LogitsProcessorList([forbid])}
 
     def _constraint(self, constraint: dict[str, Any]) -> dict[str, Any]:
         """The chain's constraint fields (as sent to vLLM) as llama.cpp arguments."""
@@ -266,8 +283,8 @@ class LlamaCppChatModel(InProcessChatModel):
     """A langchain chat model backed by an in-process llama.cpp model.
 
     Besides ``temperature``, ``seed`` and ``max_tokens``, a call takes the chain's output
-    constraints: ``response_format`` (a JSON schema) and ``extra_body={"structured_outputs":
-    {"choice": [...]}}`` (exactly one of the choices)."""
+    constraints: ``response_format`` (a JSON schema), ``extra_body={"structured_outputs":
+    {"choice": [...]}}`` (exactly one of the choices) and ``extra_body={"bad_words": [...]}``."""
 
     state_cache: bool = True
     def _load_engine(self) -> LlamaCppEngine:

@@ -48,6 +48,9 @@ _PERSON_SUFFIX = ("ist", "ists", "ista", "istas")
 # Plural proper nouns with these endings name peoples and other groups ("Greenlanders", "Bosnians",
 # "Cypriots", "Viennese"), which the entity recogniser often takes for organisations.
 _DEMONYM_SUFFIX = ("ans", "ers", "ese", "ites", "iots")
+# Predicates that French and Spanish say with avoir/tener and a noun ("tu as raison", "tienes hambre"):
+# nothing in the translation agrees with the person.
+NOT_AGREEING = {"right", "wrong", "hungry", "thirsty", "sleepy", "cold", "hot", "afraid", "lucky"}
 LINKING_VERBS = {"be", "seem", "become", "feel", "look", "remain", "get", "stay", "appear", "sound", "prove"}
 SUBJECTS = {"nsubj", "nsubjpass"}
 CLAUSE_LINKS = {"advcl", "ccomp", "conj", "xcomp", "relcl", "acl", "pcomp"}
@@ -110,7 +113,26 @@ def find_person_mentions(doc_or_text: Any) -> list[Mention]:
             mentions.append(mention)
     mentions.sort(key=lambda m: m.start)
     _attribute_pronouns(doc, mentions)
+    _settle_predicates(doc, mentions)
     return mentions
+
+
+def _settle_predicates(doc: Any, mentions: list[Mention]) -> None:
+    """A predicate noun is its subject's person: "she is a teacher", "my sister is a teacher"
+    settle the teacher's gender."""
+    by_head = {m.head_index: m for m in mentions}
+    for mention in mentions:
+        token = doc[mention.head_index]
+        if mention.settled is not None or token.dep_ not in ("attr", "acomp", "oprd"):
+            continue
+        subject = next((c for c in token.head.children if c.dep_ in SUBJECTS), None)
+        if subject is None:
+            continue
+        if subject.lower_ in GENDERED_PRONOUNS:
+            mention.settled, mention.evidence = GENDERED_PRONOUNS[subject.lower_], f"the subject {subject.text!r}"
+        elif subject.i in by_head and by_head[subject.i].settled is not None:
+            mention.settled = by_head[subject.i].settled
+            mention.evidence = f"the subject {subject.text!r} ({by_head[subject.i].evidence})"
 
 
 def unsettled(mentions: list[Mention]) -> list[Mention]:
@@ -136,7 +158,11 @@ def group_mentions(mentions: list[Mention]) -> list[MentionGroup]:
 
 
 def _same_referent(a: Mention, b: Mention) -> bool:
+    """One question covers both: a repeated noun or name, coordinated mentions, and a mention that
+    agrees with another in its sentence ("you became Buddhist", "you all")."""
     if a.head.lower() == b.head.lower() and a.kind in ("name", "noun") and a.number == b.number:
+        return True
+    if a.sentence == b.sentence and (b.head in a.agreement or a.head in b.agreement):
         return True
     return a.conjunct_of == b.head_index or b.conjunct_of == a.head_index
 
@@ -261,7 +287,9 @@ def _agreement(token: Any) -> tuple[str, ...]:
     words = [c for c in token.children if c.dep_ in ("amod", "acl", "appos") and c.pos_ in ("ADJ", "VERB", "NOUN")]
     head = token.head
     if token.dep_ in SUBJECTS and head is not token:
-        if token.dep_ == "nsubjpass" or (head.pos_ in ("ADJ", "NOUN") and any(c.dep_ == "cop" for c in head.children)):
+        # a passive participle, a predicate with a copula, or an adjective of a small clause ("make you happy")
+        if token.dep_ == "nsubjpass" or head.pos_ == "ADJ" or (
+                head.pos_ == "NOUN" and any(c.dep_ == "cop" for c in head.children)):
             words.append(head)
         if head.lemma_ in LINKING_VERBS or head.pos_ == "AUX":
             words += [c for c in head.children if c.dep_ in ("acomp", "attr", "oprd")
@@ -269,9 +297,13 @@ def _agreement(token: Any) -> tuple[str, ...]:
         words += [c for c in head.children if c.dep_ == "xcomp" and c.pos_ in ("ADJ", "VERB") and c.tag_ != "VB"]
     if token.dep_ in ("dobj",):
         words += [c for c in head.children if c.dep_ in ("oprd", "xcomp", "ccomp") and c.pos_ == "ADJ"]
+    for clause in token.children:  # "you who are younger", "those who were injured"
+        if clause.dep_ == "relcl" and any(c.dep_ in SUBJECTS and c.lower_ in ("who", "that") for c in clause.children):
+            words += [c for c in clause.children if c.dep_ in ("acomp", "attr", "oprd") and c.pos_ in ("ADJ", "NOUN")]
+            words += [clause] if clause.tag_ == "VBN" and any(c.dep_ == "nsubjpass" for c in clause.children) else []
     for word in list(words):
         words += [c for c in word.children if c.dep_ == "conj" and c.pos_ == word.pos_]
-    return tuple(dict.fromkeys(w.text for w in words if w.i != token.i))
+    return tuple(dict.fromkeys(w.text for w in words if w.i != token.i and w.lower_ not in NOT_AGREEING))
 
 
 def _stands_for_people(token: Any) -> bool:

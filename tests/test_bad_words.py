@@ -1,0 +1,25 @@
+"""Forbidden words as token sequences (vLLM's ``bad_words`` meaning), on a toy tokenizer."""
+
+from __future__ import annotations
+
+from assistant.backends.bad_words import forbidden_next, token_sequences
+from assistant.backends.config import GenerationConfig
+
+VOCAB = {"vous": [7], " vous": [8], "votre": [9, 10], " votre": [11, 10]}
+
+
+def test_each_word_is_forbidden_at_the_start_and_after_a_space():
+    assert token_sequences(["vous", "votre"], VOCAB.__getitem__) == [[7], [8], [9, 10], [11, 10]]
+
+
+def test_a_one_token_word_is_always_forbidden_and_a_longer_one_only_after_its_first_tokens():
+    sequences = token_sequences(["vous", "votre"], VOCAB.__getitem__)
+    assert forbidden_next(sequences, [1, 2, 3]) == {7, 8}
+    assert forbidden_next(sequences, [1, 2, 11]) == {7, 8, 10}
+    assert forbidden_next(sequences, []) == {7, 8}
+
+
+def test_the_chain_binds_them_as_vllm_does_and_every_backend_reads_them():
+    config = GenerationConfig().updated({"extra_body": {"bad_words": ["tu", "toi"]}, "temperature": 0.7})
+    assert config.bad_words == ("tu", "toi") and config.temperature == 0.7
+    assert GenerationConfig().updated({"extra_body": {"structured_outputs": {"choice": ["a"]}}}).bad_words == ()
