@@ -60,8 +60,10 @@ COPY_BYTES = 512 << 20
 BEFORE_REVISION = "ea9db3a"
 
 
-def memory_bandwidth(repeats: int = 5) -> dict:
-    """Bytes per second a copy of a large array moves (read + write), split over all cores."""
+def memory_bandwidth(device: str = "cpu", repeats: int = 5) -> dict:
+    """Bytes per second a copy of a large array moves (read + write): split over all cores, or on the GPU."""
+    if device == "cuda":
+        return gpu_memory_bandwidth(repeats)
     source = np.ones(COPY_BYTES // 8)
     target = np.empty_like(source)
     workers = os.cpu_count() or 1
@@ -78,6 +80,22 @@ def memory_bandwidth(repeats: int = 5) -> dict:
             list(pool.map(copy, spans))
             best = min(best, time.perf_counter() - started)
     return {"method": f"numpy copy of {COPY_BYTES >> 20} MiB on {workers} threads, best of {repeats}",
+            "gb_per_s": round(2 * COPY_BYTES / best / 1e9, 2)}
+
+
+def gpu_memory_bandwidth(repeats: int) -> dict:
+    import torch
+
+    source = torch.ones(COPY_BYTES // 4, device="cuda")
+    target = torch.empty_like(source)
+    best = float("inf")
+    for _ in range(repeats + 1):  # the first copy warms the allocator
+        torch.cuda.synchronize()
+        started = time.perf_counter()
+        target.copy_(source)
+        torch.cuda.synchronize()
+        best = min(best, time.perf_counter() - started)
+    return {"method": f"torch copy of {COPY_BYTES >> 20} MiB on {torch.cuda.get_device_name(0)}, best of {repeats}",
             "gb_per_s": round(2 * COPY_BYTES / best / 1e9, 2)}
 
 
@@ -124,14 +142,19 @@ def transformers_speed(path: str, text: str) -> dict:
     engine = load_engine(path)
     model = engine.model
     ids = engine.tokenizer(text, add_special_tokens=False, return_tensors="pt")["input_ids"][:, :PROMPT_TOKENS]
+    ids = ids.to(model.device)
+    sync = torch.cuda.synchronize if model.device.type == "cuda" else (lambda: None)
     with torch.inference_mode():
+        sync()
         started = time.perf_counter()
         out = model(ids, use_cache=True)
+        sync()
         prefill = time.perf_counter() - started
         step = ids[:, -1:]
         started = time.perf_counter()
         for _ in range(DECODE_TOKENS):
             out = model(step, past_key_values=out.past_key_values, use_cache=True)
+        sync()
         decode = time.perf_counter() - started
     embedding = model.get_input_embeddings().weight
     tied = embedding.data_ptr() == model.get_output_embeddings().weight.data_ptr()
@@ -143,7 +166,7 @@ def transformers_speed(path: str, text: str) -> dict:
             "dtype": str(embedding.dtype).removeprefix("torch.")}
 
 
-def vllm_part(path: str, text: str, sentences: list[str]) -> dict:
+def vllm_part(path: str, text: str, sentences: list[str], device: str) -> dict:
     """vLLM's start-up (uncached, cached, without compiling), its token speed on every core and on
     one, and the chain's interactive latency on it; one server at a time, each stopped after."""
     from transformers import AutoTokenizer
@@ -158,7 +181,8 @@ def vllm_part(path: str, text: str, sentences: list[str]) -> dict:
                     ("cached", {}, (), "vLLM, every core"),
                     ("cached, vLLM's AOT compilation", {"VLLM_USE_AOT_COMPILE": "1"}, (), None),
                     ("cached, --enforce-eager", {}, ("--enforce-eager",), "vLLM, every core, --enforce-eager"),
-                    ("cached, one core (vLLM's binding)", {"VLLM_CPU_NUM_OF_RESERVED_CPU": "1"}, (), "vLLM, one core"))
+                    ("cached, one core (vLLM's binding)", {"VLLM_CPU_NUM_OF_RESERVED_CPU": "1"}, (), "vLLM, one core")
+                    )[:None if device == "cpu" else -1]  # a GPU server has no core binding to compare
         for name, env, flags, speed_row in settings:
             log(f"  vLLM {name}: starting")
             with vllm_startup.server(path, cache_root=Path(cache), env=env, extra_args=flags) as (
@@ -214,7 +238,7 @@ def markdown(results: dict) -> str:
              f"model: `{results['model']}`; llama.cpp threads: {results.get('llamacpp_threads')}.", "",
              f"Memory bandwidth: **{bw['gb_per_s']} GB/s** ({bw['method']}).", "",
              "## Tokens per second", "",
-             f"Prefill of {results['speed']['llama.cpp']['prompt_tokens']} tokens of the chain's detection prompt, "
+             f"Prefill of {next(iter(results['speed'].values()))['prompt_tokens']} tokens of the chain's detection prompt, "
              f"then {DECODE_TOKENS} decoded tokens. The decode limit is bandwidth ÷ weight bytes read per token: "
              f"{results['gguf_weight_bytes_per_token'] / 1e6:.0f} MB for the GGUF's quantized weights.", "",
              "| backend | weights read per token | prefill tok/s | decode tok/s | of the GGUF limit | "
@@ -260,6 +284,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--before", default=BEFORE_REVISION,
                         help="git revision whose chain gives the 'before' latency rows, or 'none' (default: %(default)s)")
     parser.add_argument("--no-vllm", action="store_true", help="leave vLLM out (it takes minutes to start)")
+    parser.add_argument("--device", choices=("cpu", "cuda"), default="cpu",
+                        help="cuda: the GPU's bandwidth is the limit, transformers and vLLM run there, and "
+                             "llama.cpp (the CPU build of the llamacpp extra) is left out (default: %(default)s)")
     parser.add_argument("--out", type=Path, default=HERE / "results", help="results folder (default: %(default)s)")
     args = parser.parse_args(argv)
     for name in ("HF_HUB_DISABLE_PROGRESS_BARS", "TQDM_DISABLE"):  # keep the output to the measurements
@@ -273,13 +300,17 @@ def main(argv: list[str] | None = None) -> int:
     results = {"started": datetime.now(timezone.utc).isoformat(timespec="seconds"), "machine": machine(),
                "model": Path(model_path).name, "decode_tokens": DECODE_TOKENS, "llamacpp_threads": thread_count()}
     log("1. memory bandwidth")
-    results["memory_bandwidth"] = bandwidth = memory_bandwidth()
+    results["memory_bandwidth"] = bandwidth = memory_bandwidth(args.device)
+    results["device"] = args.device
+    in_process = {"llama.cpp": llamacpp_speed, "transformers": transformers_speed}
+    if args.device == "cuda":
+        in_process.pop("llama.cpp")
     log(f"  {bandwidth['gb_per_s']} GB/s")
     log("2. prefill and decode tokens/s")
     text = prompt_text()
     gguf_bytes = results["gguf_weight_bytes_per_token"] = gguf_decode_bytes(model_path)
     results["speed"] = {}
-    for name, measure in (("llama.cpp", llamacpp_speed), ("transformers", transformers_speed)):
+    for name, measure in in_process.items():
         speed = with_limits(measure(model_path, text), bandwidth["gb_per_s"] * 1e9, gguf_bytes)
         results["speed"][name] = speed
         log(f"  {name}: prefill {speed['prefill_tokens_per_s']} tok/s, decode {speed['decode_tokens_per_s']} tok/s "
@@ -287,7 +318,7 @@ def main(argv: list[str] | None = None) -> int:
     results["interactive"] = {}
     if not args.no_vllm:
         log("3. vLLM: start-up, tokens/s on every core and on one, interactive latency")
-        served = vllm_part(model_path, text, sentences)
+        served = vllm_part(model_path, text, sentences, args.device)
         results["vllm_startup"] = served["startup"]
         for name, speed in served["speed"].items():
             results["speed"][name] = with_limits(speed, bandwidth["gb_per_s"] * 1e9, gguf_bytes)
@@ -295,11 +326,15 @@ def main(argv: list[str] | None = None) -> int:
     log("4. interactive latency")
     variants = {
         "llama.cpp": (f"llamacpp:{model_path}", None),
-        "llama.cpp, no state cache": (f"llamacpp:{model_path}", LlamaCppChatModel(target=model_path, state_cache=False)),
+        "llama.cpp, no state cache": (f"llamacpp:{model_path}", lambda: LlamaCppChatModel(target=model_path,
+                                                                                          state_cache=False)),
         "transformers": (f"transformers:{model_path}", None),
     }
+    if args.device == "cuda":
+        variants = {"transformers": variants["transformers"]}
     for name, (spec, model) in variants.items():
-        result = results["interactive"][name] = interactive_latency(spec, sentences, TARGET_LANG, model)
+        result = results["interactive"][name] = interactive_latency(spec, sentences, TARGET_LANG,
+                                                                     model() if model else None)
         log(f"  {name}: first question median {result['to_first_question_s']['median']} s "
             f"(p90 {result['to_first_question_s']['p90']}), translation median {result['to_translation_s']['median']} s")
     if args.before != "none":

@@ -63,6 +63,10 @@ class Levers:
         return text.strip()
 
 
+def share(right: int, of: int) -> str:
+    return f"{100 * right / of:.0f} % ({right}/{of})" if of else "n/a (0/0)"
+
+
 def informal(text: str, lang: str) -> bool:
     return read_formality(text, lang) == "informal"
 
@@ -78,7 +82,8 @@ def main() -> None:
     args = parser.parse_args()
     levers = Levers(args.model)
     names = ["greedy", "resample", "rewrite", "rewrite+resample", "forbidden", "product"]
-    scores = {lang: {n: [0, 0] for n in names} for lang in args.langs}  # [informal, determined]
+    # [informal, determined] by the data set's contrastive rule, then by the product's checker
+    scores = {lang: {n: [0, 0, 0, 0] for n in names} for lang in args.langs}
     lines = []
     for lang in args.langs:
         items = [i for i in cocoa_mt.load(args.data, [lang], LoadReport(), split="train")
@@ -113,17 +118,19 @@ def main() -> None:
             for name, text in outputs.items():
                 label = classify_contrastive(text, item.attributes["formal_annotated"],
                                              item.attributes["informal_annotated"])
-                scores[lang][name][0] += label == "informal"
-                scores[lang][name][1] += label is not None
+                read = read_formality(text, lang)
+                for offset, found in ((0, label), (2, read)):
+                    scores[lang][name][offset] += found == "informal"
+                    scores[lang][name][offset + 1] += found is not None
             lines.append(f"- {lang} `{item.src}` → greedy: `{first}` / rewrite: `{outputs['rewrite']}` / "
                          f"forbidden: `{outputs['forbidden']}`")
             print(lang, {n: scores[lang][n] for n in names}, flush=True)
-    table = ["| lang | lever | informal / determined (contrastive) |", "| --- | --- | --- |"]
+    table = ["| lang | lever | informal / determined (CoCoA-MT contrastive) | informal / read (the checker) |",
+             "| --- | --- | --- | --- |"]
     for lang in args.langs:
         for name in names:
-            right, determined = scores[lang][name]
-            share = f"{100 * right / determined:.0f} %" if determined else "n/a"
-            table.append(f"| {lang} | {name} | {share} ({right}/{determined}) |")
+            counts = scores[lang][name]
+            table.append(f"| {lang} | {name} | {share(counts[0], counts[1])} | {share(counts[2], counts[3])} |")
     text = (f"# Repair levers on {Path(args.model).name} (llama.cpp, {thread_count()} threads)\n\n"
             f"CoCoA-MT train, first {args.per_lang} informal-gold sources per language that the pre-pass asks "
             f"about; oracle answer \"informal\" with its reminder; {levers.calls} model calls, "

@@ -47,6 +47,19 @@ def test_translates_a_sentence(vllm_model):
     print(f"\n[vllm] de: {transcript.translation!r} in {transcript.timings['translate']:.2f}s")
 
 
+def test_forbidden_words_never_appear_in_the_reply(vllm_model):
+    from langchain_core.messages import HumanMessage, SystemMessage
+
+    _, model = vllm_model
+    prompt = [SystemMessage("Translate into French."), HumanMessage("Are you sure? Is this your coat?")]
+    forbidden = ["vous", "Vous", "votre", "Votre", "vos", "Vos"]
+    free = model.bind(max_tokens=40).invoke(prompt).content
+    constrained = model.bind(max_tokens=40, extra_body={"bad_words": forbidden}).invoke(prompt).content
+    assert any(word in free.split() for word in forbidden), free  # what the model writes when free
+    assert constrained.strip() and not any(word in constrained for word in forbidden), constrained
+    assert not model.constraints_rejected  # the server took the field
+
+
 def test_same_model_reuses_the_running_server(vllm_model, test_model_path):
     spec, _ = vllm_model
     model_dir, _ = vllm_backend.resolve_model(test_model_path)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from assistant.backends.bad_words import forbidden_next, token_sequences
 from assistant.backends.config import GenerationConfig
 
-VOCAB = {"vous": [7], " vous": [8], "votre": [9, 10], " votre": [11, 10]}
+VOCAB = {"vous": [7], " vous": [8], "votre": [9, 10], " votre": [11, 10], "ton": [12, 13], " ton": [14]}
 
 
 def test_each_word_is_forbidden_at_the_start_and_after_a_space():
@@ -23,3 +23,16 @@ def test_the_chain_binds_them_as_vllm_does_and_every_backend_reads_them():
     config = GenerationConfig().updated({"extra_body": {"bad_words": ["tu", "toi"]}, "temperature": 0.7})
     assert config.bad_words == ("tu", "toi") and config.temperature == 0.7
     assert GenerationConfig().updated({"extra_body": {"structured_outputs": {"choice": ["a"]}}}).bad_words == ()
+
+
+def test_a_vllm_client_also_bans_the_one_token_forms_vllm_s_own_bad_words_skips(monkeypatch):
+    from assistant.backends.openai import chat_model
+
+    model = chat_model("http://127.0.0.1:1/v1", "m", GenerationConfig(), api_key="k",
+                       tokenize_url="http://127.0.0.1:1/tokenize")
+    monkeypatch.setattr(type(model), "_tokenize", lambda self, text: VOCAB[text])
+    sent = model._with_token_bans({"extra_body": {"bad_words": ["vous", "votre", "ton"]}, "temperature": 0})
+    assert sent["logit_bias"] == {"7": -100, "8": -100, "14": -100}  # " ton": one token, "ton" two
+    assert sent["extra_body"]["bad_words"] == ["vous", "votre", "ton"]  # vLLM forbids the longer forms itself
+    plain = chat_model("http://127.0.0.1:1/v1", "m", GenerationConfig(), api_key="k")  # any other server
+    assert "logit_bias" not in plain._with_token_bans({"extra_body": {"bad_words": ["vous"]}})

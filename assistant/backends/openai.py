@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
+import httpx
 import openai
 from langchain_core.callbacks import CallbackManagerForLLMRun
 from langchain_core.messages import BaseMessage
@@ -13,6 +14,7 @@ from langchain_openai import ChatOpenAI
 from pydantic import PrivateAttr
 
 from ..errors import BackendError
+from .bad_words import token_sequences
 from .config import GenerationConfig
 from .spec import ModelSpec
 
@@ -50,7 +52,11 @@ class ConstrainableChatOpenAI(ChatOpenAI):
     sent again without them, and once that works the model stops sending them.
     """
 
+    # A vLLM server's /tokenize endpoint, where known: forbidden words are then also sent as token
+    # biases (see ``_with_token_bans``).
+    tokenize_url: str | None = None
     _constraints_rejected: bool = PrivateAttr(default=False)
+    _banned_tokens: dict[str, dict[str, int]] = PrivateAttr(default_factory=dict)
 
     @property
     def constraints_rejected(self) -> bool:
@@ -58,7 +64,8 @@ class ConstrainableChatOpenAI(ChatOpenAI):
 
     def _generate(self, messages: list[BaseMessage], stop: list[str] | None = None,
                   run_manager: CallbackManagerForLLMRun | None = None, **kwargs: Any) -> ChatResult:
-        plain = {k: v for k, v in kwargs.items() if k not in CONSTRAINT_KEYS}
+        kwargs = self._with_token_bans(kwargs)
+        plain = {k: v for k, v in kwargs.items() if k not in CONSTRAINT_KEYS + ("logit_bias",)}
         if self._constraints_rejected or plain == kwargs:
             return super()._generate(messages, stop, run_manager, **plain)
         try:
@@ -69,9 +76,34 @@ class ConstrainableChatOpenAI(ChatOpenAI):
             return result
 
 
-def chat_model(base_url: str, model: str, generation: GenerationConfig, api_key: str | None = None) -> ChatOpenAI:
-    """A chat model for ``model`` on the server at ``base_url``."""
+    def _with_token_bans(self, kwargs: dict[str, Any]) -> dict[str, Any]:
+        """vLLM's ``bad_words`` forbids a word's form after a space only when it has as many tokens
+        as the word alone ("votre" is two tokens and " votre" one, so " votre" stayed allowed); the
+        one-token forms of the forbidden words are therefore also sent as a logit bias."""
+        words = (kwargs.get("extra_body") or {}).get("bad_words")
+        if not words or self.tokenize_url is None:
+            return kwargs
+        bias = dict(kwargs.get("logit_bias") or {})
+        for word in words:
+            if word not in self._banned_tokens:
+                sequences = token_sequences([word], self._tokenize)
+                self._banned_tokens[word] = {str(s[0]): -100 for s in sequences if len(s) == 1}
+            bias.update(self._banned_tokens[word])
+        return {**kwargs, "logit_bias": bias}
+
+    def _tokenize(self, text: str) -> list[int]:
+        reply = httpx.post(self.tokenize_url, json={"model": self.model_name, "prompt": text,
+                                                    "add_special_tokens": False},
+                           headers={"Authorization": f"Bearer {self.openai_api_key.get_secret_value()}"}, timeout=30)
+        reply.raise_for_status()
+        return reply.json()["tokens"]
+
+
+def chat_model(base_url: str, model: str, generation: GenerationConfig, api_key: str | None = None,
+               tokenize_url: str | None = None) -> ChatOpenAI:
+    """A chat model for ``model`` on the server at ``base_url`` (``tokenize_url``: a vLLM server's own)."""
     return ConstrainableChatOpenAI(
+        tokenize_url=tokenize_url,
         base_url=base_url,
         model=model,
         api_key=api_key or api_key_from_env(),

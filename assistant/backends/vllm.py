@@ -366,4 +366,5 @@ def ensure_server(target: str, host: str = "127.0.0.1", port: int | None = None,
 def load(spec: ModelSpec, generation: GenerationConfig) -> ChatOpenAI:
     """A chat model on the server for the spec; it sends the server's own key, never the user's provider key."""
     record = ensure_server(spec.target)
-    return chat_model(record.base_url, record.served_name, generation, api_key=record.api_key)
+    return chat_model(record.base_url, record.served_name, generation, api_key=record.api_key,
+                      tokenize_url=record.base_url.removesuffix("/v1") + "/tokenize")
