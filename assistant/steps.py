@@ -63,11 +63,12 @@ def _forbidden_words() -> dict:
     return yaml.safe_load((prompts_root() / "forbidden_words.yaml").read_text(encoding="utf-8"))
 
 
-def forbidden_words(checks: list[Check], lang: str) -> tuple[str, ...]:
-    """The words the failed answer checks forbid the translator (the other register's pronouns)."""
+def forbidden_words(expected: list[tuple[str, str]], lang: str) -> tuple[str, ...]:
+    """The words that answers forbid the translator, from their (check, label) pairs: after
+    "informal", the formal register's pronouns ("vous", "votre")."""
     table = _forbidden_words()
-    return tuple(dict.fromkeys(word for check in checks if check.status == "fail"
-                               for word in table.get(check.name, {}).get(check.expected, {}).get(lang, [])))
+    return tuple(dict.fromkeys(word for check, label in expected
+                               for word in table.get(check, {}).get(label, {}).get(lang, [])))
 
 
 def repair_reminder(check: str, expected: str, lang: str) -> str:
@@ -156,10 +157,9 @@ class ModelSteps:
         return Turn(ambiguity=candidate.ambiguity, span=candidate.span, question=detection.question, options=options)
 
     def translate(self, transcript: Transcript, turns: list[Turn] | None = None, sample_seed: int | None = None,
-                  source: str | None = None, bad_words: tuple[str, ...] = ()) -> str:
+                  source: str | None = None) -> str:
         """Translate by the transcript's method, conditioned on the answered ``turns`` (default: its own);
-        ``source`` translates a part of the transcript's source instead of all of it; ``bad_words``
-        are forbidden while decoding.
+        ``source`` translates a part of the transcript's source instead of all of it.
 
         Each answer whose meaning the checks can read ("formal, my boss" -> formal) is followed
         by an explicit instruction for the target language, which small models follow far
@@ -167,7 +167,7 @@ class ModelSteps:
         """
         name, inputs = self._translation_prompt(transcript, turns, source)
         return self._chain(name, transcript.target_lang, None, clean=True, seed=sample_seed,
-                           bad_words=bad_words).invoke(inputs)
+                           bad_words=self._forbidden(transcript, turns)).invoke(inputs)
 
     def translate_by_sentence(self, transcript: Transcript, turns: list[Turn]) -> str | None:
         """Each sentence (and each line) of the source on its own, joined as the source joins them: a
@@ -189,7 +189,13 @@ class ModelSteps:
     def stream_translation(self, transcript: Transcript) -> Iterator[str]:
         """The first translation as the model writes it, piece by piece (cleaned once it is complete)."""
         name, inputs = self._translation_prompt(transcript, None)
-        return self._chain(name, transcript.target_lang, None).stream(inputs)
+        return self._chain(name, transcript.target_lang, None, bad_words=self._forbidden(transcript, None)).stream(inputs)
+
+    @staticmethod
+    def _forbidden(transcript: Transcript, turns: list[Turn] | None) -> tuple[str, ...]:
+        """What the answers forbid the translation to write (the other register's pronouns: a small
+        model told "informal" still wrote "vous"), forbidden while decoding."""
+        return forbidden_words(expectations(transcript.turns if turns is None else turns), transcript.target_lang)
 
     def _translation_prompt(self, transcript: Transcript, turns: list[Turn] | None,
                             source: str | None = None) -> tuple[str, dict[str, str]]:
@@ -217,9 +223,8 @@ class ModelSteps:
         every check passes, repair within the repair budget: first a targeted rewrite of the words a
         failed check names (pronouns, verb forms, a person's noun and agreement; the whole text when
         it is not a translation), then, for a text that is still not a translation, one sentence at
-        a time, then a re-translation that may not write the words a failed answer forbids (the
-        other register's pronouns, ``prompts/forbidden_words.yaml``), then sampled re-translations
-        (with those words still forbidden); the text that agrees best is kept. Returns it and its checks."""
+        a time, then sampled re-translations; the text that agrees best is kept. Every attempt is
+        decoded with the words the answers forbid. Returns it and its checks."""
         turns = transcript.turns if turns is None else turns
         wanted = [(name, expected, turn.span) for turn in turns for name, expected in expectations([turn])]
         lang = transcript.target_lang
@@ -249,26 +254,25 @@ class ModelSteps:
                 translation, checks = candidate, candidate_checks
 
         if fixes and attempts <= self.repair_budget:
-            consider(self.rewrite(transcript, translation, fixes))
+            consider(self.rewrite(transcript, translation, fixes, turns))
         if _not_a_translation(checks) and attempts <= self.repair_budget:
             by_sentence = self.translate_by_sentence(transcript, turns)
             if by_sentence is not None:
                 consider(by_sentence)
-        forbidden = forbidden_words(checks, lang)  # a small model that keeps "vous" after its rewrite
-        if forbidden and attempts <= self.repair_budget:
-            consider(self.translate(transcript, turns, bad_words=forbidden))
         while _badness(checks) != (0, 0) and attempts <= self.repair_budget:
-            consider(self.translate(transcript, turns, sample_seed=attempts, bad_words=forbidden))
+            consider(self.translate(transcript, turns, sample_seed=attempts))
         for check in checks:
             check.attempts = attempts
         return translation, checks
 
-    def rewrite(self, transcript: Transcript, translation: str, fixes: list[str]) -> str:
+    def rewrite(self, transcript: Transcript, translation: str, fixes: list[str],
+                turns: list[Turn] | None = None) -> str:
         """One call that corrects only what ``fixes`` name in ``translation`` (a lever that works on
         every backend; a small model follows "change tu to vous" far better than it re-translates
         in the other register)."""
         inputs = {"source": transcript.source, "translation": translation, "fix": "\n".join(fixes)}
-        return self._chain("rewrite", transcript.target_lang, None, clean=True).invoke(inputs)
+        return self._chain("rewrite", transcript.target_lang, None, clean=True,
+                           bad_words=self._forbidden(transcript, turns)).invoke(inputs)
 
     def _chain(self, prompt_name: str, lang: str, groups: tuple[str, ...] | None, clean: bool = False,
                seed: int | None = None, json_schema: dict | None = None, max_tokens: int | None = None,

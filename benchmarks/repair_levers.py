@@ -10,10 +10,10 @@ same greedy first translation:
   resample   up to 3 sampled re-translations (temperature 0.7), the first the checker accepts
   rewrite    one targeted rewrite of the pronouns and verb forms (prompts/rewrite.yaml), checked
   rewrite+resample  rewrite, then re-samples
-  forbidden  a greedy translation that may not write the formal register's words
-             (prompts/forbidden_words.yaml, forbidden while decoding)
-  product    the chain's verify-and-repair order: rewrite, then the forbidden-words translation,
-             then re-samples with those words still forbidden
+  forbidden  the greedy translation decoded without the formal register's words
+             (prompts/forbidden_words.yaml), as the chain now translates after an answer
+  product    the chain's order: that translation, then a rewrite and re-samples, all decoded
+             without those words
 Writes benchmarks/results/repair-levers.md.
 """
 
@@ -36,7 +36,6 @@ from assistant.checks import read_formality  # noqa: E402
 from assistant.detection import find_candidates  # noqa: E402
 from assistant.prompts import load_prompt  # noqa: E402
 from assistant.steps import forbidden_words, repair_reminder  # noqa: E402
-from assistant.transcript import Check  # noqa: E402
 from evaluation.data import LoadReport  # noqa: E402
 from evaluation.loaders import cocoa_mt  # noqa: E402
 from evaluation.metrics.contrastive import classify_contrastive  # noqa: E402
@@ -89,8 +88,7 @@ def main() -> None:
         items = [i for i in cocoa_mt.load(args.data, [lang], LoadReport(), split="train")
                  if i.attributes["formality"] == "informal" and any(
                      c.ambiguity == "formality" for c in find_candidates(i.src, lang))][: args.per_lang]
-        banned = forbidden_words([Check(name="formality", expected="informal", observed="formal", status="fail")],
-                                 lang)
+        banned = forbidden_words([("formality", "informal")], lang)
         for item in items:
             reminder = repair_reminder("formality", "informal", lang)
             clarified = {"source": item.src, "clarifications": f"Q: {QUESTION} A: informal\n{reminder}"}
@@ -107,14 +105,15 @@ def main() -> None:
                 if informal(outputs["rewrite+resample"], lang):
                     break
                 outputs["rewrite+resample"] = levers.chat("translate_clarified", lang, clarified, 0.7, seed)
-            outputs["forbidden"] = first if informal(first, lang) else levers.chat(
-                "translate_clarified", lang, clarified, bad_words=banned)
-            outputs["product"] = outputs["rewrite"]
-            for seed in (None, 3):
+            outputs["forbidden"] = levers.chat("translate_clarified", lang, clarified, bad_words=banned)
+            outputs["product"] = outputs["forbidden"]
+            if not informal(outputs["product"], lang):
+                outputs["product"] = levers.chat("rewrite", lang, {"source": item.src, "translation": outputs["product"],
+                                                                   "fix": reminder}, bad_words=banned)
+            for seed in (2, 3):
                 if informal(outputs["product"], lang):
                     break
-                outputs["product"] = outputs["forbidden"] if seed is None else levers.chat(
-                    "translate_clarified", lang, clarified, 0.7, seed, bad_words=banned)
+                outputs["product"] = levers.chat("translate_clarified", lang, clarified, 0.7, seed, bad_words=banned)
             for name, text in outputs.items():
                 label = classify_contrastive(text, item.attributes["formal_annotated"],
                                              item.attributes["informal_annotated"])

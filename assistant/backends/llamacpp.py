@@ -154,7 +154,7 @@ class LlamaCppEngine:
         with self.lock:
             chunks = self.llama.create_chat_completion(messages=messages, temperature=config.temperature,
                                                        seed=config.seed, max_tokens=config.max_tokens, stop=stop,
-                                                       stream=True)
+                                                       stream=True, **self._forbidding(config.bad_words))
             for chunk in chunks:
                 piece = chunk["choices"][0]["delta"].get("content")
                 if piece:
@@ -308,8 +308,9 @@ class LlamaCppChatModel(InProcessChatModel):
 
     def _pieces(self, messages: list[dict[str, Any]], stop: list[str] | None,
                 kwargs: dict[str, Any]) -> Iterator[str] | None:
-        """None (the whole reply) for a constrained call; unconstrained replies stream."""
-        if any(k in kwargs for k in CONSTRAINTS):
+        """None (the whole reply) for a reply constrained to a schema or a choice; others stream
+        (forbidden words included)."""
+        if "response_format" in kwargs or "structured_outputs" in (kwargs.get("extra_body") or {}):
             return None
         return self._engine.stream(messages, self.generation.updated(kwargs), stop)
 

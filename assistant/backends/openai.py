@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from typing import Any
 
 import httpx
 import openai
 from langchain_core.callbacks import CallbackManagerForLLMRun
 from langchain_core.messages import BaseMessage
-from langchain_core.outputs import ChatResult
+from langchain_core.outputs import ChatGenerationChunk, ChatResult
 from langchain_openai import ChatOpenAI
 from pydantic import PrivateAttr
 
@@ -75,6 +76,10 @@ class ConstrainableChatOpenAI(ChatOpenAI):
             self._constraints_rejected = True
             return result
 
+
+    def _stream(self, messages: list[BaseMessage], stop: list[str] | None = None,
+                run_manager: CallbackManagerForLLMRun | None = None, **kwargs: Any) -> Iterator[ChatGenerationChunk]:
+        return super()._stream(messages, stop, run_manager, **self._with_token_bans(kwargs))
 
     def _with_token_bans(self, kwargs: dict[str, Any]) -> dict[str, Any]:
         """vLLM's ``bad_words`` forbids a word's form after a space only when it has as many tokens
