@@ -179,7 +179,7 @@ def vllm_part(path: str, text: str, sentences: list[str], device: str) -> dict:
         # (start-up, environment over the product's serving defaults, flags, the row of the token-speed table)
         settings = (("uncached (fresh compile cache)", {}, (), None),
                     ("cached", {}, (), "vLLM, every core"),
-                    ("cached, vLLM's AOT compilation", {"VLLM_USE_AOT_COMPILE": "1"}, (), None),
+                    ("vLLM's AOT compilation (its default)", {"VLLM_USE_AOT_COMPILE": "1"}, (), None),
                     ("cached, --enforce-eager", {}, ("--enforce-eager",), "vLLM, every core, --enforce-eager"),
                     ("cached, one core (vLLM's binding)", {"VLLM_CPU_NUM_OF_RESERVED_CPU": "1"}, (), "vLLM, one core")
                     )[:None if device == "cpu" else -1]  # a GPU server has no core binding to compare
@@ -261,8 +261,8 @@ def markdown(results: dict) -> str:
                   f"{v['cores']} |" for name, v in results["vllm_startup"].items()]
         lines += ["", "The product's CPU setting (`assistant/backends/presets.yaml`) is every core and "
                   "`VLLM_USE_AOT_COMPILE=0` (the \"cached\" row): with vLLM's ahead-of-time compilation, the "
-                  "vLLM-CPU build saves the compiled model but fails to load it back, and compiles again at "
-                  "every start. `--enforce-eager` skips compilation altogether at the decode speed shown above."]
+                  "vLLM-CPU build saves the compiled model but fails to load it back (\"load failed, "
+                  "recompiled\" once the cache holds it), and compiles again at every start. `--enforce-eager` skips compilation altogether at the decode speed shown above."]
     lines += ["", "## Interactive latency (the UI's path)", "",
               "Warm model; the person picks the first option at once. \"before\" rows run the same sentences on "
               f"revision `{results.get('before_revision', '-')}` of the chain (one detection call per flagged "

@@ -31,7 +31,8 @@ def main(spec: str, target_lang: str, sentences: list[str]) -> dict:
 
     model = load_chat_model(spec)
     assistant = Assistant.for_model(model, spec)
-    assistant.run("Are you sure?", target_lang, user=OracleUser({"formality": "formal"}))  # warm, as after
+    for text in ("Are you ready?", "Can you help me?"):  # warm, as timing.warm does after
+        assistant.run(text, target_lang, user=OracleUser({"formality": "formal"}))
     to_question, to_translation, asked = [], [], 0
     for sentence in sentences:
         started = time.perf_counter()

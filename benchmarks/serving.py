@@ -340,10 +340,11 @@ def main(argv: list[str] | None = None) -> int:
 def write_results(results: dict, stem: Path, report: str) -> None:
     """``stem``.json (every measurement) and ``stem``.md (the report), and the report on the terminal."""
     stem.parent.mkdir(parents=True, exist_ok=True)
-    stem.with_suffix(".json").write_text(json.dumps(results, indent=2) + "\n")
-    stem.with_suffix(".md").write_text(report)
+    json_path, md_path = stem.parent / f"{stem.name}.json", stem.parent / f"{stem.name}.md"  # stems hold dots
+    json_path.write_text(json.dumps(results, indent=2) + "\n")
+    md_path.write_text(report)
     log("\n" + report)
-    log(f"written: {stem.with_suffix('.json')} and {stem.with_suffix('.md')}")
+    log(f"written: {json_path} and {md_path}")
 
 
 if __name__ == "__main__":

@@ -11,15 +11,22 @@ import httpx
 import numpy as np
 
 
+# One text per kind of prompt the measured sentences use: the decision and translation prompts for
+# "you" alone, and for "you" with a word that agrees with it (a gender question too).
+WARM_UP = ("Are you ready?", "Can you help me?")
+
+
 def warm(spec: str, target_lang: str = "fr", model=None) -> None:
-    """Load the model (or start the server) and fill the prompt caches with one chain run."""
+    """Load the model (or start the server) and fill the prompt caches with a chain run per kind of prompt."""
     from assistant.backends import ModelSpec, load_chat_model
     from assistant.chain import Assistant
     from assistant.users import OracleUser
 
     parsed = ModelSpec.parse(spec)
     model = model or load_chat_model(parsed)
-    Assistant.for_model(model, parsed).run("Are you sure?", target_lang, user=OracleUser({"formality": "formal"}))
+    for text in WARM_UP:
+        Assistant.for_model(model, parsed).run(text, target_lang,
+                                               user=OracleUser({"formality": "formal", "gender": "feminine"}))
 
 
 def interactive_latency(spec: str, sentences: list[str], target_lang: str, model=None) -> dict:

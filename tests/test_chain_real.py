@@ -20,7 +20,7 @@ from assistant.users import SimulatedUser
 
 pytestmark = pytest.mark.real_model
 
-SOURCE = "Are you sure it is pretty?"
+SOURCE = "Do you think it is pretty?"
 
 
 def test_cli_asks_about_you_or_it_when_nobody_answers(intercpt_cli, llama_cpp_available, larger_test_model_path,
