@@ -44,6 +44,10 @@ OFFLINE_HINT = (
 )
 # Holds the longest chain prompt (a few-shot prefix and a 20,000-character context) and the reply.
 CONTEXT_TOKENS = 8192
+# llama-cpp-python's state cache copies an n_batch × vocabulary buffer of logits with every state it
+# saves and restores (0.3 GB at its default 512 with Qwen's 152k vocabulary): with 128 the first
+# question came ~40 % sooner (1.7 s → 1.0 s, 0.5B model, two cores) at the same prefill speed.
+BATCH_TOKENS = 128
 # A hub repository named without a file: its 4-bit K-quant, the usual balance of size and quality.
 DEFAULT_QUANT_PATTERN = "*q4_k_m.gguf"
 # Threads of the model; default: every core the process may use. llama.cpp's threads spin while
@@ -241,7 +245,8 @@ def _cached_hub_file(repo: str, file: str) -> tuple[str, str]:
 def _load(target: str, source: tuple[str, str], state_cache: bool) -> LlamaCppEngine:
     llama_cpp = _llama_cpp()
     threads = thread_count()
-    options = {"n_ctx": CONTEXT_TOKENS, "n_threads": threads, "n_threads_batch": threads, "verbose": False}
+    options = {"n_ctx": CONTEXT_TOKENS, "n_batch": BATCH_TOKENS, "n_threads": threads, "n_threads_batch": threads,
+               "verbose": False}
     where, name = source
     try:
         with without_amx_repacking(llama_cpp.llama_cpp):
