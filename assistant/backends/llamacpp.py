@@ -54,7 +54,7 @@ DEFAULT_QUANT_PATTERN = "*q4_k_m.gguf"
 # they wait for each other, so on a machine busy with other work fewer threads can be faster.
 THREADS_ENV_VAR = "INTERCPT_LLAMACPP_THREADS"
 # Recent model states kept to restore a shared prefix; one state of a 1.5B model with a 2k-token
-# prompt is ~0.3 GB (mostly the last batch's logits), so this holds the chain's few prefixes.
+# prompt is ~0.15 GB (its KV cache and a batch of logits), so this holds the chain's prefixes.
 STATE_CACHE_BYTES = 2 << 30
 # A call's output constraints (a JSON schema; one of a list of choices): such a reply comes whole.
 CONSTRAINTS = ("response_format", "extra_body")
@@ -262,9 +262,9 @@ def _load(target: str, source: tuple[str, str], state_cache: bool) -> LlamaCppEn
 
 def state_cache_for(llama_cpp: Any, capacity_bytes: int) -> Any:
     """llama-cpp-python's RAM cache of model states, kept within ``capacity_bytes`` of what the states
-    really hold. Its own count is the KV bytes alone, while each state also copies the logits (rows ×
-    vocabulary floats: ~0.3 GB for a 150k vocabulary), so over a long evaluation the process grew
-    until the system killed it."""
+    really hold. Its own count is the KV bytes alone, while each state also copies the logits (batch
+    rows × vocabulary floats: 0.3 GB at 512 rows of a 150k vocabulary), so over a long evaluation the
+    process grew until the system killed it."""
 
     class StateCache(llama_cpp.LlamaRAMCache):
         @property
