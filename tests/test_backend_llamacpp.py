@@ -16,6 +16,7 @@ from assistant.backends import llamacpp, spec
 from assistant.chain import Assistant
 from assistant.errors import ModelLoadError
 from assistant.users import OracleUser
+from tests.test_bad_words import assert_forbidden_words_stay_out
 
 
 # ----- specs and the default (no model)
@@ -165,12 +166,7 @@ def test_a_choice_constraint_gives_exactly_one_choice(model):
 
 @pytest.mark.real_model
 def test_forbidden_words_never_appear_in_the_reply(model):
-    prompt = [SystemMessage("Translate into French."), HumanMessage("Are you sure? Is this your coat?")]
-    free = model.bind(max_tokens=40).invoke(prompt).content
-    forbidden = ["vous", "Vous", "votre", "Votre", "vos", "Vos"]
-    constrained = model.bind(max_tokens=40, extra_body={"bad_words": forbidden}).invoke(prompt).content
-    assert any(word in free.split() for word in forbidden), free  # what the model writes when free
-    assert constrained.strip() and not any(word in constrained for word in forbidden), constrained
+    assert_forbidden_words_stay_out(model)
 
 
 @pytest.mark.real_model

@@ -10,6 +10,7 @@ from assistant.backends.config import GenerationConfig
 from assistant.backends.hf import PrefixKVCache, load_engine
 from assistant.chain import Assistant
 from assistant.errors import ModelLoadError
+from tests.test_bad_words import assert_forbidden_words_stay_out
 
 pytestmark = pytest.mark.real_model
 
@@ -46,12 +47,7 @@ def test_batch_generates_one_reply_per_prompt(hf_model):
 
 
 def test_forbidden_words_never_appear_in_the_reply(hf_model):
-    prompt = [SystemMessage("Translate into French."), HumanMessage("Are you sure? Is this your coat?")]
-    forbidden = ["vous", "Vous", "votre", "Votre", "vos", "Vos"]
-    free = hf_model.bind(max_tokens=40).invoke(prompt).content
-    constrained = hf_model.bind(max_tokens=40, extra_body={"bad_words": forbidden}).invoke(prompt).content
-    assert any(word in free.split() for word in forbidden), free  # what the model writes when free
-    assert constrained.strip() and not any(word in constrained for word in forbidden), constrained
+    assert_forbidden_words_stay_out(hf_model)
 
 
 def test_stop_sequences_cut_the_reply(hf_model):

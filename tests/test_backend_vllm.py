@@ -17,6 +17,7 @@ from assistant.parsing import Detection, decision_schema
 from assistant.errors import BackendError
 from assistant.transcript import Turn
 from assistant.users import OracleUser, SimulatedUser
+from tests.test_bad_words import assert_forbidden_words_stay_out
 
 pytestmark = [pytest.mark.real_model, pytest.mark.vllm]
 
@@ -48,15 +49,8 @@ def test_translates_a_sentence(vllm_model):
 
 
 def test_forbidden_words_never_appear_in_the_reply(vllm_model):
-    from langchain_core.messages import HumanMessage, SystemMessage
-
     _, model = vllm_model
-    prompt = [SystemMessage("Translate into French."), HumanMessage("Are you sure? Is this your coat?")]
-    forbidden = ["vous", "Vous", "votre", "Votre", "vos", "Vos"]
-    free = model.bind(max_tokens=40).invoke(prompt).content
-    constrained = model.bind(max_tokens=40, extra_body={"bad_words": forbidden}).invoke(prompt).content
-    assert any(word in free.split() for word in forbidden), free  # what the model writes when free
-    assert constrained.strip() and not any(word in constrained for word in forbidden), constrained
+    assert_forbidden_words_stay_out(model)
     assert not model.constraints_rejected  # the server took the field
 
 

@@ -36,3 +36,16 @@ def test_a_vllm_client_also_bans_the_one_token_forms_vllm_s_own_bad_words_skips(
     assert sent["extra_body"]["bad_words"] == ["vous", "votre", "ton"]  # vLLM forbids the longer forms itself
     plain = chat_model("http://127.0.0.1:1/v1", "m", GenerationConfig(), api_key="k")  # any other server
     assert "logit_bias" not in plain._with_token_bans({"extra_body": {"bad_words": ["vous"]}})
+
+
+def assert_forbidden_words_stay_out(model) -> None:
+    """On a real chat model: the prompt makes it write "vous"/"votre" when free, and never with
+    those words forbidden (each backend's test calls this)."""
+    from langchain_core.messages import HumanMessage, SystemMessage
+
+    prompt = [SystemMessage("Translate into French."), HumanMessage("Are you sure? Is this your coat?")]
+    forbidden = ["vous", "Vous", "votre", "Votre", "vos", "Vos"]
+    free = model.bind(max_tokens=40).invoke(prompt).content
+    constrained = model.bind(max_tokens=40, extra_body={"bad_words": forbidden}).invoke(prompt).content
+    assert any(word in free.split() for word in forbidden), free  # what the model writes when free
+    assert constrained.strip() and not any(word in constrained for word in forbidden), constrained
