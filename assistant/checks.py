@@ -20,7 +20,8 @@ from functools import lru_cache
 from .ambiguity import ambiguity_types
 from .nlp.language import is_target_not_english
 from .nlp.people import Mention, find_person_mentions, unsettled
-from .nlp.target_gender import HONORIFIC, PLAIN, POLITE, gender_of_mention, japanese_register, target_pipeline
+from .nlp.target_gender import (HONORIFIC, PLAIN, POLITE, Reading, gender_of_mention, japanese_register,
+                                target_pipeline)
 from .transcript import Check, Turn
 
 FORMAL, INFORMAL = "formal", "informal"
@@ -123,15 +124,40 @@ def _spanish_second_person(text: str) -> bool:
     return any("2" in token.morph.get("Person") for token in target_pipeline("es")(text))
 
 
+def _markers(text: str, patterns: dict[str, list[re.Pattern]], label: str | None) -> tuple[str, ...]:
+    """The words of ``text`` that mark ``label``, in order and once each."""
+    found = sorted((m.start(), m.group(0)) for p in patterns.get(label, []) for m in p.finditer(text))
+    return tuple(dict.fromkeys(word.lstrip("-") for _, word in found))  # "-tu" and "tu" are one word
+
+
+def formality_markers(text: str, lang: str) -> tuple[str, ...]:
+    """The pronouns and verb forms a formality reading rests on ("vous", "votre"); none for Japanese,
+    whose register is read from sentence endings."""
+    patterns = _FORMALITY.get(lang, {})
+    return _markers(text, patterns, _classify(text, patterns))
+
+
 def read_person_gender(text: str, lang: str, source: str | None = None, span: str | None = None) -> str | None:
     """Masculine or feminine for the person asked about: the mention of ``source`` that ``span``
     names (or the first one the source leaves open) as the translation renders it. A name (or
     ``[pr]``) carries no gender in the translation: for one, and without a source, the gendered
     pronouns and agreement of the whole text are read. None where nothing marks it."""
+    return _person_gender(text, lang, source, span).label
+
+
+def person_gender_words(text: str, lang: str, source: str | None = None, span: str | None = None) -> tuple[str, ...]:
+    """The words a reading of the person's gender rests on ("le procureur"), so that a repair can
+    name what to change."""
+    return _person_gender(text, lang, source, span).evidence
+
+
+def _person_gender(text: str, lang: str, source: str | None, span: str | None) -> Reading:
     mention = asked_mention(source, span) if source is not None else None
     if mention is None or mention.kind in ("name", "placeholder"):
-        return _classify(text, _PERSON_GENDER.get(lang, {}))
-    return gender_of_mention(text, lang, mention, source).label
+        patterns = _PERSON_GENDER.get(lang, {})
+        label = _classify(text, patterns)
+        return Reading(label, _markers(text, patterns, label))
+    return gender_of_mention(text, lang, mention, source)
 
 
 def asked_mention(source: str, span: str | None) -> Mention | None:
@@ -195,7 +221,8 @@ class Checker:
     ``read(translation, lang)``; with ``about_mention``, ``read(translation, lang, source, span)``:
     the source and the ``span`` the question named let it look at the words that translate what
     was asked about (one person of two). ``metric`` is the prefix of the evaluator's metrics for it
-    (``f`` gives f_acc and f_cov); ``answers`` names the vocabulary an answer is read with.
+    (``f`` gives f_acc and f_cov); ``answers`` names the vocabulary an answer is read with;
+    ``words``, called like ``read``, gives the words a reading rests on, for a repair to name.
     """
 
     name: str
@@ -204,6 +231,7 @@ class Checker:
     read: Callable[..., str | None]
     answers: str
     about_mention: bool = False
+    words: Callable[..., tuple[str, ...]] | None = None
 
 
 CHECKERS: dict[str, Checker] = {}
@@ -214,8 +242,9 @@ def register_checker(checker: Checker) -> None:
     CHECKERS[checker.name] = checker
 
 
-register_checker(Checker("formality", (FORMAL, INFORMAL), "f", read_formality, "formality"))
-register_checker(Checker("person_gender", (MASCULINE, FEMININE), "g", read_person_gender, "gender", about_mention=True))
+register_checker(Checker("formality", (FORMAL, INFORMAL), "f", read_formality, "formality", words=formality_markers))
+register_checker(Checker("person_gender", (MASCULINE, FEMININE), "g", read_person_gender, "gender", about_mention=True,
+                         words=person_gender_words))
 register_checker(Checker("referent_gender", (MASCULINE, FEMININE), "g", read_referent_gender, "gender"))
 
 
@@ -237,6 +266,15 @@ def read_label(checker: str, text: str, lang: str, source: str | None = None, sp
     """Run the named checker on a translation (about ``span`` of ``source`` when given)."""
     named = CHECKERS[checker]
     return named.read(text, lang, source, span) if named.about_mention else named.read(text, lang)
+
+
+def read_words(checker: str, text: str, lang: str, source: str | None = None, span: str | None = None
+               ) -> tuple[str, ...]:
+    """The words of a translation the named checker's reading rests on (none where it cannot say)."""
+    named = CHECKERS[checker]
+    if named.words is None:
+        return ()
+    return named.words(text, lang, source, span) if named.about_mention else named.words(text, lang)
 
 
 # Plausible character-length ratios translation/source; outside them the model most likely

@@ -17,7 +17,8 @@ from langchain_core.prompts import ChatPromptTemplate
 from langchain_core.runnables import Runnable, RunnableLambda
 
 from .ambiguity import get_type
-from .checks import TEXT_CHECKS, addresses_several, expectations, read_label, text_checks, without_markup
+from .checks import (TEXT_CHECKS, addresses_several, expectations, read_label, read_words, text_checks,
+                     without_markup)
 from .context import ContextPolicy
 from .context.sentences import split_sentences
 from .context.abstract import Summarizer
@@ -63,17 +64,36 @@ def _forbidden_words() -> dict:
     return yaml.safe_load((prompts_root() / "forbidden_words.yaml").read_text(encoding="utf-8"))
 
 
-def forbidden_words(expected: list[tuple[str, str]], lang: str) -> tuple[str, ...]:
+def forbidden_words(expected: list[tuple[str, str]], lang: str, source: str | None = None) -> tuple[str, ...]:
     """The words that answers forbid the translator, from their (check, label) pairs: after
-    "informal", the formal register's pronouns ("vous", "votre")."""
+    "informal", the formal register's pronouns ("vous", "votre"); and when ``source`` names no
+    third person, also the words that could only have translated one ("su", German "Sie")."""
     table = _forbidden_words()
-    return tuple(dict.fromkeys(word for check, label in expected
-                               for word in table.get(check, {}).get(label, {}).get(lang, [])))
+    sections = [table]
+    if source is not None and not _third_person(source):
+        sections.append(table["unless_third_person"])
+    return tuple(dict.fromkeys(word for section in sections for check, label in expected
+                               for word in section.get(check, {}).get(label, {}).get(lang, [])))
+
+
+def _third_person(source: str) -> bool:
+    """Whether an English text says he, she, they, its… (a word of the table's ``third_person``)."""
+    words = set(_forbidden_words()["third_person"])
+    return any(word in words for word in re.findall(r"[a-z]+(?:'s)?", source.lower()))
 
 
 def repair_reminder(check: str, expected: str, lang: str) -> str:
     """The explicit instruction that goes with an answer meaning ``expected`` for ``check``."""
     return _reminders().get(check, {}).get(expected, {}).get(lang) or f"Use the {expected} form."
+
+
+def _fix(check: str, expected: str, observed: str, span: str, words: tuple[str, ...], lang: str) -> str:
+    """What a repair is told about a failed answer check: whom it concerns, the words that read
+    wrong, and the answer's instruction (a small model corrects named words far more reliably than
+    it follows a general instruction)."""
+    about = "" if check == "formality" else f"About “{span}”: "
+    wrong = f"{', '.join(f'“{w}”' for w in words)} {'is' if len(words) == 1 else 'are'} {observed}. " if words else ""
+    return about + wrong + repair_reminder(check, expected, lang)
 
 
 def clarifications(transcript: Transcript, turns: list[Turn]) -> list[str]:
@@ -194,8 +214,10 @@ class ModelSteps:
     @staticmethod
     def _forbidden(transcript: Transcript, turns: list[Turn] | None) -> tuple[str, ...]:
         """What the answers forbid the translation to write (the other register's pronouns: a small
-        model told "informal" still wrote "vous"), forbidden while decoding."""
-        return forbidden_words(expectations(transcript.turns if turns is None else turns), transcript.target_lang)
+        model told "informal" still wrote "vous"; "su" too where the source names no third person),
+        forbidden while decoding."""
+        return forbidden_words(expectations(transcript.turns if turns is None else turns), transcript.target_lang,
+                               transcript.source)
 
     def _translation_prompt(self, transcript: Transcript, turns: list[Turn] | None,
                             source: str | None = None) -> tuple[str, dict[str, str]]:
@@ -238,8 +260,8 @@ class ModelSteps:
                 status = "unchecked" if observed is None else ("pass" if observed == expected else "fail")
                 checks.append(Check(name=name, expected=expected, observed=observed, status=status))
                 if status == "fail":
-                    about = "" if name == "formality" else f"About “{span}”: "
-                    fixes.append(about + repair_reminder(name, expected, lang))
+                    fixes.append(_fix(name, expected, observed, span, read_words(name, text, lang, transcript.source,
+                                                                                 span), lang))
             return checks + check_terms(transcript.terms, text, lang), fixes
 
         checks, fixes = evaluate(translation)

@@ -88,8 +88,8 @@ def main() -> None:
         items = [i for i in cocoa_mt.load(args.data, [lang], LoadReport(), split="train")
                  if i.attributes["formality"] == "informal" and any(
                      c.ambiguity == "formality" for c in find_candidates(i.src, lang))][: args.per_lang]
-        banned = forbidden_words([("formality", "informal")], lang)
         for item in items:
+            banned = forbidden_words([("formality", "informal")], lang, item.src)
             reminder = repair_reminder("formality", "informal", lang)
             clarified = {"source": item.src, "clarifications": f"Q: {QUESTION} A: informal\n{reminder}"}
             first = levers.chat("translate_clarified", lang, clarified)

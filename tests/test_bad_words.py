@@ -25,6 +25,19 @@ def test_the_chain_binds_them_as_vllm_does_and_every_backend_reads_them():
     assert GenerationConfig().updated({"extra_body": {"structured_outputs": {"choice": ["a"]}}}).bad_words == ()
 
 
+def test_words_that_could_translate_a_third_person_are_forbidden_only_where_the_source_has_none():
+    from assistant.steps import forbidden_words
+
+    informal = [("formality", "informal")]
+    assert {"usted", "su", "sus"} <= set(forbidden_words(informal, "es", "So, what is your ideal boyfriend?"))
+    assert "su" not in forbidden_words(informal, "es", "Did you see her brother?")  # su hermano: "her brother"
+    assert "su" not in forbidden_words(informal, "es")  # no source: only the unambiguous words
+    assert {"Sie", "Ihre", "Ihnen"} <= set(forbidden_words(informal, "de", "Where is your car?"))
+    assert "Sie" not in forbidden_words(informal, "de", "They said you were late.")
+    assert "Ihr" not in forbidden_words(informal, "de", "Are you all ready?")  # "Ihr seid": plural informal
+    assert "Sie" not in forbidden_words([("formality", "formal")], "de", "Where is your car?")
+
+
 def test_a_vllm_client_also_bans_the_one_token_forms_vllm_s_own_bad_words_skips(monkeypatch):
     from assistant.backends.openai import chat_model
 

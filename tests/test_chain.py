@@ -164,7 +164,7 @@ def test_a_failed_check_is_repaired_first_by_rewriting_only_the_named_words():
     assert transcript.translation == "Pouvez-vous m'aider ?"
     assert check(transcript.checks, "formality").attempts == 2
     rewrite = [messages for step, messages, _ in fake.calls if step == "translate"][1][-1].content
-    assert "<translation>\nPeux-tu m'aider ?" in rewrite and 'formally, with "vous"' in rewrite
+    assert "<translation>\nPeux-tu m'aider ?" in rewrite and '“tu” is informal. Address the person formally, with "vous"' in rewrite
 
 
 def test_a_gender_fix_names_the_person_asked_about():
@@ -172,7 +172,7 @@ def test_a_gender_fix_names_the_person_asked_about():
                                                         "de conseils.", "x"], calls=[])
     run(fake, "The accountant met the lawyer because she needed advice.", user=HumanUser(lambda turn: "a woman"))
     rewrite = [messages for step, messages, _ in fake.calls if step == "translate"][1][-1].content
-    assert "About “the lawyer”" in rewrite and "female" in rewrite
+    assert "About “the lawyer”: “avocat” is masculine. " in rewrite and "female" in rewrite
 
 
 def test_verify_reports_failure_when_no_candidate_agrees():

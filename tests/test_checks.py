@@ -67,7 +67,7 @@ def test_answers_are_read_as_labels(answer, check, label):
 
 # -- readers of the asked-about person and of the Japanese register, on real sentences -------------
 
-from assistant.checks import addresses_several, read_person_gender  # noqa: E402
+from assistant.checks import addresses_several, read_person_gender, read_words  # noqa: E402
 from tests.dev_sets import cocoa_items, formality_reading, gate_items, gender_reading, japanese_items  # noqa: E402
 from tests.test_nlp_detection import _shared  # noqa: E402
 
@@ -81,6 +81,20 @@ TWO_PEOPLE = "The accountant met the lawyer because she needed advice."
 ])
 def test_person_gender_reads_the_mention_asked_about_not_any_word(translation, span, label):
     assert read_person_gender(translation, "fr", TWO_PEOPLE, span) == label
+
+
+def test_the_person_is_found_by_its_cognate_where_the_target_reorders_the_sentence():
+    source = "Where is the professor's jacket?"  # "la camisa del profesor": the possessor comes last
+    assert read_person_gender("¿Dónde está la camisa del profesor?", "es", source, "the professor") == MASCULINE
+    assert read_person_gender("¿Dónde está la camisa de la profesora?", "es", source, "the professor") == FEMININE
+
+
+def test_a_reading_names_the_words_it_rests_on_for_the_repair():
+    assert read_words("person_gender", "Ce cas était compliqué pour le procureur.", "fr",
+                      "This case was complicated for the prosecutor.", "the prosecutor") == ("le", "procureur")
+    assert read_words("formality", "Quel est votre nom ?", "fr") == ("votre",)
+    assert read_words("formality", "Wo ist Ihr Auto? Haben Sie es?", "de") == ("Ihr", "Sie")
+    assert read_words("referent_gender", "Il est beau.", "fr") == ()  # a checker without words
 
 
 @pytest.mark.parametrize(("translation", "lang", "label"), [

@@ -10,6 +10,7 @@ is read over the whole output from the predicate ending each sentence. ``None`` 
 
 from __future__ import annotations
 
+import os
 import re
 import warnings
 from collections import Counter
@@ -67,7 +68,8 @@ def gender_of_mention(translation: str, lang: str, mention: Mention | None = Non
         anchors = [t for t in anchors if t.pos_ in ("NOUN", "PROPN")
                    or (t.pos_ == "PRON" and t.dep_.startswith("nsubj") and "3" in t.morph.get("Person"))]
     else:
-        anchors = [t for t in anchors if abs(t.idx / max(len(translation), 1) - place) <= MAX_DRIFT]
+        anchors = ([t for t in anchors if _cognate(t.lower_, mention.head)]
+                   or [t for t in anchors if abs(t.idx / max(len(translation), 1) - place) <= MAX_DRIFT])
         if mention.number:
             number = "Plur" if mention.number == "plural" else "Sing"
             anchors = [t for t in anchors if number in t.morph.get("Number") or not t.morph.get("Number")] or anchors
@@ -75,6 +77,16 @@ def gender_of_mention(translation: str, lang: str, mention: Mention | None = Non
         anchors = anchors[:1]
     words = [w for anchor in anchors for w in _agreeing(anchor)]
     return _vote(words)
+
+
+# Shared leading letters that make a translated word the cognate of the English head (profesor:
+# professor, chinois: Chinese): found anywhere, it beats position, which the target may reorder
+# ("the professor's jacket": "la camisa del profesor").
+COGNATE_PREFIX = 4
+
+
+def _cognate(word: str, english: str) -> bool:
+    return len(os.path.commonprefix([word, english.lower()])) >= COGNATE_PREFIX
 
 
 # Person-noun endings whose gender the small French pipeline sometimes gets wrong ("avocate" as Masc).
@@ -102,6 +114,7 @@ def _agreeing(anchor: Any) -> list[Any]:
 
 
 def _vote(words: list[Any]) -> Reading:
+    words = sorted(words, key=lambda w: w.i)
     counts = Counter(_gender(w) for w in words if _gender(w))
     if not counts or (len(counts) == 2 and counts[MASCULINE] == counts[FEMININE]):
         return Reading(None, tuple(w.text for w in words))
