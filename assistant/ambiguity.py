@@ -23,6 +23,7 @@ from .paths import shipped_dir
 TABLE_FILE = "ambiguities.yaml"
 DEFAULT_OPTIONS = "default"
 ANY_VALUE = "*"
+DEFAULT_RANK = 9  # a type the table does not rank is asked after the ranked ones
 
 
 @dataclass(frozen=True)
@@ -38,6 +39,7 @@ class AmbiguityType:
     gold: str | None
     oracle: Mapping[str, str]
     headline: str
+    rank: int = DEFAULT_RANK
     options_by_lang: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     question_by_lang: Mapping[str, str] = field(default_factory=dict)
     lexicon: frozenset[str] = field(default_factory=frozenset)
@@ -74,6 +76,7 @@ def parse_table(data: Mapping[str, Any]) -> dict[str, AmbiguityType]:
             gold=entry.get("gold"),
             oracle=dict(entry.get("oracle") or {}),
             headline=entry.get("headline", "chrf"),
+            rank=entry.get("rank", DEFAULT_RANK),
             options_by_lang={lang: tuple(opts) for lang, opts in (entry.get("options") or {}).items()},
             question_by_lang=_by_lang(entry.get("question")),
             lexicon=frozenset(entry.get("lexicon") or ()),

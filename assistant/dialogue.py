@@ -81,9 +81,10 @@ class Dialogue:
         return None
 
     def _plan(self) -> list[Turn | Candidate]:
-        """What may be asked, in source order: remembered answers, the questions with fixed options
-        that one decide call found open, and the candidates whose question the model writes when
-        their turn comes."""
+        """What may be asked, by the table's rank and then in source order (the register of "you"
+        before a person's gender, so that a cap on questions leaves out the lesser ones): remembered
+        answers, the questions with fixed options that one decide call found open, and the
+        candidates whose question the model writes when their turn comes."""
         t = self.transcript
         candidates = find_candidates(t.source, t.target_lang) if self.max_questions else []
         remembered = {c: self.preferences.recall(c) for c in candidates} if self.preferences else {}
@@ -99,7 +100,7 @@ class Dialogue:
                     plan.append(decided[(candidate.ambiguity, candidate.span)])
             else:
                 plan.append(candidate)
-        return plan
+        return sorted(plan, key=lambda item: get_type(item.ambiguity).rank)
 
     def answer(self, reply: str | None, answered_by: str) -> None:
         """Record the reply to the pending question (None or blank means skipped); a reply the

@@ -186,3 +186,15 @@ def test_a_reply_streams_token_by_token_as_the_whole_reply(model):
     prompt = "Translate into French: Good morning, how are you?"
     pieces = [chunk.content for chunk in model.stream(prompt)]
     assert len(pieces) > 2 and "".join(pieces) == model.invoke(prompt).content
+
+
+@pytest.mark.real_model
+def test_the_inverted_forms_are_forbidden_as_the_model_writes_them(test_model_path, llama_cpp_available):
+    from assistant.backends.bad_words import forbidden_next, token_sequences
+    from assistant.steps import forbidden_words
+
+    llama = llamacpp.load_engine(str(test_model_path)).llama
+    encode = lambda text: llama.tokenize(text.encode(), add_bos=False, special=False)  # noqa: E731
+    sequences = token_sequences(forbidden_words([("formality", "informal")], "fr"), encode)
+    *written, last = encode("Pouvez-vous")  # "-vous" is one token, not " vous"
+    assert last in forbidden_next(sequences, written)

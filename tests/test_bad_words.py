@@ -52,13 +52,16 @@ def test_a_vllm_client_also_bans_the_one_token_forms_vllm_s_own_bad_words_skips(
 
 
 def assert_forbidden_words_stay_out(model) -> None:
-    """On a real chat model: the prompt makes it write "vous"/"votre" when free, and never with
-    those words forbidden (each backend's test calls this)."""
+    """On a real chat model: the prompt makes it write "vous"/"votre" when free, and never with the
+    words an informal answer forbids (each backend's test calls this)."""
     from langchain_core.messages import HumanMessage, SystemMessage
 
+    from assistant.steps import forbidden_words
+
     prompt = [SystemMessage("Translate into French."), HumanMessage("Are you sure? Is this your coat?")]
-    forbidden = ["vous", "Vous", "votre", "Votre", "vos", "Vos"]
+    forbidden = forbidden_words([("formality", "informal")], "fr")
     free = model.bind(max_tokens=40).invoke(prompt).content
-    constrained = model.bind(max_tokens=40, extra_body={"bad_words": forbidden}).invoke(prompt).content
-    assert any(word in free.split() for word in forbidden), free  # what the model writes when free
-    assert constrained.strip() and not any(word in constrained for word in forbidden), constrained
+    constrained = model.bind(max_tokens=40, extra_body={"bad_words": list(forbidden)}).invoke(prompt).content
+    assert "vous" in free or "votre" in free, free  # what the model writes when free
+    assert constrained.strip() and not any(word in constrained for word in ("vous", "Vous", "votre", "Votre", "vos",
+                                                                            "Vos")), constrained

@@ -26,18 +26,21 @@ def run(fake, source="Do you think it is pretty?", **kwargs):
 def test_question_budget_caps_the_questions():
     fake = StepFake(detect=[ASK_IT], translate=["Blair a demandé si vous l'aimiez."], calls=[])
     transcript = run(fake, YOU_AND_IT_AND_NAME, max_questions=2)
-    assert [t.span for t in transcript.turns] == ["Blair", "you"]
+    assert [t.span for t in transcript.turns] == ["you", "Blair"]  # the register first: it governs every verb
     assert fake.steps().count("decide") == 1 and "detect" not in fake.steps()  # the "it" question was never needed
+    capped = run(StepFake(detect=[ASK_IT], translate=["Blair a demandé si vous l'aimiez."], calls=[]),
+                 YOU_AND_IT_AND_NAME, max_questions=1)
+    assert [t.span for t in capped.turns] == ["you"]  # "you" comes after "Blair" in the text, and is still asked
 
 
 def test_one_decide_call_covers_every_question_with_fixed_options():
     fake = StepFake(detect=[ASK_IT], translate=["Blair a demandé si vous l'aimiez."], calls=[])
     transcript = run(fake, YOU_AND_IT_AND_NAME, max_questions=3)
-    assert [t.span for t in transcript.turns] == ["Blair", "you", "it"]
+    assert [t.span for t in transcript.turns] == ["you", "Blair", "it"]
     assert fake.steps().count("decide") == 1 and fake.steps().count("detect") == 1
     decide_prompt = next(m for step, m, _ in fake.calls if step == "decide")[-1].content
     assert '1. "Blair"' in decide_prompt and '2. "you"' in decide_prompt and '"it"' not in decide_prompt
-    you = transcript.turns[1]
+    you = transcript.turns[0]
     assert "“you”" in you.question
     assert you.options == ["formal", "informal", "several people (vous)", "generic"]
 
