@@ -67,7 +67,7 @@ def _forbidden_words() -> dict:
 def forbidden_words(expected: list[tuple[str, str]], lang: str, source: str | None = None) -> tuple[str, ...]:
     """The words that answers forbid the translator, from their (check, label) pairs: after
     "informal", the formal register's pronouns ("vous", "votre"); and when ``source`` names no
-    third person, also the words that could only have translated one ("su", German "Sie")."""
+    third person, also the words that then can only mean "you" (Spanish "su", German "Sie")."""
     table = _forbidden_words()
     sections = [table]
     if source is not None and not _third_person(source):
