@@ -151,6 +151,14 @@ def person_gender_words(text: str, lang: str, source: str | None = None, span: s
     return _person_gender(text, lang, source, span).evidence
 
 
+def person_gender_forms(text: str, lang: str, source: str | None = None, span: str | None = None
+                        ) -> tuple[str, ...]:
+    """The nouns, adjectives and participles that give the person the gender read ("procureur"):
+    what a repair forbids when that gender is the wrong one. None for German (its rules read
+    "Lehrer", a prefix of "Lehrerin") and for names (read from pronouns)."""
+    return _person_gender(text, lang, source, span).inflected
+
+
 def _person_gender(text: str, lang: str, source: str | None, span: str | None) -> Reading:
     mention = asked_mention(source, span) if source is not None else None
     if mention is None or mention.kind in ("name", "placeholder"):
@@ -222,7 +230,8 @@ class Checker:
     the source and the ``span`` the question named let it look at the words that translate what
     was asked about (one person of two). ``metric`` is the prefix of the evaluator's metrics for it
     (``f`` gives f_acc and f_cov); ``answers`` names the vocabulary an answer is read with;
-    ``words``, called like ``read``, gives the words a reading rests on, for a repair to name.
+    ``words``, called like ``read``, gives the words a reading rests on, for a repair to name;
+    ``forms``, the ones among them a repair forbids when the reading is wrong.
     """
 
     name: str
@@ -232,6 +241,7 @@ class Checker:
     answers: str
     about_mention: bool = False
     words: Callable[..., tuple[str, ...]] | None = None
+    forms: Callable[..., tuple[str, ...]] | None = None
 
 
 CHECKERS: dict[str, Checker] = {}
@@ -244,7 +254,7 @@ def register_checker(checker: Checker) -> None:
 
 register_checker(Checker("formality", (FORMAL, INFORMAL), "f", read_formality, "formality", words=formality_markers))
 register_checker(Checker("person_gender", (MASCULINE, FEMININE), "g", read_person_gender, "gender", about_mention=True,
-                         words=person_gender_words))
+                         words=person_gender_words, forms=person_gender_forms))
 register_checker(Checker("referent_gender", (MASCULINE, FEMININE), "g", read_referent_gender, "gender"))
 
 
@@ -268,13 +278,15 @@ def read_label(checker: str, text: str, lang: str, source: str | None = None, sp
     return named.read(text, lang, source, span) if named.about_mention else named.read(text, lang)
 
 
-def read_words(checker: str, text: str, lang: str, source: str | None = None, span: str | None = None
-               ) -> tuple[str, ...]:
-    """The words of a translation the named checker's reading rests on (none where it cannot say)."""
+def read_words(checker: str, text: str, lang: str, source: str | None = None, span: str | None = None,
+               forms: bool = False) -> tuple[str, ...]:
+    """The words of a translation the named checker's reading rests on (none where it cannot say);
+    with ``forms``, only those a repair forbids when the reading is wrong."""
     named = CHECKERS[checker]
-    if named.words is None:
+    read = named.forms if forms else named.words
+    if read is None:
         return ()
-    return named.words(text, lang, source, span) if named.about_mention else named.words(text, lang)
+    return read(text, lang, source, span) if named.about_mention else read(text, lang)
 
 
 # Plausible character-length ratios translation/source; outside them the model most likely

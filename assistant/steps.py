@@ -177,9 +177,10 @@ class ModelSteps:
         return Turn(ambiguity=candidate.ambiguity, span=candidate.span, question=detection.question, options=options)
 
     def translate(self, transcript: Transcript, turns: list[Turn] | None = None, sample_seed: int | None = None,
-                  source: str | None = None) -> str:
+                  source: str | None = None, avoid: tuple[str, ...] = ()) -> str:
         """Translate by the transcript's method, conditioned on the answered ``turns`` (default: its own);
-        ``source`` translates a part of the transcript's source instead of all of it.
+        ``source`` translates a part of the transcript's source instead of all of it; ``avoid``:
+        words forbidden on top of the answers'.
 
         Each answer whose meaning the checks can read ("formal, my boss" -> formal) is followed
         by an explicit instruction for the target language, which small models follow far
@@ -187,7 +188,7 @@ class ModelSteps:
         """
         name, inputs = self._translation_prompt(transcript, turns, source)
         return self._chain(name, transcript.target_lang, None, clean=True, seed=sample_seed,
-                           bad_words=self._forbidden(transcript, turns)).invoke(inputs)
+                           bad_words=self._forbidden(transcript, turns) + avoid).invoke(inputs)
 
     def translate_by_sentence(self, transcript: Transcript, turns: list[Turn]) -> str | None:
         """Each sentence (and each line) of the source on its own, joined as the source joins them: a
@@ -246,10 +247,12 @@ class ModelSteps:
         failed check names (pronouns, verb forms, a person's noun and agreement; the whole text when
         it is not a translation), then, for a text that is still not a translation, one sentence at
         a time, then sampled re-translations; the text that agrees best is kept. Every attempt is
-        decoded with the words the answers forbid. Returns it and its checks."""
+        decoded with the words the answers forbid, and with the words that gave a person the wrong
+        gender in an earlier attempt ("procureur" after "a woman"). Returns it and its checks."""
         turns = transcript.turns if turns is None else turns
         wanted = [(name, expected, turn.span) for turn in turns for name, expected in expectations([turn])]
         lang = transcript.target_lang
+        wrong_forms: dict[str, None] = {}
 
         def evaluate(text: str) -> tuple[list[Check], list[str]]:
             """The checks of ``text``, and the fix each failed answer check asks for."""
@@ -262,6 +265,7 @@ class ModelSteps:
                 if status == "fail":
                     fixes.append(_fix(name, expected, observed, span, read_words(name, text, lang, transcript.source,
                                                                                  span), lang))
+                    wrong_forms.update(dict.fromkeys(read_words(name, text, lang, transcript.source, span, forms=True)))
             return checks + check_terms(transcript.terms, text, lang), fixes
 
         checks, fixes = evaluate(translation)
@@ -276,25 +280,25 @@ class ModelSteps:
                 translation, checks = candidate, candidate_checks
 
         if fixes and attempts <= self.repair_budget:
-            consider(self.rewrite(transcript, translation, fixes, turns))
+            consider(self.rewrite(transcript, translation, fixes, turns, avoid=tuple(wrong_forms)))
         if _not_a_translation(checks) and attempts <= self.repair_budget:
             by_sentence = self.translate_by_sentence(transcript, turns)
             if by_sentence is not None:
                 consider(by_sentence)
         while _badness(checks) != (0, 0) and attempts <= self.repair_budget:
-            consider(self.translate(transcript, turns, sample_seed=attempts))
+            consider(self.translate(transcript, turns, sample_seed=attempts, avoid=tuple(wrong_forms)))
         for check in checks:
             check.attempts = attempts
         return translation, checks
 
     def rewrite(self, transcript: Transcript, translation: str, fixes: list[str],
-                turns: list[Turn] | None = None) -> str:
+                turns: list[Turn] | None = None, avoid: tuple[str, ...] = ()) -> str:
         """One call that corrects only what ``fixes`` name in ``translation`` (a lever that works on
         every backend; a small model follows "change tu to vous" far better than it re-translates
-        in the other register)."""
+        in the other register); ``avoid``: words forbidden on top of the answers'."""
         inputs = {"source": transcript.source, "translation": translation, "fix": "\n".join(fixes)}
         return self._chain("rewrite", transcript.target_lang, None, clean=True,
-                           bad_words=self._forbidden(transcript, turns)).invoke(inputs)
+                           bad_words=self._forbidden(transcript, turns) + avoid).invoke(inputs)
 
     def _chain(self, prompt_name: str, lang: str, groups: tuple[str, ...] | None, clean: bool = False,
                seed: int | None = None, json_schema: dict | None = None, max_tokens: int | None = None,

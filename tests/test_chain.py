@@ -176,6 +176,9 @@ def test_a_gender_fix_names_the_person_asked_about():
     run(fake, "The accountant met the lawyer because she needed advice.", user=HumanUser(lambda turn: "a woman"))
     rewrite = [messages for step, messages, _ in fake.calls if step == "translate"][1][-1].content
     assert "About “the lawyer”: “avocat” is masculine. " in rewrite and "female" in rewrite
+    first, *repairs = [kwargs for step, _, kwargs in fake.calls if step == "translate"]
+    assert "avocat" not in first.get("extra_body", {}).get("bad_words", [])
+    assert repairs and all("avocat" in k["extra_body"]["bad_words"] for k in repairs)  # the word that read wrong
 
 
 def test_verify_reports_failure_when_no_candidate_agrees():

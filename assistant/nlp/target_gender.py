@@ -28,14 +28,18 @@ PLAIN, POLITE, HONORIFIC = "plain", "polite", "honorific"
 MAX_DRIFT = 0.3
 _MORPH_GENDER = {"Masc": MASCULINE, "Fem": FEMININE}
 _ANCHOR_POS = {"NOUN", "PRON", "ADJ", "VERB", "PROPN", "DET"}
+_INFLECTED_POS = {"NOUN", "ADJ", "VERB"}
 
 
 @dataclass(frozen=True)
 class Reading:
-    """A label (or None) and the words it was read from."""
+    """A label (or None), the words it was read from, and of those the nouns, adjectives and
+    participles that carry the label (the words that change when the label is wrong; articles and
+    pronouns are left out, being used for other words too)."""
 
     label: str | None
     evidence: tuple[str, ...] = ()
+    inflected: tuple[str, ...] = ()
 
 
 @lru_cache(maxsize=None)
@@ -118,7 +122,9 @@ def _vote(words: list[Any]) -> Reading:
     counts = Counter(_gender(w) for w in words if _gender(w))
     if not counts or (len(counts) == 2 and counts[MASCULINE] == counts[FEMININE]):
         return Reading(None, tuple(w.text for w in words))
-    return Reading(counts.most_common(1)[0][0], tuple(w.text for w in words))
+    label = counts.most_common(1)[0][0]
+    inflected = tuple(dict.fromkeys(w.text for w in words if w.pos_ in _INFLECTED_POS and _gender(w) == label))
+    return Reading(label, tuple(w.text for w in words), inflected)
 
 
 _GERMAN_WORD = re.compile(r"\b\w+\b")
