@@ -59,13 +59,17 @@ def key_table(summary: dict) -> list[str]:
 
 def render(summaries: dict[str, dict], args: argparse.Namespace, wall: float) -> str:
     lines = ["# The evaluator on CoCoA-MT and GATE", "",
+             "Scores of a small model on a seeded sample are plumbing checks of the pipeline, not claims about "
+             "translation quality; records/s depend on what else the machine ran.", "",
              f"- command: `python benchmarks/evaluate_benchmarks.py {' '.join(sys.argv[1:])}`",
              f"- translator `{args.translator}`, user `{args.user}`, methods {args.methods}, at most "
              f"{args.limit} items per type × language (seed {args.seed}), concurrency {args.concurrency}; "
-             f"{wall:.0f} s in all, model loading included", ""]
+             f"{wall:.0f} s in this invocation, model loading included (runs resumed from earlier ones give "
+             "their own time below)", ""]
     for name, summary in summaries.items():
         run = summary["run"]
-        lines += [f"## {name}", "", f"- data `{run['data']}`, {run['items']} records ({run['failed_items']} failed), "
+        data = run["data"].replace(f"{ROOT}{os.sep}", "")  # the repository's own files by their path in it
+        lines += [f"## {name}", "", f"- data `{data}`, {run['items']} records ({run['failed_items']} failed), "
                   f"{run['wall_s']:.0f} s of running, {run['items_per_s'] or 0:.3f} records/s; full report: "
                   f"`{args.runs / name / 'report.md'}`", ""]
         lines += key_table(summary) + [""]
