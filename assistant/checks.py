@@ -130,11 +130,11 @@ def _markers(text: str, patterns: dict[str, list[re.Pattern]], label: str | None
     return tuple(dict.fromkeys(word.lstrip("-") for _, word in found))  # "-tu" and "tu" are one word
 
 
-def formality_markers(text: str, lang: str) -> tuple[str, ...]:
-    """The pronouns and verb forms a formality reading rests on ("vous", "votre"); none for Japanese,
-    whose register is read from sentence endings."""
-    patterns = _FORMALITY.get(lang, {})
-    return _markers(text, patterns, _classify(text, patterns))
+def formality_reading(text: str, lang: str) -> Reading:
+    """``read_formality`` with the pronouns and verb forms it rests on ("vous", "votre"); none for
+    Japanese, whose register is read from sentence endings."""
+    label = read_formality(text, lang)
+    return Reading(label, _markers(text, _FORMALITY.get(lang, {}), label))
 
 
 def read_person_gender(text: str, lang: str, source: str | None = None, span: str | None = None) -> str | None:
@@ -142,24 +142,13 @@ def read_person_gender(text: str, lang: str, source: str | None = None, span: st
     names (or the first one the source leaves open) as the translation renders it. A name (or
     ``[pr]``) carries no gender in the translation: for one, and without a source, the gendered
     pronouns and agreement of the whole text are read. None where nothing marks it."""
-    return _person_gender(text, lang, source, span).label
+    return person_gender_reading(text, lang, source, span).label
 
 
-def person_gender_words(text: str, lang: str, source: str | None = None, span: str | None = None) -> tuple[str, ...]:
-    """The words a reading of the person's gender rests on ("le procureur"), so that a repair can
-    name what to change."""
-    return _person_gender(text, lang, source, span).evidence
-
-
-def person_gender_forms(text: str, lang: str, source: str | None = None, span: str | None = None
-                        ) -> tuple[str, ...]:
-    """The nouns, adjectives and participles that give the person the gender read ("procureur"):
-    what a repair forbids when that gender is the wrong one. None for German (its rules read
-    "Lehrer", a prefix of "Lehrerin") and for names (read from pronouns)."""
-    return _person_gender(text, lang, source, span).inflected
-
-
-def _person_gender(text: str, lang: str, source: str | None, span: str | None) -> Reading:
+def person_gender_reading(text: str, lang: str, source: str | None = None, span: str | None = None) -> Reading:
+    """``read_person_gender`` with the words it rests on ("le procureur") and, of those, the nouns,
+    adjectives and participles a repair forbids when the gender is wrong ("procureur"; none for
+    German, whose rules read "Lehrer", a prefix of "Lehrerin", nor for names, read from pronouns)."""
     mention = asked_mention(source, span) if source is not None else None
     if mention is None or mention.kind in ("name", "placeholder"):
         patterns = _PERSON_GENDER.get(lang, {})
@@ -230,8 +219,8 @@ class Checker:
     the source and the ``span`` the question named let it look at the words that translate what
     was asked about (one person of two). ``metric`` is the prefix of the evaluator's metrics for it
     (``f`` gives f_acc and f_cov); ``answers`` names the vocabulary an answer is read with;
-    ``words``, called like ``read``, gives the words a reading rests on, for a repair to name;
-    ``forms``, the ones among them a repair forbids when the reading is wrong.
+    ``explain``, called like ``read``, gives the same label as a ``Reading`` with the words it
+    rests on, for a repair to name and forbid.
     """
 
     name: str
@@ -240,8 +229,7 @@ class Checker:
     read: Callable[..., str | None]
     answers: str
     about_mention: bool = False
-    words: Callable[..., tuple[str, ...]] | None = None
-    forms: Callable[..., tuple[str, ...]] | None = None
+    explain: Callable[..., Reading] | None = None
 
 
 CHECKERS: dict[str, Checker] = {}
@@ -252,9 +240,9 @@ def register_checker(checker: Checker) -> None:
     CHECKERS[checker.name] = checker
 
 
-register_checker(Checker("formality", (FORMAL, INFORMAL), "f", read_formality, "formality", words=formality_markers))
+register_checker(Checker("formality", (FORMAL, INFORMAL), "f", read_formality, "formality", explain=formality_reading))
 register_checker(Checker("person_gender", (MASCULINE, FEMININE), "g", read_person_gender, "gender", about_mention=True,
-                         words=person_gender_words, forms=person_gender_forms))
+                         explain=person_gender_reading))
 register_checker(Checker("referent_gender", (MASCULINE, FEMININE), "g", read_referent_gender, "gender"))
 
 
@@ -272,21 +260,12 @@ def label_from_answer(vocabulary: str, answer: str) -> str | None:
         hits and _MIXED.search(answer)) else None
 
 
-def read_label(checker: str, text: str, lang: str, source: str | None = None, span: str | None = None) -> str | None:
-    """Run the named checker on a translation (about ``span`` of ``source`` when given)."""
+def reading_of(checker: str, text: str, lang: str, source: str | None = None, span: str | None = None) -> Reading:
+    """Run the named checker on a translation (about ``span`` of ``source`` when given): its label,
+    with the words it rests on where the checker can say."""
     named = CHECKERS[checker]
-    return named.read(text, lang, source, span) if named.about_mention else named.read(text, lang)
-
-
-def read_words(checker: str, text: str, lang: str, source: str | None = None, span: str | None = None,
-               forms: bool = False) -> tuple[str, ...]:
-    """The words of a translation the named checker's reading rests on (none where it cannot say);
-    with ``forms``, only those a repair forbids when the reading is wrong."""
-    named = CHECKERS[checker]
-    read = named.forms if forms else named.words
-    if read is None:
-        return ()
-    return read(text, lang, source, span) if named.about_mention else read(text, lang)
+    args = (text, lang, source, span) if named.about_mention else (text, lang)
+    return named.explain(*args) if named.explain else Reading(named.read(*args))
 
 
 # Plausible character-length ratios translation/source; outside them the model most likely

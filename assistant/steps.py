@@ -17,8 +17,7 @@ from langchain_core.prompts import ChatPromptTemplate
 from langchain_core.runnables import Runnable, RunnableLambda
 
 from .ambiguity import get_type
-from .checks import (TEXT_CHECKS, addresses_several, expectations, read_label, read_words, text_checks,
-                     without_markup)
+from .checks import TEXT_CHECKS, addresses_several, expectations, reading_of, text_checks, without_markup
 from .context import ContextPolicy
 from .context.sentences import split_sentences
 from .context.abstract import Summarizer
@@ -259,13 +258,13 @@ class ModelSteps:
             checks = text_checks(transcript.source, text, lang)
             fixes = [repair_reminder(check.name, "failed", lang) for check in checks if check.status == "fail"]
             for name, expected, span in wanted:
-                observed = read_label(name, text, lang, transcript.source, span)
+                reading = reading_of(name, text, lang, transcript.source, span)
+                observed = reading.label
                 status = "unchecked" if observed is None else ("pass" if observed == expected else "fail")
                 checks.append(Check(name=name, expected=expected, observed=observed, status=status))
                 if status == "fail":
-                    fixes.append(_fix(name, expected, observed, span, read_words(name, text, lang, transcript.source,
-                                                                                 span), lang))
-                    wrong_forms.update(dict.fromkeys(read_words(name, text, lang, transcript.source, span, forms=True)))
+                    fixes.append(_fix(name, expected, observed, span, reading.evidence, lang))
+                    wrong_forms.update(dict.fromkeys(reading.inflected))
             return checks + check_terms(transcript.terms, text, lang), fixes
 
         checks, fixes = evaluate(translation)

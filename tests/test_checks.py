@@ -67,7 +67,7 @@ def test_answers_are_read_as_labels(answer, check, label):
 
 # -- readers of the asked-about person and of the Japanese register, on real sentences -------------
 
-from assistant.checks import addresses_several, read_person_gender, read_words  # noqa: E402
+from assistant.checks import addresses_several, read_person_gender, reading_of  # noqa: E402
 from tests.dev_sets import cocoa_items, formality_reading, gate_items, gender_reading, japanese_items  # noqa: E402
 from tests.test_nlp_detection import _shared  # noqa: E402
 
@@ -90,11 +90,11 @@ def test_the_person_is_found_by_its_cognate_where_the_target_reorders_the_senten
 
 
 def test_a_reading_names_the_words_it_rests_on_for_the_repair():
-    assert read_words("person_gender", "Ce cas était compliqué pour le procureur.", "fr",
-                      "This case was complicated for the prosecutor.", "the prosecutor") == ("le", "procureur")
-    assert read_words("formality", "Quel est votre nom ?", "fr") == ("votre",)
-    assert read_words("formality", "Wo ist Ihr Auto? Haben Sie es?", "de") == ("Ihr", "Sie")
-    assert read_words("referent_gender", "Il est beau.", "fr") == ()  # a checker without words
+    assert reading_of("person_gender", "Ce cas était compliqué pour le procureur.", "fr",
+                      "This case was complicated for the prosecutor.", "the prosecutor").evidence == ("le", "procureur")
+    assert reading_of("formality", "Quel est votre nom ?", "fr").evidence == ("votre",)
+    assert reading_of("formality", "Wo ist Ihr Auto? Haben Sie es?", "de").evidence == ("Ihr", "Sie")
+    assert reading_of("referent_gender", "Il est beau.", "fr").evidence == ()  # a checker without words
 
 
 @pytest.mark.parametrize(("translation", "lang", "label"), [
