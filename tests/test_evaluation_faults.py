@@ -14,7 +14,6 @@ import subprocess
 import sys
 import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import httpx
@@ -31,6 +30,7 @@ from evaluation.loaders import jsonl
 from evaluation.records import RecordStore
 from evaluation.runner import Evaluation, evaluate
 from evaluation.stopping import StopRequest, is_outage
+from tests.fake_openai import FakeOpenAIServer
 from tests.fakes import StepFake
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -351,51 +351,6 @@ def test_a_huge_context_is_a_reported_row_not_a_crash(tmp_path, capsys):
 
 
 # The real command line, real signals
-
-
-class FakeOpenAIServer(ThreadingHTTPServer):
-    """An OpenAI-compatible server that answers every chat request after ``delay`` seconds and counts them."""
-
-    daemon_threads = True
-
-    def __init__(self, delay: float):
-        self.delay, self.requests = delay, 0
-        super().__init__(("127.0.0.1", 0), _Handler)
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.server_address[1]}/v1"
-
-
-class _Handler(BaseHTTPRequestHandler):
-    def log_message(self, *args):
-        pass
-
-    def _send(self, body: bytes, kind: str) -> None:
-        self.send_response(200)
-        self.send_header("Content-Type", kind)
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def do_GET(self):
-        models = {"object": "list", "data": [{"id": "fake", "object": "model", "created": 0, "owned_by": "me"}]}
-        self._send(json.dumps(models).encode(), "application/json")
-
-    def do_POST(self):
-        request = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))))
-        self.server.requests += 1
-        time.sleep(self.server.delay)
-        answer = {"role": "assistant", "content": "Pourriez-vous signer ?"}
-        if not request.get("stream"):
-            self._send(json.dumps({"id": "c", "object": "chat.completion", "created": 0, "model": "fake",
-                                   "choices": [{"index": 0, "finish_reason": "stop", "message": answer}]}).encode(),
-                       "application/json")
-            return
-        chunks = [{"index": 0, "delta": answer, "finish_reason": None}, {"index": 0, "delta": {}, "finish_reason": "stop"}]
-        events = [json.dumps({"id": "c", "object": "chat.completion.chunk", "created": 0, "model": "fake",
-                              "choices": [choice]}) for choice in chunks] + ["[DONE]"]
-        self._send("".join(f"data: {event}\n\n" for event in events).encode(), "text/event-stream")
 
 
 def test_the_command_line_stops_on_sigterm_promptly_and_a_rerun_finishes_the_run(tmp_path, monkeypatch):
