@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 
 from .errors import InputError
 
@@ -12,28 +13,33 @@ MAX_SOURCE_CHARS = 5000
 # model reads the text (``assistant.formats.placeholders``): not words of the text.
 OPAQUE_TOKEN = re.compile(r"<x\d+/>")
 ZERO_WIDTH_SPACE = "\u200b"
-# Chat-template control tokens of the common model families, and the tags our prompts wrap
-# person-, file- and model-written text in. Inside such text they would end the data block or
-# open a new turn, so each gets a zero-width space after its first character: the person reading
-# the text sees nothing, the tokenizer no longer finds the token. ``<|`` is broken wherever it
-# stands (Qwen/ChatML, Llama 3, Phi: any name, any length, nested or split), and so is DeepSeek's
-# fullwidth ``<｜``; the rest are matched by name, in any case.
+# Chat-template control tokens of the common model families. Inside text placed into a prompt they
+# would end the data block or open a new turn, and so would the prompt's own tags (``</source>``),
+# which the caller names (``assistant.prompts.prompt_tags`` reads them off the prompt files, so no
+# list here can miss one). Each gets a zero-width space after its first character: the person
+# reading the text sees nothing, the tokenizer no longer finds the token. ``<|`` is broken wherever
+# it stands (Qwen/ChatML, Llama 3, Phi: any name, any length, nested or split), and so is
+# DeepSeek's fullwidth ``<｜``; the rest are matched by name, in any case.
 _ANGLE_TOKENS = (
     "s", "bos", "eos", "pad", "unk", "mask", "start_of_turn", "end_of_turn", "start_of_image", "end_of_image",
     "think", "tool_call", "tool_response", "tools", "image", "img",
-    "source", "context", "clarifications", "text",  # our own prompt tags
 )
 _BRACKET_TOKENS = (  # Mistral's instruction and tool markers
     "INST", "SYSTEM_PROMPT", "AVAILABLE_TOOLS", "TOOL_CALLS", "TOOL_RESULTS", "TOOL_CONTENT", "THINK",
     "IMG", "IMG_BREAK", "IMG_END", "PREFIX", "MIDDLE", "SUFFIX",
 )
-_CONTROL_TOKENS = re.compile(
-    r"<[|\uff5c]"
-    r"|<</?SYS>>"
-    rf"|<\s*/?\s*(?:{'|'.join(_ANGLE_TOKENS)})\b[^<>]{{0,200}}>"
-    rf"|\[\s*/?\s*(?:{'|'.join(_BRACKET_TOKENS)})\s*\]",
-    re.IGNORECASE,
-)
+
+
+@lru_cache(maxsize=8)
+def _control_tokens(tags: tuple[str, ...]) -> re.Pattern[str]:
+    names = "|".join(re.escape(name) for name in (*_ANGLE_TOKENS, *tags))
+    return re.compile(
+        r"<[|\uff5c]"
+        r"|<</?SYS>>"
+        rf"|<\s*/?\s*(?:{names})\b[^<>]{{0,200}}>"
+        rf"|\[\s*/?\s*(?:{'|'.join(_BRACKET_TOKENS)})\s*\]",
+        re.IGNORECASE,
+    )
 
 
 def validate_source(text: str | bytes, max_chars: int = MAX_SOURCE_CHARS) -> str:
@@ -63,8 +69,9 @@ def _control_share(text: str) -> float:
     return controls / len(text)
 
 
-def neutralize_control_tokens(text: str) -> str:
-    """Make chat-template control tokens and our prompt tags in ``text`` inert, so it stays data in a prompt.
+def neutralize_control_tokens(text: str, tags: tuple[str, ...]) -> str:
+    """Make chat-template control tokens and the prompt tags named in ``tags`` (``"source"`` for
+    ``<source>`` and ``</source>``) in ``text`` inert, so it stays data in a prompt.
 
     Idempotent: an inert token is not matched again."""
-    return _CONTROL_TOKENS.sub(lambda m: m.group(0)[0] + ZERO_WIDTH_SPACE + m.group(0)[1:], text)
+    return _control_tokens(tags).sub(lambda m: m.group(0)[0] + ZERO_WIDTH_SPACE + m.group(0)[1:], text)

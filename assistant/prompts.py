@@ -10,6 +10,7 @@ templates), so braces in them or in user text cannot break formatting.
 
 from __future__ import annotations
 
+import re
 import string
 from dataclasses import dataclass
 from functools import lru_cache
@@ -28,6 +29,9 @@ from .paths import shipped_dir
 # Filled once per target language, in the system and human templates alike.
 LANGUAGE_VARIABLES = frozenset({"language"})
 PROMPT_TAG = "prompt:{}"
+# A tag as the prompt files write one around a block of text: <source>, </fix>, <text lang="en">; not
+# a self-closing one (<x1/>, a file's placeholder while a model reads it).
+TAG = re.compile(r"</?([A-Za-z_][\w.-]*)(?:\s[^<>/]*)?>")
 
 
 class PromptFileError(ValueError):
@@ -85,14 +89,43 @@ class DataHumanMessagePromptTemplate(HumanMessagePromptTemplate):
 
 
 def _as_data(values: dict[str, Any]) -> dict[str, Any]:
+    tags = prompt_tags()
+
     def inert(value: Any) -> Any:
         if isinstance(value, str):
-            return neutralize_control_tokens(value)
+            return neutralize_control_tokens(value, tags)
         if isinstance(value, (list, tuple)):
             return type(value)(inert(item) for item in value)
         return value
 
     return {name: inert(value) for name, value in values.items()}
+
+
+@lru_cache(maxsize=1)
+def prompt_tags() -> tuple[str, ...]:
+    """The names of the tags our prompt files use (``source`` for ``<source>``), read off every text in
+    them (system and human templates, examples and their replies, the tables whose lines reach a
+    prompt): a new prompt's tags are neutralised in every variable without anyone listing them."""
+    names: set[str] = set()
+    for path in sorted(prompts_root().rglob("*.yaml")):
+        try:
+            data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        except (OSError, yaml.YAMLError) as err:
+            raise PromptFileError(f"{path}: {err}") from err
+        names.update(name.lower() for text in _texts(data) for name in TAG.findall(text))
+    return tuple(sorted(names))
+
+
+def _texts(data: Any) -> Iterable[str]:
+    """Every string value in a parsed YAML document."""
+    if isinstance(data, str):
+        yield data
+    elif isinstance(data, dict):
+        for value in data.values():
+            yield from _texts(value)
+    elif isinstance(data, list):
+        for value in data:
+            yield from _texts(value)
 
 
 def template_variables(template: str) -> set[str]:

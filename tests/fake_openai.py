@@ -1,17 +1,21 @@
 """A stand-in OpenAI-compatible model server, in a thread of the test process, whose behaviour a test
 switches: it answers (streamed when asked), hangs, fails with HTTP 500, answers a streamed request with
 one plain JSON completion (as some proxies do), or answers garbage. It counts the chat requests it gets
-and keeps their sizes, so a test can see what the product sent."""
+and keeps their sizes and the last ones whole, so a test can see what the product sent; ``reply`` is a
+text, or a function of the request body that writes the reply (to answer each prompt in its own way)."""
 
 from __future__ import annotations
 
 import json
 import threading
 import time
+from collections import deque
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Callable
 
 MODES = ("ok", "whole", "hang", "error", "garbage")
 HANG_LIMIT_S = 600.0  # a hung request is let go at the latest then, or when the server stops
+KEPT_BODIES = 200  # the last chat request bodies kept whole
 
 
 class FakeOpenAIServer(ThreadingHTTPServer):
@@ -19,10 +23,12 @@ class FakeOpenAIServer(ThreadingHTTPServer):
 
     daemon_threads = True
 
-    def __init__(self, delay: float = 0.0, reply: str = "Pourriez-vous signer ?", mode: str = "ok"):
+    def __init__(self, delay: float = 0.0, reply: str | Callable[[dict], str] = "Pourriez-vous signer ?",
+                 mode: str = "ok"):
         self.delay, self.reply, self.mode = delay, reply, mode
         self.requests = 0
         self.prompt_chars: list[int] = []
+        self.bodies: deque[dict] = deque(maxlen=KEPT_BODIES)
         self.released = threading.Event()
         self._thread: threading.Thread | None = None
         super().__init__(("127.0.0.1", 0), _Handler)
@@ -67,6 +73,7 @@ class _Handler(BaseHTTPRequestHandler):
         server = self.server
         server.requests += 1
         server.prompt_chars.append(sum(len(str(m.get("content", ""))) for m in request.get("messages", [])))
+        server.bodies.append(request)
         time.sleep(server.delay)
         if server.mode == "hang":
             server.released.wait(HANG_LIMIT_S)
@@ -77,7 +84,7 @@ class _Handler(BaseHTTPRequestHandler):
         if server.mode == "garbage":
             self._send(b"<html>502 Bad Gateway</html>", "text/html")
             return
-        answer = {"role": "assistant", "content": server.reply}
+        answer = {"role": "assistant", "content": server.reply(request) if callable(server.reply) else server.reply}
         if not request.get("stream") or server.mode == "whole":
             self._send(json.dumps({"id": "c", "object": "chat.completion", "created": 0, "model": "fake",
                                    "choices": [{"index": 0, "finish_reason": "stop", "message": answer}],
