@@ -22,6 +22,7 @@ from pydantic import BaseModel, Field
 from assistant.dialogue import Dialogue
 
 from . import ApiError
+from .auth import client_address
 from .bodies import documented, read_body
 from .deepl import target_code
 from .service import TranslationService
@@ -98,7 +99,7 @@ def router(service: TranslationService) -> APIRouter:
               summary="Start: the text's first question with its options, and a session id")
     async def start(request: Request) -> dict:
         key = api_key(request)
-        who = service.keys.account(key)
+        who = service.keys.account(key, client_address(request))
         body = await read_body(request, StartRequest)
         glossary = service.glossary(who, body.glossary_id).glossary if body.glossary_id else None
         dialogue = await run_in_threadpool(service.start, who, body.text, target_code(body.target_lang),
@@ -111,7 +112,7 @@ def router(service: TranslationService) -> APIRouter:
               summary="Answer: the next question, or the transcript once translated")
     async def answer(session: str, request: Request) -> dict:
         key = api_key(request)
-        service.keys.account(key)
+        service.keys.account(key, client_address(request))
         dialogue = sessions.get(session, key)
         body = await read_body(request, AnswerRequest)
         dialogue = await run_in_threadpool(service.go_on, dialogue, body.answers)

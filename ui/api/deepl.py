@@ -14,9 +14,10 @@ from fastapi import APIRouter, Request, Response
 from fastapi.concurrency import run_in_threadpool
 from pydantic import BaseModel, Field, field_validator
 
-from assistant.languages import LANGUAGES
+from assistant.languages import LANGUAGES, target_language
 
 from . import ApiError
+from .auth import client_address
 from .bodies import documented, read_body
 from .service import TranslationService, extension
 
@@ -49,10 +50,12 @@ class GlossaryRequest(BaseModel):
 
 
 def target_code(code: str) -> str:
-    lang = code.lower().split("-")[0]
-    if lang not in LANGUAGES:
+    """The target language of DeepL's ``target_lang``: a language code or a regional variant that exists
+    (``FR``, ``ES-419``, ``DE-AT``); 400 otherwise, in DeepL's words."""
+    lang = target_language(code)
+    if lang is None:
         raise ApiError(400, f"Value for 'target_lang' not supported: {code!r}; use one of "
-                       f"{', '.join(c.upper() for c in LANGUAGES)}")
+                       f"{', '.join(c.upper() for c in LANGUAGES)}, or one with a region (ES-419, FR-CA)")
     return lang
 
 
@@ -66,7 +69,7 @@ def router(service: TranslationService) -> APIRouter:
     api = APIRouter(prefix="/v2", tags=["DeepL API v2"])
 
     def account(request: Request):
-        return service.keys.account(api_key(request))
+        return service.keys.account(api_key(request), client_address(request))
 
     @api.post("/translate", openapi_extra=documented(TranslateRequest),
               summary="Translate texts; formality answers the formality question in advance")
@@ -111,8 +114,7 @@ def router(service: TranslationService) -> APIRouter:
     async def create_glossary(request: Request) -> dict:
         who = account(request)
         body = await read_body(request, GlossaryRequest)
-        target_code(body.target_lang)
-        return service.create_glossary(who, body.name, body.source_lang, body.target_lang, body.entries,
+        return service.create_glossary(who, body.name, body.source_lang, target_code(body.target_lang), body.entries,
                                        body.entries_format).info()
 
     @api.get("/glossaries", summary="This key's glossaries")

@@ -18,9 +18,10 @@ from starlette.datastructures import UploadFile as StarletteUploadFile
 
 from assistant.formats import FORMATS
 from assistant.formats.placeholders import mask
-from assistant.languages import LANGUAGES
+from assistant.languages import LANGUAGES, target_language
 
 from . import ApiError
+from .auth import client_address
 from .bodies import documented, parse, read_body
 from .deepl import LANGUAGE_NAMES
 from .service import TranslationService, extension
@@ -49,9 +50,10 @@ class TranslateRequest(BaseModel):
 def check_languages(source: str, target: str) -> str:
     if source not in ("en", "auto"):
         raise ApiError(400, f"{source} is not supported as a source language; intercpt translates from en")
-    if target not in LANGUAGES:
+    lang = target_language(target)
+    if lang is None:
         raise ApiError(400, f"{target} is not supported as a target language; use one of {', '.join(LANGUAGES)}")
-    return target
+    return lang
 
 
 def router(service: TranslationService) -> APIRouter:
@@ -61,7 +63,7 @@ def router(service: TranslationService) -> APIRouter:
               summary="Translate a text or a list; alternatives are the readings of an open question")
     async def translate(request: Request) -> dict:
         body = await read_body(request, TranslateRequest)
-        who = service.keys.account(body.api_key)
+        who = service.keys.account(body.api_key, client_address(request))
         lang = check_languages(body.source, body.target)
         texts = [body.q] if isinstance(body.q, str) else body.q
         masks = [mask(text) if body.format == "html" else None for text in texts]
@@ -98,7 +100,7 @@ def router(service: TranslationService) -> APIRouter:
         if not isinstance(upload, StarletteUploadFile) or not upload.filename:
             raise ApiError(400, "Invalid request: missing file parameter")
         body = parse(FileRequest, {k: v for k, v in form.items() if isinstance(v, str)})
-        who = service.keys.account(body.api_key)
+        who = service.keys.account(body.api_key, client_address(request))
         lang = check_languages(body.source, body.target)
         name = Path(upload.filename).name
         if Path(name).suffix.lower() not in FORMATS:
