@@ -10,6 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+NO_AMBIGUITY = "none"  # the type of an item whose gold says nothing in it is ambiguous
+UNKNOWN_TYPE = "unknown"  # the type of an item whose data names none: scored with the text metrics only
+
 
 @dataclass
 class Item:

@@ -1,8 +1,9 @@
 """The generic JSONL data format: ``id, src, ref | refs, context, attributes, type, lang`` per line.
 
 Every row is checked here, field by field, so a bad row is reported with its file and line
-instead of failing an item mid-run (or every item, on every resume). ``"type": "none"`` marks
-an item whose gold says there is nothing to ask about.
+instead of failing an item mid-run (or every item, on every resume). ``type`` is one of the ambiguity
+table's types; ``"type": "none"`` marks an item whose gold says there is nothing to ask about, and
+``"unknown"`` (or no type) one scored with the text metrics only.
 """
 
 from __future__ import annotations
@@ -11,11 +12,12 @@ import json
 from pathlib import Path
 from typing import Any, Iterable
 
+from assistant.ambiguity import ambiguity_types
 from assistant.context.sentences import MAX_CONTEXT_CHARS
 from assistant.inputs import MAX_SOURCE_CHARS
 from assistant.languages import LANGUAGES
 
-from ..data import Item, LoadReport
+from ..data import NO_AMBIGUITY, UNKNOWN_TYPE, Item, LoadReport
 
 
 class RowError(ValueError):
@@ -67,7 +69,7 @@ def parse_row(raw: bytes, default_id: str) -> Item:
     else:
         raise RowError("no reference: give 'ref' (a string) or 'refs' (a list of strings)")
     return Item(id=str(item_id), src=_field(data, "src", required=True, limit=MAX_SOURCE_CHARS), refs=refs,
-                context=_field(data, "context", limit=MAX_CONTEXT_CHARS), type=_field(data, "type") or "unknown",
+                context=_field(data, "context", limit=MAX_CONTEXT_CHARS), type=_type(data),
                 lang=_language(data), attributes=_attributes(data))
 
 
@@ -84,6 +86,15 @@ def _field(data: dict, name: str, *, required: bool = False, limit: int | None =
     if limit is not None and len(value) > limit:
         raise RowError(f"'{name}' has {len(value)} characters; at most {limit} can be read")
     return value
+
+
+def _type(data: dict) -> str:
+    """A type of the ambiguity table, ``none`` (nothing to ask) or ``unknown``; left out, ``unknown``."""
+    kind = _field(data, "type") or UNKNOWN_TYPE
+    known = [*ambiguity_types(), NO_AMBIGUITY, UNKNOWN_TYPE]
+    if kind not in known:
+        raise RowError(f"'type' must be one of {', '.join(known)}, got {_shown(kind)}")
+    return kind
 
 
 def _language(data: dict) -> str:

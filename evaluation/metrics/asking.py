@@ -27,12 +27,11 @@ from assistant import __version__
 from assistant.ambiguity import family_of
 from assistant.transcript import Turn
 
-from ..data import Item
+from ..data import NO_AMBIGUITY, Item
 from ..records import Output
 from .base import SegmentMetric, ShareMetric
 from .table import entry, has_gold_ambiguity
 
-NO_AMBIGUITY = "none"  # the type of an item whose gold says nothing in it is ambiguous
 PLACEHOLDER = "[pr]"  # AmbigMT's removed pronoun: a question about it asks about the person
 SECOND_PERSON = frozenset({"you", "your", "yours", "yourself", "yourselves"})
 DATA_WORDS = ("span", "kw_s")  # item attributes in which a data set names the ambiguous words
