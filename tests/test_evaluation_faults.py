@@ -298,19 +298,22 @@ def test_every_jsonl_row_is_validated_and_reported_with_its_line(tmp_path):
         json.dumps({**good, "id": "ok"}).encode(),
         json.dumps({**good, "id": "nothing-to-ask", "type": "none"}).encode(),
         b"[1, 2]",
+        json.dumps({**good, "id": "typo", "type": "formalty"}).encode(),
+        json.dumps({**good, "id": "no-type", "type": None}).encode(),
     ]
     path = tmp_path / "set.jsonl"
     path.write_bytes(b"\n".join(rows) + b"\n")
     report = LoadReport()
     items = jsonl.load(path, None, report)
-    assert [(i.id, i.type) for i in items] == [("ok", "formality"), ("nothing-to-ask", "none")]
+    assert [(i.id, i.type) for i in items] == [("ok", "formality"), ("nothing-to-ask", "none"), ("no-type", "unknown")]
     reasons = {int(m.split(":")[1]): m.split(": ", 1)[1] for m in report.malformed}
-    assert sorted(reasons) == [2, 3, 4, 5, 6, 7, 8, 9, 10, 12]
+    assert sorted(reasons) == [2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 13]
     assert "not UTF-8" in reasons[2] and "'src' must be a non-empty string, got int 123" in reasons[3]
     assert "'context' must be a string" in reasons[4] and "'refs' must be a non-empty list" in reasons[5]
     assert "'ref' must be a non-empty string" in reasons[6] and "'lang' must be one of" in reasons[7]
     assert "'attributes'" in reasons[8] and "'context' has 5000000 characters" in reasons[9]
     assert "repeats the row of line 1" in reasons[10] and "expected a JSON object" in reasons[12]
+    assert reasons[13].startswith("'type' must be one of formality, it_resolution,") and 'got str "formalty"' in reasons[13]
 
 
 NO_MODEL = ["--translator", "transformers:/nonexistent/model"]  # loading it would fail with another message
@@ -351,6 +354,25 @@ def test_a_huge_context_is_a_reported_row_not_a_crash(tmp_path, capsys):
 
 
 # The real command line, real signals
+
+
+def test_the_command_line_names_the_line_of_a_row_with_an_unknown_type_and_runs_the_others(tmp_path):
+    data = write_data(tmp_path / "data.jsonl", 3)
+    rows = data.read_text(encoding="utf-8").splitlines()
+    rows[1] = rows[1].replace('"type": "formality"', '"type": "formal_you"')
+    data.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    out = tmp_path / "run"
+    with FakeOpenAIServer() as server:
+        done = subprocess.run(
+            [sys.executable, "-m", "assistant.cli.main", "evaluate", "--out", str(out), "--data", str(data),
+             "--langs", "fr", "--methods", "no-extra", "--translator", f"openai:{server.url}#fake", "--bootstrap", "20",
+             "--no-progress"], cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT), "OPENAI_API_KEY": "EMPTY"},
+            capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert f"1 unreadable data row(s) skipped: {data}:2: 'type' must be one of formality," in done.stderr
+    assert 'got str "formal_you"' in done.stderr and "Traceback" not in done.stderr
+    assert sorted(keys(out / "items.jsonl")) == ["no-extra/item-0", "no-extra/item-2"]
+    assert "1 unreadable row(s) skipped" in (out / "report.md").read_text(encoding="utf-8")
 
 
 def test_the_command_line_stops_on_sigterm_promptly_and_a_rerun_finishes_the_run(tmp_path, monkeypatch):
