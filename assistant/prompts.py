@@ -31,7 +31,7 @@ LANGUAGE_VARIABLES = frozenset({"language"})
 PROMPT_TAG = "prompt:{}"
 # A tag as the prompt files write one around a block of text: <source>, </fix>, <text lang="en">; not
 # a self-closing one (<x1/>, a file's placeholder while a model reads it).
-TAG = re.compile(r"</?([A-Za-z_][\w.-]*)(?:\s[^<>/]*)?>")
+BLOCK_TAG = re.compile(r"</?([A-Za-z_][\w.-]*)(?:\s[^<>/]*)?>")
 
 
 class PromptFileError(ValueError):
@@ -112,7 +112,7 @@ def prompt_tags() -> tuple[str, ...]:
             data = yaml.safe_load(path.read_text(encoding="utf-8"))
         except (OSError, yaml.YAMLError) as err:
             raise PromptFileError(f"{path}: {err}") from err
-        names.update(name.lower() for text in _texts(data) for name in TAG.findall(text))
+        names.update(name.lower() for text in _texts(data) for name in BLOCK_TAG.findall(text))
     return tuple(sorted(names))
 
 
