@@ -1,7 +1,8 @@
 """A stand-in OpenAI-compatible model server, in a thread of the test process, whose behaviour a test
 switches: it answers (streamed when asked), hangs, fails with HTTP 500, answers a streamed request with
-one plain JSON completion (as some proxies do), or answers garbage. It counts the chat requests it gets
-and keeps their sizes, so a test can see what the product sent."""
+one plain JSON completion (as some proxies do), or answers garbage; ``errors_left`` makes the next
+requests fail with HTTP 500 whatever the mode (a server that recovers). It counts the chat requests it
+gets and keeps their sizes, so a test can see what the product sent."""
 
 from __future__ import annotations
 
@@ -15,12 +16,14 @@ HANG_LIMIT_S = 600.0  # a hung request is let go at the latest then, or when the
 
 
 class FakeOpenAIServer(ThreadingHTTPServer):
-    """Answers every chat request after ``delay`` seconds with ``reply``, as ``mode`` says (one of MODES)."""
+    """Answers every chat request after ``delay`` seconds with ``reply``, as ``mode`` says (one of MODES),
+    once the first ``errors_left`` requests got an HTTP 500."""
 
     daemon_threads = True
 
-    def __init__(self, delay: float = 0.0, reply: str = "Pourriez-vous signer ?", mode: str = "ok"):
-        self.delay, self.reply, self.mode = delay, reply, mode
+    def __init__(self, delay: float = 0.0, reply: str = "Pourriez-vous signer ?", mode: str = "ok",
+                 errors_left: int = 0):
+        self.delay, self.reply, self.mode, self.errors_left = delay, reply, mode, errors_left
         self.requests = 0
         self.prompt_chars: list[int] = []
         self.released = threading.Event()
@@ -71,7 +74,8 @@ class _Handler(BaseHTTPRequestHandler):
         if server.mode == "hang":
             server.released.wait(HANG_LIMIT_S)
             return
-        if server.mode == "error":
+        failing, server.errors_left = server.errors_left > 0, max(0, server.errors_left - 1)
+        if server.mode == "error" or failing:
             self._send(b'{"error": {"message": "internal error", "type": "server_error"}}', "application/json", 500)
             return
         if server.mode == "garbage":
