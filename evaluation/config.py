@@ -54,6 +54,13 @@ class EvalConfig:
     concurrency: int = field(default=1, metadata={
         "help": "items in flight at once; a vLLM server batches them", "metavar": "K", "min": 1, "max": 256,
         "identity": False})
+    retries: int = field(default=4, metadata={
+        "help": "times an item is tried again after a model server error (HTTP 5xx or 429, a timeout, a dropped "
+                "connection), after waits that grow exponentially with jitter; then the run stops, exits 1 and its "
+                "next start runs the item again", "metavar": "N", "min": 0, "max": 20, "identity": False})
+    retry_wait: float = field(default=30.0, metadata={
+        "help": "longest wait in seconds before trying an item again (the first wait is up to 1 s, then up to twice "
+                "as long each time)", "metavar": "S", "min": 0.0, "max": 600.0, "identity": False})
     bootstrap: int = field(default=1000, metadata={
         "help": "bootstrap resamples for confidence intervals and tests", "metavar": "B", "min": 1,
         "max": 100_000, "identity": False})

@@ -3,7 +3,9 @@
 ``items.jsonl`` is the run's memory. A killed run leaves at most one partial last line, which
 is dropped on the next start; every complete line is an item that will not be run again, and
 a key found twice (a file written by hand or by an older intercpt) keeps its first record
-and is reported in ``RecordStore.duplicates``.
+and is reported in ``RecordStore.duplicates``. The one exception is a record of a garbage reply
+(``Record.garbage``): it counts in the report, but the next start runs its item again, and the
+new record takes its place in the file.
 Records are written and read through one serializer pair (``Record.to_dict``/``from_dict``)
 that stamps and checks ``schema_version``, so a file from a newer intercpt is refused with
 its file and line instead of being misread.
@@ -18,6 +20,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Iterator, Protocol
 
+from assistant.checks import TEXT_CHECKS
 from assistant.errors import DataError
 from assistant.transcript import Transcript
 
@@ -45,7 +48,10 @@ class Output(Protocol):
 
 @dataclass
 class Record:
-    """One finished (method, item): the item, who answered, the full transcript (or the error) and the scores."""
+    """One finished (method, item): the item, who answered, the full transcript (or the error) and the scores.
+
+    ``garbage``: the item failed because the model server answered with something that is not a
+    completion (``stopping.is_garbage_reply``); the server's fault, so the next start runs it again."""
 
     method: str
     user: str
@@ -53,6 +59,7 @@ class Record:
     transcript: Transcript | None
     error: str | None = None
     scores: dict[str, Any] = field(default_factory=dict)
+    garbage: bool = False
 
     @property
     def key(self) -> str:
@@ -69,10 +76,18 @@ class Record:
                         if self.transcript and self.error is None else [])
         return ([self.translation] + alternatives)[:n]
 
+    @property
+    def not_a_translation(self) -> bool:
+        """Whether the model's final reply failed a text check (it is English, or its length is far from
+        the source's: the model answered or echoed instead of translating). It stays the method's
+        output and is scored as such (dropping it would flatter the method); the report counts it."""
+        checks = self.transcript.checks if self.transcript and self.error is None else []
+        return any(check.name in TEXT_CHECKS and check.status == "fail" for check in checks)
+
     def to_dict(self) -> dict[str, Any]:
         return {"schema_version": SCHEMA_VERSION, "key": self.key, "method": self.method, "user": self.user,
                 "item": asdict(self.item), "transcript": self.transcript.to_dict() if self.transcript else None,
-                "error": self.error, "scores": self.scores}
+                "error": self.error, "scores": self.scores, "garbage": self.garbage}
 
     @classmethod
     def from_dict(cls, data: Any, where: str = "record") -> "Record":
@@ -87,7 +102,8 @@ class Record:
         try:
             transcript = Transcript.from_dict(data["transcript"]) if data.get("transcript") else None
             return cls(method=data["method"], user=data["user"], item=Item(**data["item"]), transcript=transcript,
-                       error=data.get("error"), scores=dict(data.get("scores") or {}))
+                       error=data.get("error"), scores=dict(data.get("scores") or {}),
+                       garbage=bool(data.get("garbage", False)))
         except DataError as err:
             raise DataError(f"{where}: {err}") from None
         except (KeyError, TypeError) as err:
@@ -152,6 +168,10 @@ class RecordStore:
     def __contains__(self, key: str) -> bool:
         return key in self.records
 
+    def is_final(self, key: str) -> bool:
+        """Whether ``key`` has a record the next start keeps (any but a garbage reply's)."""
+        return key in self.records and not self.records[key].garbage
+
     def __len__(self) -> int:
         return len(self.records)
 
@@ -159,9 +179,14 @@ class RecordStore:
         return iter(self.records.values())
 
     def append(self, record: Record) -> None:
+        """Add a record; one that replaces a garbage reply's takes its place by rewriting the file."""
         line = record.to_json_line()
         with self._lock:
+            if self.is_final(record.key):
+                return
             if record.key in self.records:
+                self.records[record.key] = record
+                self._replace(b"".join(r.to_json_line() for r in self.records.values()))
                 return
             with open(self.path, "ab") as handle:
                 handle.write(line)

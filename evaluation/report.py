@@ -46,7 +46,7 @@ def summarize(records: list[Record], run_info: dict[str, Any], load_notes: dict[
         names = metrics_for_outputs(members) + (["comet"] if comet else [])
         scores = corpus_scores(members, names=names, bootstrap=bootstrap, seed=seed)
         rows.append({"type": kind, "lang": lang, "method": method, "n": len(members),
-                     "errors": sum(r.error is not None for r in members),
+                     "errors": sum(r.error is not None for r in members), **_reply_counts(members),
                      "scores": {name: score.to_dict() for name, score in scores.items()}})
     for row in rows:
         row["significance"] = _significance(row, rows, groups, bootstrap, seed)
@@ -56,6 +56,7 @@ def summarize(records: list[Record], run_info: dict[str, Any], load_notes: dict[
     identity = config.identity()
     return {
         "run": {"items": len(records), "failed_items": sum(r.error is not None for r in records),
+                **{f"{name}_items": count for name, count in _reply_counts(records).items()},
                 "wall_s": round(wall, 3), "items_per_s": round(len(records) / wall, 4) if wall else None,
                 "sessions": sessions, "concurrency": sessions[-1]["concurrency"] if sessions else None,
                 **identity, "bootstrap": bootstrap, "comet": comet,
@@ -69,6 +70,12 @@ def summarize(records: list[Record], run_info: dict[str, Any], load_notes: dict[
                         if method == "intercpt" and has_gold_ambiguity(members[0].item)},
         "published": compare(rows, records, identity),
     }
+
+
+def _reply_counts(records: list[Record]) -> dict[str, int]:
+    """How many replies were garbage (the server's: counted among the failures, run again at the next
+    start) and how many were no translation (the model's: scored as the output they are)."""
+    return {"garbage": sum(r.garbage for r in records), "not_translation": sum(r.not_a_translation for r in records)}
 
 
 def _checker_ceilings(records: list[Record], bootstrap: int, seed: int) -> list[dict[str, Any]]:
@@ -156,7 +163,9 @@ def render_markdown(summary: dict[str, Any]) -> str:
              f"at most {run['max_questions']} question(s) per item",
              f"- context read by the simulated user and with-context: {run['context_strategy']}, at most "
              f"{run['context_budget']} spaCy tokens, encoder {run['context_encoder'] or 'none'}",
-             f"- data: `{run['data']}`; {run['items']} records ({run['failed_items']} failed); "
+             f"- data: `{run['data']}`; {run['items']} records ({run['failed_items']} failed, of which "
+             f"{run['garbage_items']} for a garbage reply of the server; {run['not_translation_items']} "
+             "scored replies that are not translations); "
              f"limit {run['limit'] or 'none'} per type × language, drawn with seed {run['seed']}",
              f"- wall time {run['wall_s']:.1f} s over {len(sessions)} session(s), {run['items_per_s'] or 0:.3f} "
              f"records/s, concurrency {run['concurrency']} (model loading, "
@@ -188,6 +197,7 @@ def render_markdown(summary: dict[str, Any]) -> str:
             cells = [format_cell(row["scores"].get(n), None) for n in names]
             lines.append(f"| {row['lang']} | *references (checker ceiling)* | {row['n']} | " + " | ".join(cells)
                          + " | – |")
+        lines += _reply_notes([r for r in groups if r["type"] == kind])
         errors = {k: v for k, v in summary["error_types"].items() if k.startswith(kind + "/")}
         if any(errors.values()):
             lines += ["", "Error types of the intercpt method: " + "; ".join(
@@ -206,6 +216,20 @@ def render_markdown(summary: dict[str, Any]) -> str:
             lines.append(f"| {group} | {attribute} | {_counts(counts.get('output', {}))} | "
                          f"{_counts(counts.get('gold', {}))} |")
     return "\n".join(lines) + "\n"
+
+
+def _reply_notes(rows: list[dict[str, Any]]) -> list[str]:
+    """Below a type's table, the groups whose replies were garbage or no translation, with their counts."""
+    notes = {"garbage": "Garbage replies of the model server (not completions; failed items, run again at the "
+                        "next start)",
+             "not_translation": "Replies that are not translations (English, or a length far from the source's; "
+                                "scored as they are)"}
+    lines = []
+    for name, text in notes.items():
+        counts = [f"{r['lang']} {r['method']} {r[name]}" for r in rows if r.get(name)]
+        if counts:
+            lines += ["", f"{text}: " + ", ".join(counts)]
+    return lines
 
 
 def render_asking(groups: list[dict[str, Any]]) -> list[str]:

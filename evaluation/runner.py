@@ -2,9 +2,10 @@
 
 A run directory holds ``run.json`` (the arguments that define the run, and one entry per
 session), ``items.jsonl`` (one record per finished method × item) and, once every item is
-done, the report. Starting the same run again skips what ``items.jsonl`` already holds; one
-process at a time may write a run directory. Items are launched only as workers free up, so a
-stop (a signal, or a model server that went away) sends nothing more to the model.
+done, the report. Starting the same run again skips what ``items.jsonl`` already holds (but a
+garbage reply's record, run again); one process at a time may write a run directory. Items are
+launched only as workers free up, so a stop (a signal, or a model server that keeps failing)
+sends nothing more to the model.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from tqdm import tqdm
 
 from assistant.backends import ModelSpec, load_chat_model, supports_structured_output
 from assistant.chain import Assistant
-from assistant.errors import InputError, IntercptError, OutageError
+from assistant.errors import BackendError, InputError, IntercptError, OutageError
 from assistant.glossary import Glossary
 from assistant.users import User, make_user
 
@@ -32,7 +33,8 @@ from .data import Item, LoadReport
 from .files import FolderLock, replace_file
 from .loaders import load_items
 from .records import ITEMS_FILE, Record, RecordStore, record_key
-from .stopping import StopRequest, is_outage
+from .retry import with_retries
+from .stopping import StopRequest, is_garbage_reply, is_server_failure
 
 RUN_FILE = "run.json"
 GRACE_S = 5.0  # after a stop signal, how long items already running may take to finish and be kept
@@ -107,16 +109,18 @@ class Evaluation:
 
     @property
     def pending(self) -> list[tuple[str, Item]]:
-        return [(m, i) for m, i in self.units if record_key(m, i) not in self.store]
+        return [(m, i) for m, i in self.units if not self.store.is_final(record_key(m, i))]
 
     def run(self, progress: bool = True) -> None:
         """Run every pending unit, ``concurrency`` at a time, appending each record as it finishes.
 
         An item that fails (the chain refuses its input, the model's reply is unusable, a metric
-        cannot score it) is recorded with its error and counts as a failure. A model server that
-        cannot be reached stops the run with ``OutageError``; a stop signal winds it down
-        (``StopRequest``). Either way what finished is kept and the next start runs only what is
-        missing. Each start is a session in run.json, updated after every item.
+        cannot score it) is recorded with its error and counts as a failure. An item that fails
+        for the model server (an HTTP 5xx or 429, a timeout, no connection) is tried again with
+        backoff; one that still fails is not recorded and stops the run with ``OutageError``,
+        naming how many items failed so; a stop signal winds it down (``StopRequest``). Either way
+        what finished is kept and the next start runs only what is missing. Each start is a
+        session in run.json, updated after every item.
         """
         pending = self.pending
         if not pending:
@@ -128,7 +132,8 @@ class Evaluation:
                    "concurrency": self.config.concurrency}
         self.run_info["sessions"].append(session)
         t0, done_before = time.perf_counter(), len(self.store)
-        todo, in_flight, failure = deque(pending), set(), None
+        todo, in_flight, failure, dropped = deque(pending), set(), None, 0
+        halt = threading.Event()  # ends the waits of items to be tried again
         finished: queue.SimpleQueue = queue.SimpleQueue()
         bar = tqdm(total=len(self.units), initial=len(self.units) - len(pending), unit="item",
                    desc="evaluate", disable=not progress, dynamic_ncols=True)
@@ -138,7 +143,9 @@ class Evaluation:
                     while todo and len(in_flight) < self.config.concurrency and not (stop.requested or failure):
                         unit = todo.popleft()
                         in_flight.add(record_key(*unit))
-                        self._launch(unit, finished)
+                        self._launch(unit, finished, halt)
+                    if stop.requested or failure:
+                        halt.set()
                     if not in_flight or stop.waited() > self.grace_s:
                         break
                     try:
@@ -153,6 +160,7 @@ class Evaluation:
                         bar.update()
                     else:
                         failure = failure or outcome
+                        dropped += 1
             finally:
                 bar.close()
                 if stop.requested or failure:
@@ -161,18 +169,21 @@ class Evaluation:
         if stop.requested:
             self._say_how_to_resume(f"stopped by {stop.name}", len(in_flight))
             raise stop.exit()
-        if failure is not None and not is_outage(failure):
+        if failure is not None and not is_server_failure(failure):
             raise failure
         if failure is not None:
-            raise OutageError(f"the model server failed ({type(failure).__name__}: {failure}); "
-                              f"{self._kept()}; {self._resume_hint()}") from failure
+            raise OutageError(f"{dropped} item(s) failed for the model server and were not recorded (after "
+                              f"{self.config.retries} retries: {_reason(failure)}); {self._kept()}; "
+                              f"{self.resume_hint()}") from failure
 
-    def _launch(self, unit: tuple[str, Item], finished: queue.SimpleQueue) -> None:
-        """Run one unit in a daemon thread: a model call given up on at a stop must not hold the exit."""
+    def _launch(self, unit: tuple[str, Item], finished: queue.SimpleQueue, halt: threading.Event) -> None:
+        """Run one unit in a daemon thread, tried again while the server fails it (until ``halt``): a model
+        call given up on at a stop must not hold the exit."""
         def work() -> None:
             try:
-                outcome: Record | BaseException = self._run_unit(*unit)
-            except Exception as err:  # noqa: BLE001 - _run_unit lets only outages through
+                outcome: Record | BaseException = with_retries(lambda: self._run_unit(*unit), self.config.retries,
+                                                               self.config.retry_wait, halt)
+            except Exception as err:  # noqa: BLE001 - only server failures (and RetryAbandoned) come through
                 outcome = err
             finished.put((record_key(*unit), outcome))
 
@@ -181,14 +192,14 @@ class Evaluation:
     def _kept(self) -> str:
         return f"{len(self.store)} of {len(self.units)} records kept in {self.config.out / ITEMS_FILE}"
 
-    def _resume_hint(self) -> str:
+    def resume_hint(self) -> str:
         if self.resume_command:
             return f"resume with: {self.resume_command}"
         return f"run the same command again (same --out {self.config.out}) to resume"
 
     def _say_how_to_resume(self, why: str, abandoned: int) -> None:
         dropped = f"; {abandoned} unfinished item(s) dropped, to run again" if abandoned else ""
-        print(f"intercpt: {why}: {self._kept()}{dropped}\nintercpt: {self._resume_hint()}", file=sys.stderr,
+        print(f"intercpt: {why}: {self._kept()}{dropped}\nintercpt: {self.resume_hint()}", file=sys.stderr,
               flush=True)
 
     def _save_run_info(self) -> None:
@@ -216,20 +227,22 @@ class Evaluation:
                          specialist=self.config.chain.prompts == "specialist", context_policy=self._policy)
 
     def _run_unit(self, method: str, item: Item) -> Record:
-        """The item's record; whatever fails on the item's account (not an outage) is its recorded error."""
+        """The item's record; whatever fails on the item's account (not the server's) is its recorded error,
+        and a garbage reply is recorded as such (the report counts it, the next start runs it again)."""
         from .metrics import segment_scores
 
-        user, transcript, error = None, None, None
+        user, transcript, error, garbage = None, None, None, False
         try:
             user = self._user_for(item) if method == "intercpt" else None
             transcript = self._assistant.run(item.src, item.lang, method=method, context=item.context or None,
                                              user=user, max_questions=self.config.chain.max_questions,
                                              glossary=self._glossaries.get(item.lang))
-        except Exception as err:  # noqa: BLE001 - an item's failure is data; only an outage stops the run
-            if is_outage(err):
+        except Exception as err:  # noqa: BLE001 - an item's failure is data; only the server's stops the run
+            if is_server_failure(err):
                 raise
-            error = _reason(err)
-        record = Record(method, user.name if user else "-", item, transcript, error)
+            garbage = is_garbage_reply(err)
+            error = f"the model server's reply is not a completion ({_reason(err)})" if garbage else _reason(err)
+        record = Record(method, user.name if user else "-", item, transcript, error, garbage=garbage)
         try:
             record.scores = segment_scores(record)
         except Exception as err:  # noqa: BLE001 - same: one unscorable item must not stop the others
@@ -245,7 +258,8 @@ class Evaluation:
 def evaluate(config: EvalConfig, *, progress: bool = True, load_model: Callable[[ModelSpec], Any] = load_chat_model,
              resume_command: str | None = None) -> dict[str, Any]:
     """Run (or finish) the evaluation, then write items.jsonl, summary.json/.csv, report.md and plots.
-    ``resume_command`` is the command line to show when the run stops before the end."""
+    ``resume_command`` is the command line to show when the run stops before the end. Garbage
+    replies fail the run (``BackendError``) once the report that counts them is written."""
     from .report import summarize, write_report
 
     with Evaluation(config, load_model, resume_command=resume_command) as evaluation:
@@ -264,6 +278,11 @@ def evaluate(config: EvalConfig, *, progress: bool = True, load_model: Callable[
                  if "with-context" in config.methods else 0}
         summary = summarize(records, evaluation.run_info, notes, config)
         write_report(config.out, summary)
+        garbage = summary["run"]["garbage_items"]
+        if garbage:
+            raise BackendError(f"{garbage} item(s) got a reply from the model server that is not a completion (e.g. "
+                               f"an HTML page); {config.out / 'report.md'} counts them as failed and the next start "
+                               f"runs them again; {evaluation.resume_hint()}")
         return summary
 
 

@@ -1,5 +1,5 @@
-"""How a running evaluation stops: on a signal it winds down, on an outage it halts; anything else
-an item raises is that item's failure.
+"""How a running evaluation stops: on a signal it winds down, when the model server keeps failing
+it halts; anything else an item raises is that item's failure.
 
 The first Ctrl-C or SIGTERM asks the run to stop launching items and to keep what finishes
 within a short grace period; a second one exits at once. The handlers are installed only
@@ -9,10 +9,12 @@ ones come back afterwards, so the command line's own SIGTERM handling applies ev
 
 from __future__ import annotations
 
+import json
 import signal
 import sys
 import threading
 import time
+from collections.abc import Iterator
 from types import FrameType
 
 from assistant.errors import OutageError
@@ -67,24 +69,67 @@ class StopRequest:
         return KeyboardInterrupt() if number == signal.SIGINT else SystemExit(128 + int(number))
 
 
-def is_outage(err: BaseException) -> bool:
-    """Whether a failure is the model server's (unreachable, or gone mid-request) rather than the item's.
+RETRIED_STATUSES = (408, 409, 429)  # with every 5xx: the statuses the OpenAI client itself retries
 
-    Only these stop a run, and a restart retries their items; any other error (an empty reply,
-    a bad row, a metric that cannot score) is recorded as the item's failure. Checked by type,
-    along the chain of causes: ``OutageError``, the OS's ``ConnectionError``, the OpenAI client's
-    ``APIConnectionError`` (its timeouts included) and httpx's transport errors. The client
+
+def is_server_failure(err: BaseException) -> bool:
+    """Whether a failure is the model server's, and likely to pass, rather than the item's.
+
+    These are tried again with backoff, never recorded as the item's result, and a run that
+    gives up on them stops and exits non-zero so that its next start runs their items again.
+    Checked by type along the chain of causes: ``OutageError``; the OS's ``ConnectionError`` and
+    ``TimeoutError``; the OpenAI client's ``APIConnectionError`` (its timeouts included) and its
+    HTTP errors with a 5xx status or 408, 409, 429 (``InternalServerError``, ``RateLimitError``…);
+    httpx's transport errors. Any other error (an empty reply, a bad row, a 400 for a prompt the
+    server will never take, a metric that cannot score) is the item's own failure. The client
     libraries are looked up only if already imported, so a local backend never imports them.
     """
-    kinds: list[type] = [OutageError, ConnectionError]
-    for module, name in (("openai", "APIConnectionError"), ("httpx", "TransportError")):
-        kind = getattr(sys.modules.get(module), name, None)
-        if isinstance(kind, type):
-            kinds.append(kind)
+    openai = sys.modules.get("openai")
+    status_error = getattr(openai, "APIStatusError", None)
+    kinds = tuple(kind for kind in (OutageError, ConnectionError, TimeoutError, getattr(openai, "APIConnectionError", None),
+                                    getattr(sys.modules.get("httpx"), "TransportError", None))
+                  if isinstance(kind, type))
+    for cause in _causes(err):
+        if isinstance(cause, kinds):
+            return True
+        if isinstance(status_error, type) and isinstance(cause, status_error) and (
+                cause.status_code >= 500 or cause.status_code in RETRIED_STATUSES):
+            return True
+    return False
+
+
+# What the client libraries raise when an HTTP 200 carries something else than a completion (an
+# HTML error page from a proxy, JSON without choices, a stream without events): their own words,
+# as they have no type for it.
+NOT_A_COMPLETION = ("Unexpected response type from OpenAI-compatible endpoint", "No generation chunks were returned",
+                    "Received response with null value for 'choices'")
+
+
+def is_garbage_reply(err: BaseException) -> bool:
+    """Whether the server answered a request with a body that is not a completion (a 200 with an HTML
+    page, a body that is not JSON, JSON without choices, a stream without events). The chain parses
+    the model's text with its own parsers, which never raise ``json.JSONDecodeError``: that one is the
+    client's, reading the body.
+
+    That is the server's failure, not the item's: such an item is recorded as failed, so the report
+    counts it, and is run again at the next start. A completion whose text is empty or is no
+    translation (English, or a length far from the source's) is the model's own answer, not garbage:
+    see ``Record.not_a_translation``.
+    """
+    validation_error = getattr(sys.modules.get("openai"), "APIResponseValidationError", None)
+    for cause in _causes(err):
+        if isinstance(cause, json.JSONDecodeError) or (
+                isinstance(validation_error, type) and isinstance(cause, validation_error)):
+            return True
+        if type(cause) in (ValueError, TypeError) and str(cause).startswith(NOT_A_COMPLETION):
+            return True
+    return False
+
+
+def _causes(err: BaseException | None) -> Iterator[BaseException]:
+    """``err`` and the errors it was raised from, each once."""
     seen = set()
     while err is not None and id(err) not in seen:
-        if isinstance(err, tuple(kinds)):
-            return True
         seen.add(id(err))
+        yield err
         err = err.__cause__
-    return False

@@ -1,8 +1,9 @@
 """A stand-in OpenAI-compatible model server, in a thread of the test process, whose behaviour a test
 switches: it answers (streamed when asked), hangs, fails with HTTP 500, answers a streamed request with
-one plain JSON completion (as some proxies do), or answers garbage. It counts the chat requests it gets
-and keeps their sizes and the last ones whole, so a test can see what the product sent; ``reply`` is a
-text, or a function of the request body that writes the reply (to answer each prompt in its own way)."""
+one plain JSON completion (as some proxies do), or answers garbage; ``errors_left`` makes the next
+requests fail with HTTP 500 whatever the mode (a server that recovers). It counts the chat requests it
+gets and keeps their sizes and the last ones whole, so a test can see what the product sent; ``reply`` is
+a text, or a function of the request body that writes the reply (to answer each prompt in its own way)."""
 
 from __future__ import annotations
 
@@ -19,13 +20,14 @@ KEPT_BODIES = 200  # the last chat request bodies kept whole
 
 
 class FakeOpenAIServer(ThreadingHTTPServer):
-    """Answers every chat request after ``delay`` seconds with ``reply``, as ``mode`` says (one of MODES)."""
+    """Answers every chat request after ``delay`` seconds with ``reply``, as ``mode`` says (one of MODES),
+    once the first ``errors_left`` requests got an HTTP 500."""
 
     daemon_threads = True
 
     def __init__(self, delay: float = 0.0, reply: str | Callable[[dict], str] = "Pourriez-vous signer ?",
-                 mode: str = "ok"):
-        self.delay, self.reply, self.mode = delay, reply, mode
+                 mode: str = "ok", errors_left: int = 0):
+        self.delay, self.reply, self.mode, self.errors_left = delay, reply, mode, errors_left
         self.requests = 0
         self.prompt_chars: list[int] = []
         self.bodies: deque[dict] = deque(maxlen=KEPT_BODIES)
@@ -78,7 +80,8 @@ class _Handler(BaseHTTPRequestHandler):
         if server.mode == "hang":
             server.released.wait(HANG_LIMIT_S)
             return
-        if server.mode == "error":
+        failing, server.errors_left = server.errors_left > 0, max(0, server.errors_left - 1)
+        if server.mode == "error" or failing:
             self._send(b'{"error": {"message": "internal error", "type": "server_error"}}', "application/json", 500)
             return
         if server.mode == "garbage":

@@ -29,7 +29,8 @@ from evaluation.data import LoadReport
 from evaluation.loaders import jsonl
 from evaluation.records import RecordStore
 from evaluation.runner import Evaluation, evaluate
-from evaluation.stopping import StopRequest, is_outage
+from evaluation.retry import RetryAbandoned, with_retries
+from evaluation.stopping import StopRequest, is_garbage_reply, is_server_failure
 from tests.fake_openai import FakeOpenAIServer
 from tests.fakes import StepFake
 
@@ -46,7 +47,7 @@ def write_data(path: Path, count: int, **row) -> Path:
 
 def config(tmp_path: Path, count: int = 20, **overrides) -> EvalConfig:
     settings = dict(out=tmp_path / "run", langs=None, methods=("no-extra",), translator="transformers:fake-model",
-                    bootstrap=20)
+                    bootstrap=20, retry_wait=0.01)
     settings.update(overrides)
     if "data" not in settings:
         settings["data"] = str(write_data(tmp_path / "data.jsonl", count))
@@ -193,21 +194,69 @@ def test_an_item_that_cannot_be_scored_is_recorded_and_the_run_goes_on(tmp_path,
     assert len(evaluation.store) == 3
 
 
-def test_only_an_unreachable_server_is_an_outage():
+def status_error(kind: type, status: int) -> openai.APIStatusError:
     request = httpx.Request("POST", "http://127.0.0.1:9/v1/chat/completions")
-    assert is_outage(openai.APIConnectionError(request=request))
-    assert is_outage(openai.APITimeoutError(request=request))
-    assert is_outage(httpx.ConnectError("refused", request=request))
-    assert is_outage(ConnectionRefusedError(111, "refused"))
-    assert is_outage(OutageError("the server went away"))
+    return kind("failed", response=httpx.Response(status, request=request), body=None)
+
+
+def test_only_the_server_s_passing_failures_are_retried_and_never_recorded():
+    request = httpx.Request("POST", "http://127.0.0.1:9/v1/chat/completions")
+    assert is_server_failure(openai.APIConnectionError(request=request))
+    assert is_server_failure(openai.APITimeoutError(request=request))
+    assert is_server_failure(status_error(openai.InternalServerError, 500))
+    assert is_server_failure(status_error(openai.InternalServerError, 503))
+    assert is_server_failure(status_error(openai.RateLimitError, 429))
+    assert is_server_failure(httpx.ConnectError("refused", request=request))
+    assert is_server_failure(httpx.RemoteProtocolError("peer closed connection", request=request))
+    assert is_server_failure(ConnectionRefusedError(111, "refused"))
+    assert is_server_failure(OutageError("the server went away"))
     wrapped = BackendError("the server failed")
-    wrapped.__cause__ = openai.APIConnectionError(request=request)
-    assert is_outage(wrapped)
-    assert not is_outage(BackendError("the model returned no translation (raw reply: '')"))
-    assert not is_outage(TypeError("bad row"))
+    wrapped.__cause__ = status_error(openai.InternalServerError, 502)
+    assert is_server_failure(wrapped)
+    assert not is_server_failure(status_error(openai.BadRequestError, 400))  # a prompt it will never take
+    assert not is_server_failure(BackendError("the model returned no translation (raw reply: '')"))
+    assert not is_server_failure(TypeError("bad row"))
 
 
-def test_an_outage_stops_the_run_and_a_restart_retries_only_its_items(tmp_path):
+def test_a_reply_that_is_not_a_completion_is_garbage_and_an_empty_one_is_not():
+    assert is_garbage_reply(ValueError("No generation chunks were returned"))
+    assert is_garbage_reply(ValueError("Unexpected response type from OpenAI-compatible endpoint. Expected a dict"))
+    assert is_garbage_reply(TypeError("Received response with null value for 'choices'. This can happen when"))
+    assert is_garbage_reply(json.JSONDecodeError("Expecting value", "<html>", 0))
+    assert not is_garbage_reply(BackendError("the model returned no translation (raw reply: '')"))
+    assert not is_garbage_reply(ValueError("some other bug"))
+    assert not is_garbage_reply(status_error(openai.InternalServerError, 500))
+
+
+def test_a_server_error_is_retried_with_backoff_and_the_item_succeeds(tmp_path):
+    def fail_twice(n, _):
+        if n <= 2:
+            raise status_error(openai.InternalServerError, 500)
+
+    model = fake(fail_twice)
+    evaluate(config(tmp_path, count=3), progress=False, load_model=lambda spec: model)
+    records = [json.loads(line) for line in (tmp_path / "run" / "items.jsonl").read_text().splitlines()]
+    assert sorted(r["key"] for r in records) == [f"no-extra/item-{n}" for n in range(3)]
+    assert all(r["error"] is None for r in records)
+    assert model.steps().count("translate") == 5
+
+
+def test_a_wait_to_retry_ends_at_once_when_the_run_halts():
+    halt = threading.Event()
+    calls = []
+
+    def always_500():
+        calls.append(time.monotonic())
+        raise status_error(openai.InternalServerError, 500)
+
+    threading.Timer(0.2, halt.set).start()
+    started = time.monotonic()
+    with pytest.raises(RetryAbandoned):
+        with_retries(always_500, retries=5, max_wait_s=60, halt=halt)
+    assert time.monotonic() - started < 5 and len(calls) <= 3  # not the minutes of five long waits
+
+
+def test_an_item_the_server_keeps_failing_stops_the_run_unrecorded_and_a_restart_runs_it(tmp_path):
     request = httpx.Request("POST", "http://127.0.0.1:9/v1/chat/completions")
 
     def refuse_from_3rd(n, _):
@@ -215,14 +264,46 @@ def test_an_outage_stops_the_run_and_a_restart_retries_only_its_items(tmp_path):
             raise openai.APIConnectionError(request=request)
 
     model = fake(refuse_from_3rd)
-    with pytest.raises(OutageError, match=r"APIConnectionError.*2 of 6 records kept.*resume"):
-        evaluate(config(tmp_path, count=6), progress=False, load_model=lambda spec: model)
+    with pytest.raises(OutageError, match=r"1 item\(s\) failed for the model server and were not recorded \(after 2 "
+                                          r"retries: APIConnectionError.*2 of 6 records kept.*resume"):
+        evaluate(config(tmp_path, count=6, retries=2), progress=False, load_model=lambda spec: model)
     assert keys(tmp_path / "run" / "items.jsonl") == ["no-extra/item-0", "no-extra/item-1"]
-    assert model.steps().count("translate") == 3
+    assert model.steps().count("translate") == 2 + 3  # the third item, tried three times; nothing after it
     model.script, model.calls[:] = None, []
     evaluate(config(tmp_path, count=6), progress=False, load_model=lambda spec: model)
     assert model.steps().count("translate") == 4
     assert len(set(keys(tmp_path / "run" / "items.jsonl"))) == 6
+
+
+def test_a_garbage_reply_is_counted_fails_the_run_and_its_item_runs_again_once(tmp_path):
+    def html_page_for_form_1(n, text):
+        if "form 1," in text:
+            raise ValueError("No generation chunks were returned")  # what the client says of an HTML body
+
+    model = fake(html_page_for_form_1)
+    with pytest.raises(BackendError, match=r"1 item\(s\) got a reply from the model server that is not a completion"):
+        evaluate(config(tmp_path, count=3), progress=False, load_model=lambda spec: model)
+    summary = json.loads((tmp_path / "run" / "summary.json").read_text())
+    assert summary["run"]["garbage_items"] == 1 and summary["run"]["failed_items"] == 1
+    assert "Garbage replies of the model server" in (tmp_path / "run" / "report.md").read_text()
+    assert keys(tmp_path / "run" / "items.jsonl") == [f"no-extra/item-{n}" for n in range(3)]
+
+    model.script, model.calls[:] = None, []
+    summary = evaluate(config(tmp_path, count=3), progress=False, load_model=lambda spec: model)
+    assert model.steps().count("translate") == 1 and summary["run"]["garbage_items"] == 0
+    assert keys(tmp_path / "run" / "items.jsonl") == [f"no-extra/item-{n}" for n in range(3)]  # replaced in place
+    assert all(r.error is None for r in RecordStore(tmp_path / "run" / "items.jsonl"))
+
+
+def test_a_reply_that_is_not_a_translation_is_scored_as_it_is_and_counted(tmp_path):
+    english = "Could you sign this form for me at the bank, please, before we leave?"
+    model = fake(lambda n, text: english if "form 2," in text else None)
+    summary = evaluate(config(tmp_path, count=3), progress=False, load_model=lambda spec: model)
+    record = RecordStore(tmp_path / "run" / "items.jsonl").records["no-extra/item-2"]
+    assert record.error is None and record.translation == english and record.not_a_translation
+    assert summary["run"]["not_translation_items"] == 1 and summary["run"]["failed_items"] == 0
+    assert "Replies that are not translations (English, or a length far from the source's; scored as they are): " \
+           "fr no-extra 1" in (tmp_path / "run" / "report.md").read_text()
 
 
 # Two processes, temporary files, duplicates

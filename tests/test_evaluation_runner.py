@@ -31,7 +31,7 @@ def fake_loader(**queues):
 
 def config(tmp_path, **overrides) -> EvalConfig:
     settings = dict(out=tmp_path / "run", data=str(SAMPLE), langs=None, translator="transformers:fake-model",
-                    bootstrap=50)
+                    bootstrap=50, retry_wait=0.01)
     settings.update(overrides)
     return EvalConfig(**settings)
 
