@@ -327,23 +327,54 @@ def test_clarify_asks_then_translates_with_the_answer(client):
     assert started.status_code == 200 and body["done"] is False and body["session"]
     (question,) = body["questions"]
     assert question["ambiguity"] == "formality" and question["options"] == list(get_type("formality").options("fr"))
-    answered = client.post(f"/v1/clarify/{body['session']}", json={"answers": ["formal"]}).json()
+    assert question["id"] == "q1"
+    url = f"/v1/clarify/{body['session']}"
+    answered = client.post(url, json={"answers": [{"question": "q1", "answer": "Formal"}]}).json()
     assert answered["done"] is True and answered["questions"] == []
     transcript = Transcript.from_dict(answered["transcript"])
     assert transcript.translation == "Pouvez-vous m'aider ?" and transcript.turns[0].answer == "formal"
     assert transcript.turns[0].answered_by == "human"
-    again = client.post(f"/v1/clarify/{body['session']}", json={"answers": ["formal"]})
-    assert again.status_code == 404 and "no open session" in again.json()["detail"]
+    translations = client.fake.steps().count("translate")
+    again = client.post(url, json={"answers": [{"question": "q1", "answer": "formal"}]})
+    assert again.status_code == 200 and again.json() == answered  # a retried answer changes nothing
+    assert client.fake.steps().count("translate") == translations
+    changed = client.post(url, json={"answers": [{"question": "q1", "answer": "informal"}]})
+    assert changed.status_code == 409 and "already answered 'formal'" in changed.json()["detail"]
+
+
+@pytest.mark.parametrize(("answers", "status", "message"), [
+    (["formal"], 400, 'each answer names its question: {"question": ID, "answer": VALUE}'),
+    ([{"question": "q2", "answer": "formal"}], 400, "no question 'q2' in this session (the pending one is q1)"),
+    ([{"question": "q1", "answer": "a woman"}], 400, "the answer to q1 is not one of its options (formal, "),
+    ([{"question": "q1", "answer": "formal"}, {"question": "q1", "answer": "informal"}], 400, "two different"),
+    ([{"question": "q1", "answer": "x" * 101}], 413, "the answer to q1 has 101 characters; it takes at most 100"),
+])
+def test_clarify_answers_name_their_question_and_take_its_options(answers, status, message):
+    client = make_client(max_text_chars=100)
+    body = client.post("/v1/clarify", json={"text": "Can you help me?", "target_lang": "fr"}).json()
+    refused = client.post(f"/v1/clarify/{body['session']}", json={"answers": answers})
+    assert refused.status_code == status and message in refused.json()["detail"], refused.text
+    assert "translate" not in client.fake.steps()
+    still = client.post(f"/v1/clarify/{body['session']}", json={"answers": [{"question": "q1", "answer": None}]})
+    assert still.json()["done"]  # nothing was recorded: the question was still open
 
 
 def test_clarify_skipping_gives_alternatives_and_nothing_to_ask_is_done_at_once():
     client = make_client(StepFake(detect=[ASK_IT], translate=["Il est joli."], calls=[]))
     body = client.post("/v1/clarify", json={"text": "Is it pretty?", "target_lang": "fr"}).json()
     assert body["questions"][0]["question"] == "What is it?"
-    done = client.post(f"/v1/clarify/{body['session']}", json={"answers": [None]}).json()
+    assert body["questions"][0]["id"] == "q1"
+    done = client.post(f"/v1/clarify/{body['session']}", json={"answers": [{"question": "q1", "answer": None}]}).json()
     assert done["done"] and done["transcript"]["turns"][0]["answered_by"] == "none"
     quiet = client.post("/v1/clarify", json={"text": "Good morning.", "target_lang": "fr"}).json()
     assert quiet["done"] and quiet["transcript"]["translation"] == "Il est joli."
+
+
+def test_clarify_open_questions_take_free_text():
+    client = make_client(StepFake(detect=[ASK_IT], translate=["Il est joli."], calls=[]))
+    body = client.post("/v1/clarify", json={"text": "Is it pretty?", "target_lang": "fr"}).json()
+    done = client.post(f"/v1/clarify/{body['session']}", json={"answers": [{"question": "q1", "answer": " a vase "}]})
+    assert done.status_code == 200 and done.json()["transcript"]["turns"][0]["answer"] == "a vase"
 
 
 def test_clarify_sessions_belong_to_their_key(tmp_path):
@@ -352,7 +383,7 @@ def test_clarify_sessions_belong_to_their_key(tmp_path):
     client = make_client(api_keys=keys)
     body = client.post("/v1/clarify", json={"text": "Can you help me?", "target_lang": "fr"},
                        headers={"Authorization": "Bearer k1"}).json()
-    other = client.post(f"/v1/clarify/{body['session']}", json={"answers": ["formal"]},
+    other = client.post(f"/v1/clarify/{body['session']}", json={"answers": [{"question": "q1", "answer": "formal"}]},
                         headers={"Authorization": "Bearer k2"})
     assert other.status_code == 404
 

@@ -18,7 +18,7 @@ from assistant.languages import LANGUAGES
 
 from . import ApiError
 from .bodies import documented, read_body
-from .service import TranslationService, extension
+from .service import TranslationService, billable, extension
 
 LANGUAGE_NAMES = {"fr": "French", "de": "German", "es": "Spanish", "ja": "Japanese"}
 
@@ -89,8 +89,8 @@ def router(service: TranslationService) -> APIRouter:
                                               context=body.context, glossary=glossary,
                                               max_questions=body.max_questions)
         return {"translations": [{"detected_source_language": "EN", "text": t.translation or "",
-                                  "billed_characters": len(t.source), "intercpt": extension(t)}
-                                 for t in transcripts]}
+                                  "billed_characters": billable(text, body.context), "intercpt": extension(t)}
+                                 for text, t in zip(body.text, transcripts)]}
 
     @api.get("/languages", summary="Source (EN) or target languages")
     async def languages(request: Request, type: Literal["source", "target"] = "source") -> list[dict]:
