@@ -13,7 +13,7 @@ from fastapi.testclient import TestClient
 from assistant.ambiguity import get_type
 from assistant.chain import Assistant
 from assistant.transcript import Transcript
-from tests.fakes import StepFake
+from tests.fakes import StepFake, prompt_step
 from ui.server import ServerSettings, build_app, exposure_warnings, upload_names
 
 KEY = {"Authorization": "DeepL-Auth-Key k1"}
@@ -368,6 +368,32 @@ def test_clarify_skipping_gives_alternatives_and_nothing_to_ask_is_done_at_once(
     assert done["done"] and done["transcript"]["turns"][0]["answered_by"] == "none"
     quiet = client.post("/v1/clarify", json={"text": "Good morning.", "target_lang": "fr"}).json()
     assert quiet["done"] and quiet["transcript"]["translation"] == "Il est joli."
+
+
+class FailingFake(StepFake):
+    """A model whose translations fail while ``failing`` is set."""
+
+    failing: bool = False
+
+    def _generate(self, messages, stop=None, run_manager=None, **kwargs):
+        if self.failing and prompt_step(run_manager) == "translate":
+            raise RuntimeError("the model server failed")
+        return super()._generate(messages, stop, run_manager, **kwargs)
+
+
+def test_clarify_an_answer_whose_translation_failed_is_sent_again_and_billed_once():
+    fake = FailingFake(translate=["Aide-moi ?"], calls=[], failing=True)
+    client = make_client(fake)
+    body = client.post("/v1/clarify", json={"text": "Can you help me?", "target_lang": "fr"}).json()
+    url, informal = f"/v1/clarify/{body['session']}", {"answers": [{"question": "q1", "answer": "informal"}]}
+    with pytest.raises(RuntimeError, match="the model server failed"):
+        client.post(url, json=informal)
+    assert client.get("/v2/usage").json()["character_count"] == len("Can you help me?")  # nothing delivered
+    assert client.post(url, json={"answers": [{"question": "q1", "answer": "formal"}]}).status_code == 409
+    fake.failing = False
+    done = client.post(url, json=informal).json()
+    assert done["done"] and done["transcript"]["translation"] == "Aide-moi ?"
+    assert client.get("/v2/usage").json()["character_count"] == len("Can you help me?") + len("informal")
 
 
 def test_clarify_open_questions_take_free_text():

@@ -35,6 +35,7 @@ from assistant.transcript import Turn
 from . import ApiError
 from .bodies import documented, read_body
 from .deepl import target_code
+from .auth import Account
 from .service import TranslationService
 
 MAX_SESSIONS = 256
@@ -81,8 +82,8 @@ def api_key(request: Request) -> str | None:
 class Session:
     """A dialogue, the key that opened it, and its questions by id in the order they were asked.
 
-    ``owed`` counts the characters of answers recorded whose model work has not been delivered
-    yet (it failed, or the server was busy): the request that delivers it is billed for them."""
+    ``owed`` counts the characters of answers recorded by a drive that then failed: the request whose
+    drive delivers the work is billed for them."""
 
     dialogue: Dialogue
     key: str | None
@@ -138,6 +139,20 @@ class Session:
             raise ApiError(400, f"the answer to {qid} is not one of its options ({', '.join(turn.options)}); "
                            "give one of them, or null to skip it")
         return option
+
+    async def go_on(self, service: TranslationService, account: Account, new: list[str | None]) -> None:
+        """Record the new answer and drive on. An answer recorded by a drive that then failed stays
+        recorded (the same answer sent again drives again) and is billed to the drive that succeeds."""
+        asked = self.dialogue.pending
+        characters = self.owed + sum(len(value or "") for value in new)
+        try:
+            await run_in_threadpool(service.go_on, account, self.dialogue, new, characters)
+        except BaseException:
+            if new and self.dialogue.pending is not asked:
+                self.owed = characters
+            raise
+        self.owed, self.done = 0, self.dialogue.pending is None
+        self.note_pending()
 
     def state(self, session: str) -> dict:
         """The pending question with its id, or the finished transcript."""
@@ -204,14 +219,8 @@ def router(service: TranslationService) -> APIRouter:
         body = await read_body(request, AnswerRequest)
         async with session.lock:
             new = session.new_answer(body.answers, service.check_length)
-            for value in new:
-                session.dialogue.answer(value, "human")
-                session.owed += len(value or "")
-            if new or (session.dialogue.pending is None and not session.done):
-                await run_in_threadpool(service.go_on, who, session.dialogue, session.owed)
-                session.owed = 0
-                session.done = session.dialogue.pending is None
-                session.note_pending()
+            if new or (session.dialogue.pending is None and not session.done):  # or the last drive failed
+                await session.go_on(service, who, new)
         return session.state(session_id)
 
     return api

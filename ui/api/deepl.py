@@ -25,12 +25,13 @@ LANGUAGE_NAMES = {"fr": "French", "de": "German", "es": "Spanish", "ja": "Japane
 
 class TranslateRequest(BaseModel):
     text: list[str] = Field(description="the texts to translate (at most the server's --max-texts)")
-    target_lang: str = Field(description="FR, DE, ES or JA")
-    source_lang: str | None = Field(None, description="EN, or left out")
+    target_lang: str = Field(max_length=16, description="FR, DE, ES or JA")
+    source_lang: str | None = Field(None, max_length=16, description="EN, or left out")
     formality: Literal["default", "more", "less", "prefer_more", "prefer_less"] = Field(
         "default", description="the answer to the formality question, given in advance: it is then not asked")
-    context: str | None = Field(None, description="background a simulated user reads to answer the questions")
-    glossary_id: str | None = None
+    context: str | None = Field(None, description="background a simulated user reads to answer the questions; "
+                                "billed with each text, at most the server's --max-text-chars")
+    glossary_id: str | None = Field(None, max_length=64)
     max_questions: int | None = Field(None, description="intercpt: ask at most this many questions per text")
     model_config = {"extra": "ignore"}
 

@@ -197,10 +197,12 @@ class TranslationService:
                 raise ApiError(400, str(err)) from None
         return dialogue
 
-    def go_on(self, account: Account, dialogue, characters: int) -> None:
-        """Drive an answered dialogue on to its next question or to the end; ``characters`` (its new answers,
-        which the models read) are billed when that succeeds."""
+    def go_on(self, account: Account, dialogue, answers: list[str | None], characters: int) -> None:
+        """Give ``answers`` (a person's) to the pending question and drive on to the next question or to the
+        end; ``characters`` (the answers the models read) are billed when that succeeds."""
         with self.gate.enter(), self.keys.billed(account, characters):
+            for answer in answers:
+                dialogue.answer(answer, "human")
             for _ in dialogue.drive(None):
                 pass
 
