@@ -13,7 +13,7 @@ from fastapi.testclient import TestClient
 from assistant.ambiguity import get_type
 from assistant.chain import Assistant
 from assistant.transcript import Transcript
-from tests.fakes import StepFake
+from tests.fakes import StepFake, prompt_step
 from ui.server import ServerSettings, build_app, exposure_warnings, upload_names
 
 KEY = {"Authorization": "DeepL-Auth-Key k1"}
@@ -327,23 +327,80 @@ def test_clarify_asks_then_translates_with_the_answer(client):
     assert started.status_code == 200 and body["done"] is False and body["session"]
     (question,) = body["questions"]
     assert question["ambiguity"] == "formality" and question["options"] == list(get_type("formality").options("fr"))
-    answered = client.post(f"/v1/clarify/{body['session']}", json={"answers": ["formal"]}).json()
+    assert question["id"] == "q1"
+    url = f"/v1/clarify/{body['session']}"
+    answered = client.post(url, json={"answers": [{"question": "q1", "answer": "Formal"}]}).json()
     assert answered["done"] is True and answered["questions"] == []
     transcript = Transcript.from_dict(answered["transcript"])
     assert transcript.translation == "Pouvez-vous m'aider ?" and transcript.turns[0].answer == "formal"
     assert transcript.turns[0].answered_by == "human"
-    again = client.post(f"/v1/clarify/{body['session']}", json={"answers": ["formal"]})
-    assert again.status_code == 404 and "no open session" in again.json()["detail"]
+    translations = client.fake.steps().count("translate")
+    again = client.post(url, json={"answers": [{"question": "q1", "answer": "formal"}]})
+    assert again.status_code == 200 and again.json() == answered  # a retried answer changes nothing
+    assert client.fake.steps().count("translate") == translations
+    changed = client.post(url, json={"answers": [{"question": "q1", "answer": "informal"}]})
+    assert changed.status_code == 409 and "already answered 'formal'" in changed.json()["detail"]
+
+
+@pytest.mark.parametrize(("answers", "status", "message"), [
+    (["formal"], 400, 'each answer names its question: {"question": ID, "answer": VALUE}'),
+    ([{"question": "q2", "answer": "formal"}], 400, "no question 'q2' in this session (the pending one is q1)"),
+    ([{"question": "q1", "answer": "a woman"}], 400, "the answer to q1 is not one of its options (formal, "),
+    ([{"question": "q1", "answer": "formal"}, {"question": "q1", "answer": "informal"}], 400, "two different"),
+    ([{"question": "q1", "answer": "x" * 101}], 413, "the answer to q1 has 101 characters; it takes at most 100"),
+])
+def test_clarify_answers_name_their_question_and_take_its_options(answers, status, message):
+    client = make_client(max_text_chars=100)
+    body = client.post("/v1/clarify", json={"text": "Can you help me?", "target_lang": "fr"}).json()
+    refused = client.post(f"/v1/clarify/{body['session']}", json={"answers": answers})
+    assert refused.status_code == status and message in refused.json()["detail"], refused.text
+    assert "translate" not in client.fake.steps()
+    still = client.post(f"/v1/clarify/{body['session']}", json={"answers": [{"question": "q1", "answer": None}]})
+    assert still.json()["done"]  # nothing was recorded: the question was still open
 
 
 def test_clarify_skipping_gives_alternatives_and_nothing_to_ask_is_done_at_once():
     client = make_client(StepFake(detect=[ASK_IT], translate=["Il est joli."], calls=[]))
     body = client.post("/v1/clarify", json={"text": "Is it pretty?", "target_lang": "fr"}).json()
     assert body["questions"][0]["question"] == "What is it?"
-    done = client.post(f"/v1/clarify/{body['session']}", json={"answers": [None]}).json()
+    assert body["questions"][0]["id"] == "q1"
+    done = client.post(f"/v1/clarify/{body['session']}", json={"answers": [{"question": "q1", "answer": None}]}).json()
     assert done["done"] and done["transcript"]["turns"][0]["answered_by"] == "none"
     quiet = client.post("/v1/clarify", json={"text": "Good morning.", "target_lang": "fr"}).json()
     assert quiet["done"] and quiet["transcript"]["translation"] == "Il est joli."
+
+
+class FailingFake(StepFake):
+    """A model whose translations fail while ``failing`` is set."""
+
+    failing: bool = False
+
+    def _generate(self, messages, stop=None, run_manager=None, **kwargs):
+        if self.failing and prompt_step(run_manager) == "translate":
+            raise RuntimeError("the model server failed")
+        return super()._generate(messages, stop, run_manager, **kwargs)
+
+
+def test_clarify_an_answer_whose_translation_failed_is_sent_again_and_billed_once():
+    fake = FailingFake(translate=["Aide-moi ?"], calls=[], failing=True)
+    client = make_client(fake)
+    body = client.post("/v1/clarify", json={"text": "Can you help me?", "target_lang": "fr"}).json()
+    url, informal = f"/v1/clarify/{body['session']}", {"answers": [{"question": "q1", "answer": "informal"}]}
+    with pytest.raises(RuntimeError, match="the model server failed"):
+        client.post(url, json=informal)
+    assert client.get("/v2/usage").json()["character_count"] == len("Can you help me?")  # nothing delivered
+    assert client.post(url, json={"answers": [{"question": "q1", "answer": "formal"}]}).status_code == 409
+    fake.failing = False
+    done = client.post(url, json=informal).json()
+    assert done["done"] and done["transcript"]["translation"] == "Aide-moi ?"
+    assert client.get("/v2/usage").json()["character_count"] == len("Can you help me?") + len("informal")
+
+
+def test_clarify_open_questions_take_free_text():
+    client = make_client(StepFake(detect=[ASK_IT], translate=["Il est joli."], calls=[]))
+    body = client.post("/v1/clarify", json={"text": "Is it pretty?", "target_lang": "fr"}).json()
+    done = client.post(f"/v1/clarify/{body['session']}", json={"answers": [{"question": "q1", "answer": " a vase "}]})
+    assert done.status_code == 200 and done.json()["transcript"]["turns"][0]["answer"] == "a vase"
 
 
 def test_clarify_sessions_belong_to_their_key(tmp_path):
@@ -352,7 +409,7 @@ def test_clarify_sessions_belong_to_their_key(tmp_path):
     client = make_client(api_keys=keys)
     body = client.post("/v1/clarify", json={"text": "Can you help me?", "target_lang": "fr"},
                        headers={"Authorization": "Bearer k1"}).json()
-    other = client.post(f"/v1/clarify/{body['session']}", json={"answers": ["formal"]},
+    other = client.post(f"/v1/clarify/{body['session']}", json={"answers": [{"question": "q1", "answer": "formal"}]},
                         headers={"Authorization": "Bearer k2"})
     assert other.status_code == 404
 

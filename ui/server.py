@@ -146,8 +146,11 @@ async def _validation_error(request: Request, err: RequestValidationError) -> JS
 
 
 class UploadGuard:
-    """ASGI middleware: a request body past the bound is refused (413) before it is read, and an upload of
-    a file type the app does not read is refused (400) before Gradio or the API store it."""
+    """ASGI middleware: a request body past the bound is refused (413) before the app reads it, and an
+    upload of a file type the app does not read is refused (400) before Gradio or the API store it.
+
+    A body of declared length is refused from its ``Content-Length``; a chunked one (no length) is
+    read here up to the bound and then handed on whole, so that passing the bound is a clean 413."""
 
     def __init__(self, app, max_bytes: int):
         self.app = app
@@ -160,42 +163,35 @@ class UploadGuard:
         length = headers.get("content-length", "")
         if length.isdigit() and int(length) > self.max_bytes:
             return await self._refuse(scope, send, 413, f"the request is larger than {self.max_bytes // MB} MB")
-        body, more = b"", True
-        if scope["path"].endswith(UPLOAD_PATHS) and headers.get("content-type", "").startswith("multipart/"):
-            while more:
-                message = await receive()
-                body += message.get("body", b"")
-                more = message.get("more_body", False)
-                if len(body) > self.max_bytes:
-                    return await self._refuse(scope, send, 413, f"the upload is larger than {self.max_bytes // MB} MB")
-            refused = [name for name in upload_names(body, headers["content-type"])
-                       if Path(name).suffix.lower() not in UPLOAD_SUFFIXES]
-            if refused:
-                return await self._refuse(scope, send, 400, f"{refused[0]}: this file type is not accepted; "
-                                          f"upload one of {', '.join(sorted(UPLOAD_SUFFIXES))}")
-            replayed = False
-
-            async def replay():
-                nonlocal replayed
-                if replayed:
-                    return await receive()
-                replayed = True
-                return {"type": "http.request", "body": body, "more_body": False}
-
-            return await self.app(scope, replay, send)
-        return await self.app(scope, self._bounded(receive), send)
-
-    def _bounded(self, receive):
-        """``receive`` that ends the request (as a disconnect) once the body passes the bound."""
-        seen = 0
-
-        async def bounded():
-            nonlocal seen
+        upload = scope["path"].endswith(UPLOAD_PATHS) and headers.get("content-type", "").startswith("multipart/")
+        if length.isdigit() and not upload:
+            return await self.app(scope, receive, send)  # the server reads no more than the declared length
+        body = bytearray()
+        while True:
             message = await receive()
-            seen += len(message.get("body", b""))
-            return {"type": "http.disconnect"} if seen > self.max_bytes else message
+            if message["type"] == "http.disconnect":
+                return  # the client left: nobody to answer
+            body += message.get("body", b"")
+            if len(body) > self.max_bytes:
+                what = "upload" if upload else "request"
+                return await self._refuse(scope, send, 413, f"the {what} is larger than {self.max_bytes // MB} MB")
+            if not message.get("more_body", False):
+                break
+        refused = [name for name in upload_names(bytes(body), headers["content-type"])
+                   if Path(name).suffix.lower() not in UPLOAD_SUFFIXES] if upload else []
+        if refused:
+            return await self._refuse(scope, send, 400, f"{refused[0]}: this file type is not accepted; "
+                                      f"upload one of {', '.join(sorted(UPLOAD_SUFFIXES))}")
+        replayed = False
 
-        return bounded
+        async def replay():
+            nonlocal replayed
+            if replayed:
+                return await receive()
+            replayed = True
+            return {"type": "http.request", "body": bytes(body), "more_body": False}
+
+        return await self.app(scope, replay, send)
 
     async def _refuse(self, scope, send, status: int, message: str) -> None:
         response = JSONResponse(error_body(scope["path"], message), status_code=status)

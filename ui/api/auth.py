@@ -4,19 +4,23 @@ Each key is an account with a request rate (per minute) and a character quota (p
 going past the rate answers 429 and past the quota 456, DeepL's codes, which its clients understand.
 A wrong key answers 403; an address that keeps sending wrong keys is made to wait, with 429 and
 Retry-After, because 429 is what DeepL's clients back off on (they give up at once on a 403).
+Only delivered work is billed: a request's characters are reserved while it runs and given back
+when it fails (``KeyRing.billed``).
 """
 
 from __future__ import annotations
 
 import hmac
 import ipaddress
-import os
 import math
+import os
 import threading
 import time
 from collections import OrderedDict, deque
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Iterator
 
 from starlette.requests import Request
 
@@ -157,8 +161,19 @@ class KeyRing:
             account.recent.append(now)
         return account
 
-    def charge(self, account: Account, characters: int) -> None:
-        """Count ``characters`` against the account's quota; 456 (quota exceeded) when they would pass it."""
+    @contextmanager
+    def billed(self, account: Account, characters: int) -> Iterator[None]:
+        """Charge ``characters`` for the work of the ``with`` block, reserved before it starts (456, quota
+        exceeded, when they would pass the quota) and given back when the block fails: nothing delivered."""
+        self._charge(account, characters)
+        try:
+            yield
+        except BaseException:
+            with self._lock:
+                account.characters -= characters
+            raise
+
+    def _charge(self, account: Account, characters: int) -> None:
         with self._lock:
             if self.character_limit and account.characters + characters > self.character_limit:
                 raise ApiError(456, f"quota exceeded: this key may translate {self.character_limit} characters "

@@ -19,19 +19,20 @@ from assistant.languages import LANGUAGES, target_language
 from . import ApiError
 from .auth import client_address
 from .bodies import documented, read_body
-from .service import TranslationService, extension
+from .service import TranslationService, billable, extension
 
 LANGUAGE_NAMES = {"fr": "French", "de": "German", "es": "Spanish", "ja": "Japanese"}
 
 
 class TranslateRequest(BaseModel):
     text: list[str] = Field(description="the texts to translate (at most the server's --max-texts)")
-    target_lang: str = Field(description="FR, DE, ES or JA")
-    source_lang: str | None = Field(None, description="EN, or left out")
+    target_lang: str = Field(max_length=16, description="FR, DE, ES or JA")
+    source_lang: str | None = Field(None, max_length=16, description="EN, or left out")
     formality: Literal["default", "more", "less", "prefer_more", "prefer_less"] = Field(
         "default", description="the answer to the formality question, given in advance: it is then not asked")
-    context: str | None = Field(None, description="background a simulated user reads to answer the questions")
-    glossary_id: str | None = None
+    context: str | None = Field(None, description="background a simulated user reads to answer the questions; "
+                                "billed with each text, at most the server's --max-text-chars")
+    glossary_id: str | None = Field(None, max_length=64)
     max_questions: int | None = Field(None, description="intercpt: ask at most this many questions per text")
     model_config = {"extra": "ignore"}
 
@@ -92,8 +93,8 @@ def router(service: TranslationService) -> APIRouter:
                                               context=body.context, glossary=glossary,
                                               max_questions=body.max_questions)
         return {"translations": [{"detected_source_language": "EN", "text": t.translation or "",
-                                  "billed_characters": len(t.source), "intercpt": extension(t)}
-                                 for t in transcripts]}
+                                  "billed_characters": billable(text, body.context), "intercpt": extension(t)}
+                                 for text, t in zip(body.text, transcripts)]}
 
     @api.get("/languages", summary="Source (EN) or target languages")
     async def languages(request: Request, type: Literal["source", "target"] = "source") -> list[dict]:

@@ -31,13 +31,14 @@ CHUNK = 1024 * 1024
 
 class TranslateRequest(BaseModel):
     q: str | list[str] = Field(description="a text or a list of texts")
-    source: str = Field("en", description="en or auto (intercpt translates from English)")
-    target: str
+    source: str = Field("en", max_length=16, description="en or auto (intercpt translates from English)")
+    target: str = Field(max_length=16)
     format: str = Field("text", description="text or html (tags are kept)")
     alternatives: int = Field(0, ge=0, le=3, description="how many alternative translations to return")
     api_key: str | None = None
     formality: str | None = Field(None, description="intercpt: DeepL's formality values, answered in advance")
-    context: str | None = Field(None, description="intercpt: background a simulated user reads to answer")
+    context: str | None = Field(None, description="intercpt: background a simulated user reads to answer; "
+                                "billed with each text, at most the server's --max-text-chars")
 
     @field_validator("format")
     @classmethod
@@ -121,8 +122,8 @@ def router(service: TranslationService) -> APIRouter:
 
 
 class FileRequest(BaseModel):
-    source: str = "en"
-    target: str
+    source: str = Field("en", max_length=16)
+    target: str = Field(max_length=16)
     api_key: str | None = None
     formality: str | None = None
     context: str | None = None

@@ -101,6 +101,12 @@ def given_answers(formality: str | None, target_lang: str) -> PreferenceMemory:
     return memory
 
 
+def billable(text: str, context: str | None) -> int:
+    """The characters a text is billed: its own and those of the context that comes with it, which the
+    models read for it (the simulated user for each question, the with-context translator)."""
+    return len(text) + len(context or "")
+
+
 def extension(transcript: Transcript) -> dict[str, Any]:
     """What a translation adds to the API's answer: the questions that could have been asked (with
     the answer used, if any), the alternatives under the options of a skipped one, and the checks."""
@@ -137,6 +143,11 @@ class TranslationService:
                 raise ApiError(413, f"text {number} has {len(text)} characters; one text takes at most "
                                f"{self.limits.max_text_chars}")
 
+    def check_length(self, what: str, value: str | None) -> None:
+        """413 for a context or an answer longer than a text may be (``--max-text-chars``)."""
+        if value is not None and len(value) > self.limits.max_text_chars:
+            raise ApiError(413, f"{what} has {len(value)} characters; it takes at most {self.limits.max_text_chars}")
+
     def max_questions(self, asked_for: int | None) -> int:
         """The questions a request may have asked: the server's bound, or fewer if the request says so."""
         if asked_for is None:
@@ -158,11 +169,11 @@ class TranslationService:
                   max_questions: int | None = None) -> list[Transcript]:
         """One transcript per text; the texts share one memory of answers (one question per batch)."""
         self.check_texts(texts)
+        self.check_length("the context", context)
         questions = self.max_questions(max_questions)
         memory = given_answers(formality, target_lang)
         user = self.user_for(context, target_lang)
-        with self.gate.enter():
-            self.keys.charge(account, sum(len(text) for text in texts))  # a busy server charges nothing
+        with self.gate.enter(), self.keys.billed(account, sum(billable(text, context) for text in texts)):
             try:
                 return [self.assistant.run(text, target_lang, context=context, user=user, max_questions=questions,
                                            preferences=memory, glossary=glossary) for text in texts]
@@ -173,9 +184,9 @@ class TranslationService:
               context: str | None = None, glossary: Glossary | None = None, max_questions: int | None = None):
         """A dialogue for ``/v1/clarify``, driven to its first question (or to the end when none is left)."""
         self.check_texts([text])
+        self.check_length("the context", context)
         questions = self.max_questions(max_questions)
-        self.keys.charge(account, len(text))
-        with self.gate.enter():
+        with self.gate.enter(), self.keys.billed(account, billable(text, context)):
             try:
                 dialogue = self.assistant.start(text, target_lang, context=context, max_questions=questions,
                                                 preferences=given_answers(formality, target_lang),
@@ -186,16 +197,14 @@ class TranslationService:
                 raise ApiError(400, str(err)) from None
         return dialogue
 
-    def go_on(self, dialogue, answers: list[str | None]):
-        """Answer the pending questions in order, then drive on to the next question or to the end."""
-        with self.gate.enter():
+    def go_on(self, account: Account, dialogue, answers: list[str | None], characters: int) -> None:
+        """Give ``answers`` (a person's) to the pending question and drive on to the next question or to the
+        end; ``characters`` (the answers the models read) are billed when that succeeds."""
+        with self.gate.enter(), self.keys.billed(account, characters):
             for answer in answers:
-                if dialogue.pending is None and dialogue.next_question() is None:
-                    break
                 dialogue.answer(answer, "human")
             for _ in dialogue.drive(None):
                 pass
-        return dialogue
 
     # --- files ----------------------------------------------------------------------------------------
 
@@ -205,6 +214,7 @@ class TranslationService:
         from assistant.document import DocumentTranslator
         from assistant.formats import read_document, translate_document
 
+        self.check_length("the context", context)
         try:
             document = read_document(path)
         except InputError as err:
@@ -215,12 +225,11 @@ class TranslationService:
         if characters > MAX_FILE_CHARS:
             raise ApiError(413, f"the file has {characters} characters to translate; one file takes at most "
                            f"{MAX_FILE_CHARS}")
-        self.keys.charge(account, characters)
         translator = DocumentTranslator(self.assistant, target_lang, max_questions=self.limits.max_questions,
                                         background=context, glossary=glossary)
         out = self.new_file_path(path.name)
         transcripts: list[Transcript] = []
-        with self.gate.enter():
+        with self.gate.enter(), self.keys.billed(account, characters + len(context or "")):
             try:
                 report = translate_document(
                     document, out, translator.segment_translator(self.user_for(context, target_lang), transcripts,
