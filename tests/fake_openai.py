@@ -19,13 +19,14 @@ class FakeOpenAIServer(ThreadingHTTPServer):
 
     daemon_threads = True
 
-    def __init__(self, delay: float = 0.0, reply: str = "Pourriez-vous signer ?", mode: str = "ok"):
+    def __init__(self, delay: float = 0.0, reply: str = "Pourriez-vous signer ?", mode: str = "ok", port: int = 0):
+        """``port``: 0 for a free one, or the port of a stopped server this one stands in for."""
         self.delay, self.reply, self.mode = delay, reply, mode
         self.requests = 0
         self.prompt_chars: list[int] = []
         self.released = threading.Event()
         self._thread: threading.Thread | None = None
-        super().__init__(("127.0.0.1", 0), _Handler)
+        super().__init__(("127.0.0.1", port), _Handler)
 
     @property
     def url(self) -> str:
