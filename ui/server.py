@@ -9,6 +9,7 @@ request has a deadline (a model server that hangs or fails is a prompt 503, not 
 
 from __future__ import annotations
 
+import logging
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -33,6 +34,7 @@ AUTH_ENV_VAR = "INTERCPT_AUTH"
 UPLOAD_SUFFIXES = frozenset(FORMATS) | {".csv", ".tsv", ".tbx"}
 UPLOAD_PATHS = ("/gradio_api/upload", "/translate_file")
 MB = 1024 * 1024
+log = logging.getLogger("intercpt.api")
 
 
 @dataclass(frozen=True)
@@ -148,7 +150,10 @@ async def _api_error(request: Request, err: ApiError) -> JSONResponse:
 
 
 async def _model_failure(request: Request, err: IntercptError) -> JSONResponse:
-    return await _api_error(request, model_failure(err))
+    """A request the model could not finish, as its API's error (and a line in the server's log)."""
+    failure = model_failure(err)
+    log.warning("%s %s: %d %s", request.method, request.url.path, failure.status, failure.message)
+    return await _api_error(request, failure)
 
 
 async def _validation_error(request: Request, err: RequestValidationError) -> JSONResponse:

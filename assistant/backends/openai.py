@@ -102,11 +102,9 @@ class ConstrainableChatOpenAI(ChatOpenAI):
                     yield chunk
             if streamed:
                 return
-            whole = self._generate(messages, stop, run_manager, **kwargs)
-            self._streaming_unsupported = True
-            yield whole_reply_chunk(whole)
-            return
-        yield whole_reply_chunk(self._generate(messages, stop, run_manager, **kwargs))
+        whole = self._generate(messages, stop, run_manager, **kwargs)
+        self._streaming_unsupported = True
+        yield whole_reply_chunk(whole)
 
     def _create_chat_result(self, response: Any, generation_info: dict | None = None) -> ChatResult:
         if not isinstance(response, dict | openai.BaseModel):  # a body that is not JSON: an HTML error page
@@ -125,8 +123,7 @@ class ConstrainableChatOpenAI(ChatOpenAI):
     @contextmanager
     def _server_failures(self, kwargs: dict[str, Any]) -> Iterator[None]:
         """The OpenAI client's errors for a server that is down, hangs or fails as ``OutageError`` (the
-        caller may try again later; the server's address stays in the log), an unreadable reply as
-        ``BackendError``."""
+        caller may try again later), an unreadable reply as ``BackendError``."""
         try:
             yield
         except AttributeError as err:
