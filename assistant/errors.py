@@ -28,3 +28,12 @@ class DataError(IntercptError):
 class OutageError(BackendError):
     """The model server cannot be reached or went away mid-run: not the item's fault, so an
     evaluation stops (keeping what finished) and its next start retries the item."""
+
+
+class DeadlineExceeded(IntercptError):
+    """A request ran out of time (waiting for the model or in its calls): its work stops at the next
+    model call, and its client hears it at once instead of waiting without end."""
+
+
+class RequestCancelled(IntercptError):
+    """The client of a request went away: the work done for it stops at the next model call."""

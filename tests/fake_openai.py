@@ -26,14 +26,15 @@ class FakeOpenAIServer(ThreadingHTTPServer):
     daemon_threads = True
 
     def __init__(self, delay: float = 0.0, reply: str | Callable[[dict], str] = "Pourriez-vous signer ?",
-                 mode: str = "ok", errors_left: int = 0):
+                 mode: str = "ok", errors_left: int = 0, port: int = 0):
+        """``port``: 0 for a free one, or the port of a stopped server this one stands in for."""
         self.delay, self.reply, self.mode, self.errors_left = delay, reply, mode, errors_left
         self.requests = 0
         self.prompt_chars: list[int] = []
         self.bodies: deque[dict] = deque(maxlen=KEPT_BODIES)
         self.released = threading.Event()
         self._thread: threading.Thread | None = None
-        super().__init__(("127.0.0.1", 0), _Handler)
+        super().__init__(("127.0.0.1", port), _Handler)
 
     @property
     def url(self) -> str:

@@ -3,11 +3,13 @@
 ``/`` is the page, ``/v2/...`` DeepL's API, ``/translate``, ``/languages``, ``/translate_file``
 LibreTranslate's, ``/v1/clarify`` the asking API, ``/docs`` the OpenAPI docs. Every request
 body is bounded, uploads of a type the app does not read are refused before anything is
-stored, and the model's queue is bounded (the next request hears "busy, try again").
+stored, the model's queue is bounded (the next request hears "busy, try again"), and every API
+request has a deadline (a model server that hangs or fails is a prompt 503, not a locked queue).
 """
 
 from __future__ import annotations
 
+import logging
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,12 +20,13 @@ from fastapi.responses import JSONResponse
 from starlette.datastructures import Headers
 
 from assistant.chain import MAX_QUESTIONS_LIMIT, Assistant
-from assistant.errors import InputError
+from assistant.errors import BackendError, DeadlineExceeded, InputError, IntercptError, RequestCancelled
 from assistant.formats import FORMATS
 from assistant.inputs import MAX_SOURCE_CHARS
 
 from .api import ApiError
 from .api.auth import KeyRing, is_loopback, load_keys
+from .api.deadlines import RequestDeadlines, model_failure
 from .api.service import Limits, TranslationService
 
 AUTH_ENV_VAR = "INTERCPT_AUTH"
@@ -31,6 +34,7 @@ AUTH_ENV_VAR = "INTERCPT_AUTH"
 UPLOAD_SUFFIXES = frozenset(FORMATS) | {".csv", ".tsv", ".tbx"}
 UPLOAD_PATHS = ("/gradio_api/upload", "/translate_file")
 MB = 1024 * 1024
+log = logging.getLogger("intercpt.api")
 
 
 @dataclass(frozen=True)
@@ -57,6 +61,9 @@ class ServerSettings:
         "max": MAX_QUESTIONS_LIMIT})
     rate_limit: int = field(default=60, metadata={
         "help": "most API requests a minute per key", "metavar": "N", "min": 1, "max": 100_000})
+    request_timeout: float = field(default=300.0, metadata={
+        "help": "seconds an API request may take, its wait for the model included; then its client hears 503 "
+                "and its work stops", "metavar": "SECONDS", "min": 1, "max": 3600})
     character_limit: int = field(default=0, metadata={
         "help": "most characters each key may translate while the server runs (0: no limit)", "metavar": "N",
         "min": 0})
@@ -112,6 +119,8 @@ def build_app(assistants: dict[str, Assistant], model_spec: str, settings: Serve
         app.include_router(module.router(service))
     app.add_exception_handler(ApiError, _api_error)
     app.add_exception_handler(RequestValidationError, _validation_error)
+    for failure in (BackendError, DeadlineExceeded, RequestCancelled):
+        app.add_exception_handler(failure, _model_failure)
     app.state.service = service
     if web_app:
         import gradio as gr
@@ -122,6 +131,7 @@ def build_app(assistants: dict[str, Assistant], model_spec: str, settings: Serve
         demo.queue(default_concurrency_limit=concurrency, max_size=settings.queue_size or None)
         app = gr.mount_gradio_app(app, demo, path="/", auth=settings.credentials(),
                                   max_file_size=settings.max_file_size * MB)
+    app.add_middleware(RequestDeadlines, seconds=settings.request_timeout)
     app.add_middleware(UploadGuard, max_bytes=settings.max_file_size * MB)
     return app
 
@@ -137,6 +147,13 @@ def error_body(path: str, message: str) -> dict:
 
 async def _api_error(request: Request, err: ApiError) -> JSONResponse:
     return JSONResponse(error_body(request.url.path, err.message), status_code=err.status, headers=err.headers)
+
+
+async def _model_failure(request: Request, err: IntercptError) -> JSONResponse:
+    """A request the model could not finish, as its API's error (and a line in the server's log)."""
+    failure = model_failure(err)
+    log.warning("%s %s: %d %s", request.method, request.url.path, failure.status, failure.message)
+    return await _api_error(request, failure)
 
 
 async def _validation_error(request: Request, err: RequestValidationError) -> JSONResponse:

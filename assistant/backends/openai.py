@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import httpx
@@ -14,12 +15,16 @@ from langchain_core.outputs import ChatGenerationChunk, ChatResult
 from langchain_openai import ChatOpenAI
 from pydantic import PrivateAttr
 
-from ..errors import BackendError
+from .. import deadlines
+from ..errors import BackendError, OutageError
 from .bad_words import token_sequences
 from .config import GenerationConfig
+from .results import whole_reply_chunk
 from .spec import ModelSpec
 
 API_KEY_ENV_VARS = ("INTERCPT_API_KEY", "OPENAI_API_KEY")
+CALL_TIMEOUT_S = 600.0  # one try of a call made outside a request's deadline (the CLI, the evaluator)
+CALL_RETRIES = 1
 
 
 def api_key_from_env() -> str:
@@ -42,10 +47,15 @@ def served_models(base_url: str, api_key: str, timeout: float = 10.0) -> list[st
 
 
 CONSTRAINT_KEYS = ("response_format", "extra_body")
+NOT_A_COMPLETION = "the model server answered something that is not a chat completion"
 
 
 class ConstrainableChatOpenAI(ChatOpenAI):
-    """ChatOpenAI that drops output constraints a server rejects, so a chain that asks for them runs anywhere.
+    """ChatOpenAI that drops output constraints a server rejects, so a chain that asks for them runs
+    anywhere; that takes the whole reply from a server that does not stream; that waits for a
+    server no longer than the request it serves may take; and whose failures are the chain's own
+    errors (a server down, timed out or failing is an ``OutageError``, an unreadable reply a
+    ``BackendError``).
 
     The chain asks for a JSON schema (``response_format``) or a list of choices (vLLM's
     ``extra_body={"structured_outputs": ...}``). A server without them either ignores the
@@ -57,6 +67,7 @@ class ConstrainableChatOpenAI(ChatOpenAI):
     # biases (see ``_with_token_bans``).
     tokenize_url: str | None = None
     _constraints_rejected: bool = PrivateAttr(default=False)
+    _streaming_unsupported: bool = PrivateAttr(default=False)
     _banned_tokens: dict[str, dict[str, int]] = PrivateAttr(default_factory=dict)
 
     @property
@@ -65,21 +76,67 @@ class ConstrainableChatOpenAI(ChatOpenAI):
 
     def _generate(self, messages: list[BaseMessage], stop: list[str] | None = None,
                   run_manager: CallbackManagerForLLMRun | None = None, **kwargs: Any) -> ChatResult:
-        kwargs = self._with_token_bans(kwargs)
+        kwargs = self._within_deadline(self._with_token_bans(kwargs))
         plain = {k: v for k, v in kwargs.items() if k not in CONSTRAINT_KEYS + ("logit_bias",)}
-        if self._constraints_rejected or plain == kwargs:
-            return super()._generate(messages, stop, run_manager, **plain)
-        try:
-            return super()._generate(messages, stop, run_manager, **kwargs)
-        except openai.BadRequestError:
-            result = super()._generate(messages, stop, run_manager, **plain)
-            self._constraints_rejected = True
-            return result
-
+        with self._server_failures(kwargs):
+            if self._constraints_rejected or plain == kwargs:
+                return super()._generate(messages, stop, run_manager, **plain)
+            try:
+                return super()._generate(messages, stop, run_manager, **kwargs)
+            except openai.BadRequestError:
+                result = super()._generate(messages, stop, run_manager, **plain)
+                self._constraints_rejected = True
+                return result
 
     def _stream(self, messages: list[BaseMessage], stop: list[str] | None = None,
                 run_manager: CallbackManagerForLLMRun | None = None, **kwargs: Any) -> Iterator[ChatGenerationChunk]:
-        return super()._stream(messages, stop, run_manager, **self._with_token_bans(kwargs))
+        """The reply as the server streams it. A server (or a proxy) may answer a streamed request with
+        one plain JSON completion, which the OpenAI client reads as a stream of no events: the reply
+        is then asked for whole, and from then on never streamed."""
+        if not self._streaming_unsupported:
+            sent = self._within_deadline(self._with_token_bans(kwargs))
+            streamed = False
+            with self._server_failures(sent):
+                for chunk in super()._stream(messages, stop, run_manager, **sent):
+                    streamed = True
+                    yield chunk
+            if streamed:
+                return
+        whole = self._generate(messages, stop, run_manager, **kwargs)
+        self._streaming_unsupported = True
+        yield whole_reply_chunk(whole)
+
+    def _create_chat_result(self, response: Any, generation_info: dict | None = None) -> ChatResult:
+        if not isinstance(response, dict | openai.BaseModel):  # a body that is not JSON: an HTML error page
+            raise BackendError(NOT_A_COMPLETION)
+        return super()._create_chat_result(response, generation_info)
+
+    def _within_deadline(self, kwargs: dict[str, Any]) -> dict[str, Any]:
+        """Each try of a call made for a request waits at most its share of the time the request has left."""
+        deadline = deadlines.current()
+        if deadline is None:
+            return kwargs
+        tries = (self.max_retries or 0) + 1
+        longest = self.request_timeout if isinstance(self.request_timeout, int | float) else CALL_TIMEOUT_S
+        return {**kwargs, "timeout": max(0.1, min(longest, deadline.remaining() / tries))}
+
+    @contextmanager
+    def _server_failures(self, kwargs: dict[str, Any]) -> Iterator[None]:
+        """The OpenAI client's errors for a server that is down, hangs or fails as ``OutageError`` (the
+        caller may try again later), an unreadable reply as ``BackendError``."""
+        try:
+            yield
+        except AttributeError as err:
+            if not isinstance(err.obj, str):
+                raise
+            raise BackendError(NOT_A_COMPLETION) from err  # the reader of a constrained reply got a non-JSON body
+        except openai.APITimeoutError as err:
+            waited = kwargs.get("timeout") or self.request_timeout
+            raise OutageError(f"the model server did not answer within {waited:.3g} s") from err
+        except openai.APIConnectionError as err:
+            raise OutageError("the model server cannot be reached") from err
+        except openai.InternalServerError as err:
+            raise OutageError(f"the model server failed (HTTP {err.status_code})") from err
 
     def _with_token_bans(self, kwargs: dict[str, Any]) -> dict[str, Any]:
         """vLLM's ``bad_words`` forbids a word's form after a space only when it has as many tokens
@@ -115,8 +172,8 @@ def chat_model(base_url: str, model: str, generation: GenerationConfig, api_key:
         temperature=generation.temperature,
         max_tokens=generation.max_tokens,
         seed=generation.seed,
-        timeout=600,
-        max_retries=1,
+        timeout=CALL_TIMEOUT_S,
+        max_retries=CALL_RETRIES,
     )
 
 

@@ -1,5 +1,6 @@
 """The reply of an in-process backend as a langchain result or as streamed chunks, with the token
-counts callers read; one place for both so that every in-process backend reports alike."""
+counts callers read; one place for both so that every in-process backend reports alike (and a
+model server that cannot stream gives its whole reply as one chunk the same way)."""
 
 from __future__ import annotations
 
@@ -33,7 +34,8 @@ def chat_chunks(pieces: Iterable[str], run_manager: CallbackManagerForLLMRun | N
 
 
 def whole_reply_chunk(result: ChatResult) -> ChatGenerationChunk:
-    """A reply that cannot stream (constrained, or cut at stop sequences) as one chunk, its token counts kept."""
+    """A reply that cannot stream (constrained, cut at stop sequences, or from a server that does not
+    stream) as one chunk, its token counts kept."""
     message = result.generations[0].message
     return ChatGenerationChunk(message=AIMessageChunk(content=message.content,
                                                       usage_metadata=message.usage_metadata))

@@ -21,9 +21,10 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Iterator
 
+from assistant import deadlines
 from assistant.ambiguity import get_type
 from assistant.chain import Assistant, PreferenceMemory
-from assistant.errors import InputError
+from assistant.errors import InputError, IntercptError
 from assistant.glossary import Glossary
 from assistant.transcript import Transcript, Turn
 from assistant.users import NoUser, User, make_user
@@ -37,6 +38,7 @@ FORMALITY_ANSWERS = {"default": None, "more": "formal", "prefer_more": "formal",
 MAX_GLOSSARIES_PER_KEY = 100
 MAX_FILE_CHARS = 200_000
 KEPT_FILES = 100
+TURN_CHECK_S = 0.25  # how often a request waiting for the model looks at its deadline and its client
 
 
 @dataclass(frozen=True)
@@ -52,7 +54,8 @@ class Limits:
 
 class Gate:
     """At most ``concurrency`` requests use the model at once and ``queue_size`` more wait; the next
-    one is told at once that the server is busy (429), instead of waiting without end."""
+    one is told at once that the server is busy (429), instead of waiting without end. A request
+    waits no longer than its deadline, and one whose client has left never starts."""
 
     def __init__(self, concurrency: int, queue_size: int):
         self._running = threading.BoundedSemaphore(concurrency)
@@ -64,10 +67,27 @@ class Gate:
             raise ApiError(429, "busy, try again in a moment: every place in the queue is taken",
                            {"Retry-After": "5"})
         try:
-            with self._running:
+            self._wait_for_turn()
+            try:
                 yield
+            finally:
+                self._running.release()
         finally:
             self._admitted.release()
+
+    def _wait_for_turn(self) -> None:
+        """Take a place at the model; raise (holding none) once the request's deadline passes or its client leaves."""
+        deadline = deadlines.current()
+        if deadline is None:
+            self._running.acquire()
+            return
+        while not self._running.acquire(timeout=TURN_CHECK_S):
+            deadline.check()
+        try:
+            deadline.check()
+        except IntercptError:
+            self._running.release()
+            raise
 
 
 @dataclass
