@@ -30,6 +30,11 @@ class OutageError(BackendError):
     evaluation stops (keeping what finished) and its next start retries the item."""
 
 
+class GarbageReplyError(BackendError):
+    """The model server answered a request with something that is not a chat completion (an HTML error
+    page from a proxy, a body that is not JSON): the server's failure, not the item's or the text's."""
+
+
 class DeadlineExceeded(IntercptError):
     """A request ran out of time (waiting for the model or in its calls): its work stops at the next
     model call, and its client hears it at once instead of waiting without end."""

@@ -17,7 +17,7 @@ import time
 from collections.abc import Iterator
 from types import FrameType
 
-from assistant.errors import OutageError
+from assistant.errors import GarbageReplyError, OutageError
 
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
@@ -118,7 +118,7 @@ def is_garbage_reply(err: BaseException) -> bool:
     """
     validation_error = getattr(sys.modules.get("openai"), "APIResponseValidationError", None)
     for cause in _causes(err):
-        if isinstance(cause, json.JSONDecodeError) or (
+        if isinstance(cause, GarbageReplyError | json.JSONDecodeError) or (
                 isinstance(validation_error, type) and isinstance(cause, validation_error)):
             return True
         if type(cause) in (ValueError, TypeError) and str(cause).startswith(NOT_A_COMPLETION):

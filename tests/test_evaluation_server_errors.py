@@ -50,7 +50,7 @@ def test_a_server_answering_500_fails_the_run_records_nothing_and_a_rerun_after_
     assert failed.returncode == 1, failed.stderr
     message = [line for line in failed.stderr.splitlines() if line.startswith("intercpt: error:")]
     assert len(message) == 1 and "1 item(s) failed for the model server and were not recorded" in message[0]
-    assert "Error code: 500" in message[0] and "resume with: intercpt evaluate" in message[0]
+    assert "HTTP 500" in message[0] and "resume with: intercpt evaluate" in message[0]
     assert "Traceback" not in failed.stderr
     assert records(tmp_path) == []  # no final failure records
     assert 3 <= server.requests <= 6  # the first item tried three times (each maybe twice by the client itself)

@@ -16,7 +16,7 @@ from langchain_openai import ChatOpenAI
 from pydantic import PrivateAttr
 
 from .. import deadlines
-from ..errors import BackendError, OutageError
+from ..errors import BackendError, GarbageReplyError, OutageError
 from .bad_words import token_sequences
 from .config import GenerationConfig
 from .results import whole_reply_chunk
@@ -108,7 +108,7 @@ class ConstrainableChatOpenAI(ChatOpenAI):
 
     def _create_chat_result(self, response: Any, generation_info: dict | None = None) -> ChatResult:
         if not isinstance(response, dict | openai.BaseModel):  # a body that is not JSON: an HTML error page
-            raise BackendError(NOT_A_COMPLETION)
+            raise GarbageReplyError(NOT_A_COMPLETION)
         return super()._create_chat_result(response, generation_info)
 
     def _within_deadline(self, kwargs: dict[str, Any]) -> dict[str, Any]:
@@ -129,7 +129,7 @@ class ConstrainableChatOpenAI(ChatOpenAI):
         except AttributeError as err:
             if not isinstance(err.obj, str):
                 raise
-            raise BackendError(NOT_A_COMPLETION) from err  # the reader of a constrained reply got a non-JSON body
+            raise GarbageReplyError(NOT_A_COMPLETION) from err  # the reader of a constrained reply got a non-JSON body
         except openai.APITimeoutError as err:
             waited = kwargs.get("timeout") or self.request_timeout
             raise OutageError(f"the model server did not answer within {waited:.3g} s") from err

@@ -59,8 +59,14 @@ class RequestDeadlines:
                 pass
             deadline.cancel()
 
+        failure: Exception | None = None
         async with anyio.create_task_group() as tasks:
             tasks.start_soon(watch_client)
-            with within(deadline):
-                await self.app(scope, receive_body, send)
+            try:
+                with within(deadline):
+                    await self.app(scope, receive_body, send)
+            except Exception as err:  # noqa: BLE001 - raised below as itself, not wrapped in the task group's group
+                failure = err
             tasks.cancel_scope.cancel()
+        if failure is not None:
+            raise failure
