@@ -206,10 +206,16 @@ def find_target_terms(terms: list[str], translation: str, target_lang: str | Non
     tokens = [t for t in doc if not (t.is_punct or t.is_space)]
     words = _words(tokens)
     found: list[str | None] = []
-    for term_doc in nlp.pipe(terms):
-        span = _find(_words(term_doc), words)
+    for term in _target_terms_words(target_lang, tuple(terms)):
+        span = _find(term, words)
         found.append(None if span is None else doc[tokens[span[0]].i:tokens[span[1] - 1].i + 1].text)
     return found
+
+
+@lru_cache(maxsize=256)
+def _target_terms_words(lang: str, terms: tuple[str, ...]) -> tuple[tuple[tuple[str, str], ...], ...]:
+    """The words of each term, parsed in one batch: a translation and its repairs check the same terms."""
+    return tuple(_words(doc) for doc in target_pipeline(lang).pipe(terms))
 
 
 @lru_cache(maxsize=None)
