@@ -77,3 +77,57 @@ def test_without_a_pipeline_target_terms_are_matched_by_stem():
     assert find_target_term("Bankkonto", "Ich habe zwei Bankkonten.", "de") == "Bankkonten"
     assert find_target_term("Bankkonto", "Ich habe zwei Konten.", "de") is None
     assert find_target_term("口座", "銀行口座を開く", "xx") == "口座"
+
+
+def test_the_matcher_finds_forms_lemmas_and_term_words_across_case_and_punctuation():
+    entries = [Term("bank account", "compte bancaire"), Term("data", "données"), Term("e-mail", "courriel"),
+               Term("Saw", "scie"), Term("bank account", "compte en banque"), Term("...", "points")]
+    glossary = Glossary(entries, target_lang="fr")
+    assert glossary.terms_in("BANK ACCOUNTS, e-mails and data.") == entries[:3] + [entries[4]]
+    assert glossary.terms_in("I saw the account of the bank.") == [entries[3]]
+    assert glossary.terms_in("A bank\n account.") == [entries[0], entries[4]]
+    assert glossary.terms_in("") == []
+
+
+def test_the_matcher_is_built_once_and_shared_by_the_glossary_into_a_language():
+    glossary = Glossary(ENTRIES).prepare()
+    matcher = glossary._matcher
+    french = glossary.into("fr")
+    assert french.target_lang == "fr" and french._matcher is matcher
+    assert french.terms_in("Two keys.") == [ENTRIES[1]] and glossary._matcher is matcher
+    with pytest.raises(InputError, match="into 'fr', not 'de'"):
+        french.into("de")
+
+
+def test_a_glossary_over_the_bounds_is_refused_before_it_is_matched(tmp_path, monkeypatch):
+    import assistant.glossary as module
+
+    path = tmp_path / "big.tsv"
+    path.write_text("".join(f"term {n}\tterme {n}\n" for n in range(11)), encoding="utf-8")
+    monkeypatch.setattr(module, "MAX_GLOSSARY_ENTRIES", 10)
+    with pytest.raises(module.GlossaryTooLarge, match="more than 10 entries"):
+        Glossary.load(path)
+    monkeypatch.setattr(module, "MAX_GLOSSARY_BYTES", 100)
+    with pytest.raises(module.GlossaryTooLarge, match="a glossary takes at most 100 bytes"):
+        Glossary.load(path)
+
+
+def test_target_terms_are_all_checked_against_one_parse_of_the_translation(french, monkeypatch):
+    import assistant.glossary as module
+
+    class Counting:
+        def __init__(self, nlp):
+            self.nlp, self.texts = nlp, []
+
+        def __call__(self, text):
+            self.texts.append(text)
+            return self.nlp(text)
+
+        def pipe(self, texts):
+            return self.nlp.pipe(texts)
+
+    counting = Counting(target_pipeline("fr"))
+    monkeypatch.setattr(module, "target_pipeline", lambda lang: counting)
+    found = module.find_target_terms(["compte bancaire", "clé", "banque"], "Les clés de vos comptes bancaires.", "fr")
+    assert found == ["comptes bancaires", "clés", None]
+    assert counting.texts == ["Les clés de vos comptes bancaires."]

@@ -1,9 +1,10 @@
 """The page's glossary: an uploaded CSV, TSV or TBX file kept for the browser session, applied to
 every translation of that session (chat and files), in whichever language the page asks for.
 
-The file is read once on upload, so a bad one is refused beside the upload; it is read again
-for each target language (a TBX file may hold several), and an error names the file by its
-own name, never by the server's upload path.
+The file is read once on upload, so a bad one is refused beside the upload, and its term matcher
+is built then, once; a TBX file is read again for each target language (it may hold several),
+and an error names the file by its own name, never by the server's upload path. Besides this
+page's own size bound, ``Glossary.load`` applies the bounds of every glossary.
 """
 
 from __future__ import annotations
@@ -22,13 +23,20 @@ GLOSSARY_TYPES = (".csv", ".tsv", ".tbx")
 
 @dataclass
 class GlossaryUpload:
-    """An uploaded glossary: its path on the server, its entries as read on upload, and one
-    ``Glossary`` per target language asked for so far."""
+    """An uploaded glossary: its path on the server, the glossary read (and its matcher built) on
+    upload, and one ``Glossary`` per target language asked for so far."""
 
     path: Path
-    entries: int
-    target_lang: str | None
+    uploaded: Glossary
     _by_lang: dict[str, Glossary] = field(default_factory=dict, repr=False)
+
+    @property
+    def entries(self) -> int:
+        return len(self.uploaded.entries)
+
+    @property
+    def target_lang(self) -> str | None:
+        return self.uploaded.target_lang
 
     @property
     def name(self) -> str:
@@ -42,13 +50,16 @@ class GlossaryUpload:
             raise InputError(f"“{path.name}” is not a glossary; upload a .csv, .tsv or .tbx file")
         if path.stat().st_size > MAX_GLOSSARY_BYTES:
             raise InputError(f"“{path.name}” is larger than {MAX_GLOSSARY_BYTES // 1_000_000} MB")
-        glossary = _load(path, None)
-        return cls(path, len(glossary.entries), glossary.target_lang)
+        return cls(path, _load(path, None).prepare())
 
     def for_lang(self, lang: str) -> Glossary:
-        """The glossary into ``lang``; an ``InputError`` when the file is a glossary into another language."""
+        """The glossary into ``lang``; an ``InputError`` when the file is a glossary into another language.
+        A CSV or TSV file holds the same terms whatever the language: the upload's matcher serves them all."""
         if lang not in self._by_lang:
-            self._by_lang[lang] = _load(self.path, lang)
+            if self.path.suffix.lower() == ".tbx":
+                self._by_lang[lang] = _load(self.path, lang)
+            else:
+                self._by_lang[lang] = self.uploaded.into(lang, f"“{self.name}”")
         return self._by_lang[lang]
 
     def describe(self) -> str:

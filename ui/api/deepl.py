@@ -115,8 +115,10 @@ def router(service: TranslationService) -> APIRouter:
     async def create_glossary(request: Request) -> dict:
         who = account(request)
         body = await read_body(request, GlossaryRequest)
-        return service.create_glossary(who, body.name, body.source_lang, target_code(body.target_lang), body.entries,
-                                       body.entries_format).info()
+        stored = await run_in_threadpool(service.create_glossary, who, body.name, body.source_lang,
+                                         target_code(body.target_lang), body.entries,
+                                         body.entries_format)  # builds its matcher
+        return stored.info()
 
     @api.get("/glossaries", summary="This key's glossaries")
     async def list_glossaries(request: Request) -> dict:

@@ -9,8 +9,6 @@ the chain then takes its best guess and offers the translation under each option
 
 from __future__ import annotations
 
-import csv
-import io
 import tempfile
 import threading
 import uuid
@@ -25,7 +23,8 @@ from assistant import deadlines
 from assistant.ambiguity import get_type
 from assistant.chain import Assistant, PreferenceMemory
 from assistant.errors import InputError, IntercptError
-from assistant.glossary import Glossary
+from assistant.glossary import (MAX_GLOSSARY_BYTES, MAX_GLOSSARY_ENTRIES, Glossary, GlossaryTooLarge,
+                               check_glossary_bytes)
 from assistant.transcript import Transcript, Turn
 from assistant.users import NoUser, User, make_user
 
@@ -36,6 +35,9 @@ from .auth import Account, KeyRing
 FORMALITY_ANSWERS = {"default": None, "more": "formal", "prefer_more": "formal", "less": "informal",
                      "prefer_less": "informal"}
 MAX_GLOSSARIES_PER_KEY = 100
+# What one key's glossaries may hold together: two glossaries of the largest size (each costs memory for its matcher).
+MAX_GLOSSARY_ENTRIES_PER_KEY = 2 * MAX_GLOSSARY_ENTRIES
+MAX_GLOSSARY_BYTES_PER_KEY = 2 * MAX_GLOSSARY_BYTES
 MAX_FILE_CHARS = 200_000
 KEPT_FILES = 100
 TURN_CHECK_S = 0.25  # how often a request waiting for the model looks at its deadline and its client
@@ -100,6 +102,7 @@ class StoredGlossary:
     target_lang: str
     creation_time: str
     glossary: Glossary
+    size_bytes: int
 
     def info(self) -> dict[str, Any]:
         return {"glossary_id": self.glossary_id, "name": self.name, "ready": True, "source_lang": self.source_lang,
@@ -284,20 +287,41 @@ class TranslationService:
 
     def create_glossary(self, account: Account, name: str, source_lang: str, target_lang: str, entries: str,
                         entries_format: str) -> StoredGlossary:
-        """Parse ``entries`` (DeepL's TSV or CSV) with the glossary reader the CLI uses."""
+        """Parse ``entries`` (DeepL's TSV or CSV) with the glossary reader the CLI uses, and build its matcher
+        now, once: 413 for a glossary over the bounds of one, 456 when the key's glossaries would hold too much."""
         if entries_format not in ("tsv", "csv"):
             raise ApiError(400, f"entries_format must be tsv or csv, not {entries_format!r}")
         if source_lang.lower() != "en":
             raise ApiError(400, "glossaries translate from English (source_lang EN)")
+        size = len(entries.encode("utf-8"))
+        try:
+            check_glossary_bytes(size, "entries")
+        except GlossaryTooLarge as err:
+            raise ApiError(413, str(err)) from None
         glossary = parse_entries(entries, entries_format, target_lang.lower())
         stored = StoredGlossary(uuid.uuid4().hex, name, "en", target_lang.lower(),
-                                datetime.now(timezone.utc).isoformat(timespec="milliseconds"), glossary)
+                                datetime.now(timezone.utc).isoformat(timespec="milliseconds"), glossary, size)
         with self._lock:
-            mine = self._glossaries.setdefault(account.key, OrderedDict())
-            if len(mine) >= MAX_GLOSSARIES_PER_KEY:
-                raise ApiError(456, f"glossary limit reached: at most {MAX_GLOSSARIES_PER_KEY} a key; delete one")
-            mine[stored.glossary_id] = stored
+            self._check_room(account, stored)
+        glossary.prepare()
+        with self._lock:
+            self._check_room(account, stored)  # another request of this key may have taken the room meanwhile
+            self._glossaries.setdefault(account.key, OrderedDict())[stored.glossary_id] = stored
         return stored
+
+    def _check_room(self, account: Account, new: StoredGlossary) -> None:
+        """456 when the key's glossaries and ``new`` together are more than a key may keep."""
+        mine = list(self._glossaries.get(account.key, {}).values())
+        if len(mine) >= MAX_GLOSSARIES_PER_KEY:
+            raise ApiError(456, f"glossary limit reached: at most {MAX_GLOSSARIES_PER_KEY} a key; delete one")
+        entries = sum(len(g.glossary.entries) for g in mine) + len(new.glossary.entries)
+        if entries > MAX_GLOSSARY_ENTRIES_PER_KEY:
+            raise ApiError(456, f"glossary limit reached: this key's glossaries would hold {entries} entries, at most "
+                           f"{MAX_GLOSSARY_ENTRIES_PER_KEY}; delete one")
+        size = sum(g.size_bytes for g in mine) + new.size_bytes
+        if size > MAX_GLOSSARY_BYTES_PER_KEY:
+            raise ApiError(456, f"glossary limit reached: this key's glossaries would hold {size} bytes, at most "
+                           f"{MAX_GLOSSARY_BYTES_PER_KEY}; delete one")
 
     def glossaries(self, account: Account) -> list[StoredGlossary]:
         return list(self._glossaries.get(account.key, {}).values())
@@ -316,14 +340,11 @@ class TranslationService:
 
 def parse_entries(entries: str, entries_format: str, target_lang: str) -> Glossary:
     """DeepL's glossary entries through ``Glossary.load`` (the one reader of CSV and TSV glossaries)."""
-    try:
-        list(csv.reader(io.StringIO(entries), delimiter="\t" if entries_format == "tsv" else ","))
-    except csv.Error as err:
-        raise ApiError(400, f"the glossary entries are not valid {entries_format.upper()}: {err}") from None
     with tempfile.TemporaryDirectory(prefix="intercpt-glossary-") as folder:
         path = Path(folder) / f"entries.{entries_format}"
         path.write_text(entries, encoding="utf-8")
         try:
             return Glossary.load(path, target_lang)
         except InputError as err:
-            raise ApiError(400, str(err).replace(str(path), "entries")) from None
+            status = 413 if isinstance(err, GlossaryTooLarge) else 400
+            raise ApiError(status, str(err).replace(str(path), "entries")) from None
