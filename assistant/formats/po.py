@@ -3,6 +3,8 @@
 Entries already translated (and not fuzzy) are left alone: a human translation is never
 overwritten. Comments, flags, occurrences and the header are kept; ``Language`` and, when
 missing, ``Plural-Forms`` are set for the target language from translate-toolkit's table.
+The file's own ``nplurals`` is a count read from the input, so it is bounded: no language needs
+more than ``MAX_PLURAL_FORMS`` (Arabic's six, the most in translate-toolkit's table).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from ..errors import InputError
 from .base import Document, Unit, UnitTranslation
 
 _NPLURALS = re.compile(r"nplurals\s*=\s*(\d+)")
+MAX_PLURAL_FORMS = 6
 
 
 def read_po(path: Path) -> "PoDocument":
@@ -27,7 +30,20 @@ def read_po(path: Path) -> "PoDocument":
         raise InputError(f"{path} is not a readable gettext PO file: {err}") from None
     entries = [e for e in catalog if not e.obsolete and e.msgid and (not e.translated() or "fuzzy" in e.flags)]
     units = [Unit(id=str(e.linenum), source=e.msgid, note=_note(e), plural=e.msgid_plural or None) for e in entries]
-    return PoDocument(path, units, catalog=catalog, entries=entries)
+    return PoDocument(path, units, catalog=catalog, entries=entries, nplurals=_declared_nplurals(catalog, path))
+
+
+def _declared_nplurals(catalog: polib.POFile, path: Path) -> int | None:
+    """The header's ``nplurals`` (None when absent or a template's ``INTEGER``); out of range is refused."""
+    header = catalog.metadata.get("Plural-Forms", "")
+    found = _NPLURALS.search(header)
+    if not found or "INTEGER" in header:
+        return None
+    declared = found.group(1)
+    if len(declared) > 3 or not 1 <= int(declared) <= MAX_PLURAL_FORMS:
+        raise InputError(f"{path}: Plural-Forms declares nplurals={declared[:12]}; a language has between 1 and "
+                         f"{MAX_PLURAL_FORMS} plural forms")
+    return int(declared)
 
 
 def _note(entry: polib.POEntry) -> str | None:
@@ -39,6 +55,7 @@ def _note(entry: polib.POEntry) -> str | None:
 class PoDocument(Document):
     catalog: polib.POFile = None  # type: ignore[assignment]
     entries: list[polib.POEntry] = field(default_factory=list)
+    nplurals: int | None = None
 
     def write(self, translations: Sequence[UnitTranslation], out_path: Path, target_lang: str | None = None) -> None:
         self._check_count(translations)
@@ -56,15 +73,17 @@ class PoDocument(Document):
             elif not translated.uncertain and "fuzzy" in entry.flags:
                 entry.flags.remove("fuzzy")
                 entry.previous_msgid = entry.previous_msgid_plural = entry.previous_msgctxt = None
-        self.catalog.save(str(out_path))
+        try:
+            self.catalog.save(str(out_path))
+        except ValueError as err:  # polib sorts references by their numbers, which Python caps at 4300 digits
+            raise InputError(f"{self.path} cannot be written back as a PO file: {err}") from None
 
     def _nplurals(self, target_lang: str | None) -> int:
         """From the file's Plural-Forms header, else the target language's (set in the header), else 2."""
         if target_lang:
             self.catalog.metadata["Language"] = target_lang
-        found = _NPLURALS.search(self.catalog.metadata.get("Plural-Forms", ""))
-        if found and "INTEGER" not in self.catalog.metadata["Plural-Forms"]:
-            return int(found.group(1))
+        if self.nplurals is not None:
+            return self.nplurals
         from translate.lang.data import languages
 
         language = target_lang or self.catalog.metadata.get("Language", "")

@@ -8,6 +8,7 @@ wrapped back into at most as many lines as the subtitle had, balanced, each with
 from __future__ import annotations
 
 import math
+import re
 import textwrap
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,15 +20,39 @@ from ..errors import InputError
 from .base import Document, Unit, UnitTranslation
 
 SUBTITLE_WIDTH = 42  # characters per line, the common broadcast and streaming limit
+MAX_DIGITS = 20  # a subtitle's number or time never needs more; srt's pattern slows as runs of digits grow
+_LONG_NUMBER = re.compile(rf"\d{{{MAX_DIGITS + 1}}}")
 
 
 def read_srt(path: Path, text: str) -> "SrtDocument":
+    """The subtitles; a text that is not SubRip, or whose times overflow, is an ``InputError``."""
     try:
-        subtitles = list(srt.parse(text))
-    except srt.SRTParseError as err:
+        subtitles = list(srt.parse(text[:_subtitles_end(path, text)]))
+    except (srt.SRTParseError, ValueError, OverflowError) as err:
         raise InputError(f"{path} is not a valid SubRip file: {err}") from None
     units = [Unit(id=str(s.index), source=" ".join(s.content.split())) for s in subtitles if s.content.strip()]
     return SrtDocument(path, units, subtitles=subtitles)
+
+
+def _subtitles_end(path: Path, text: str) -> int:
+    """Where the last subtitle ends, the text read one subtitle after the other from its start.
+
+    ``srt.parse`` searches past what it cannot read, retrying its pattern at every position: a few KB
+    of digits or blank lines that start no subtitle cost it minutes. Matched in place, each position
+    is tried once, and anything but blank space after the last subtitle is refused at once. Its cost
+    still grows with the square of a run of digits, so runs longer than ``MAX_DIGITS`` are refused."""
+    if long_number := _LONG_NUMBER.search(text):
+        line = text.count("\n", 0, long_number.start()) + 1
+        raise InputError(f"{path} is not a valid SubRip file: line {line} has a number of more than {MAX_DIGITS} "
+                         "digits")
+    position = 0
+    while match := srt.SRT_REGEX.match(text, position):
+        position = match.end()
+    if text[position:].strip():
+        line = text.count("\n", 0, position) + 1
+        raise InputError(f"{path} is not a valid SubRip file: line {line} does not start a subtitle "
+                         "(a number, then a line 00:00:01,000 --> 00:00:02,000)")
+    return position
 
 
 def wrap_subtitle(text: str, lines: int, width: int = SUBTITLE_WIDTH) -> list[str]:

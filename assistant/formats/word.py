@@ -17,10 +17,10 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterator, Sequence
-from zipfile import BadZipFile
 
 from ..errors import InputError
 from .base import Document, Unit, UnitTranslation, split_codes
+from .packages import unpacked_package
 
 _TEXT_CHILDREN = {"rPr", "t", "tab", "br", "cr"}
 _OPENING = re.compile(r"<r(\d+)>")
@@ -28,13 +28,32 @@ REVIEW_COMMENT = "Please review this translation."
 
 
 def read_docx(path: Path) -> "WordDocument":
+    """The paragraphs of a package unpacked within bounds; a damaged one is an ``InputError``."""
     import docx
-    from docx.opc.exceptions import PackageNotFoundError
 
+    package = unpacked_package(path, "Word .docx")
     try:
-        word = docx.Document(str(path))
-    except (PackageNotFoundError, BadZipFile, KeyError, ValueError) as err:
+        word = docx.Document(package)
+        units, groups = _units(word)
+    except _damaged_package_errors() as err:
         raise InputError(f"{path} is not a readable Word .docx file: {err}") from None
+    return WordDocument(path, units, word=word, groups=groups)
+
+
+def _damaged_package_errors() -> tuple[type[Exception], ...]:
+    """What python-docx raises on a package that is a zip but not a sound Word document: it trusts
+    the parts and relationships it finds, so a missing part is a KeyError, a missing attribute an
+    AttributeError or TypeError, broken XML lxml's error, on reading or on writing back."""
+    from docx.exceptions import PythonDocxError
+    from docx.opc.exceptions import OpcError
+    from docx.oxml.exceptions import XmlchemyError
+    from lxml import etree
+
+    return OpcError, PythonDocxError, XmlchemyError, etree.LxmlError, KeyError, ValueError, AttributeError, TypeError
+
+
+def _units(word) -> tuple[list[Unit], list[list[list]]]:
+    """One unit per paragraph with text, and the run groups its tags stand for."""
     units, groups = [], []
     for number, paragraph in enumerate(_paragraphs(word), 1):
         text_groups = _text_groups(paragraph)
@@ -46,7 +65,7 @@ def read_docx(path: Path) -> "WordDocument":
             source = "".join(f"<r{n}>{''.join(r.text for r in g)}</r{n}>" for n, g in enumerate(text_groups, 1))
         units.append(Unit(id=f"p{number}", source=source))
         groups.append(text_groups)
-    return WordDocument(path, units, word=word, groups=groups)
+    return units, groups
 
 
 def _paragraphs(word) -> Iterator:
@@ -111,6 +130,12 @@ class WordDocument(Document):
 
     def write(self, translations: Sequence[UnitTranslation], out_path: Path, target_lang: str | None = None) -> None:
         self._check_count(translations)
+        try:
+            self._write(translations, out_path)
+        except _damaged_package_errors() as err:
+            raise InputError(f"{self.path} cannot be written back as a Word .docx file: {err}") from None
+
+    def _write(self, translations: Sequence[UnitTranslation], out_path: Path) -> None:
         for groups, translated in zip(self.groups, translations):
             texts = _texts_per_group(translated.segments[0], len(groups))
             for group, text in zip(groups, texts):

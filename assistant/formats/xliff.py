@@ -30,8 +30,9 @@ def read_xliff(path: Path) -> "XliffDocument":
     store_class = xliff2.Xliff2File if version.startswith("2.") else xliff.xlifffile
     try:
         store = store_class.parsefile(str(path))
-    except (ValueError, etree.XMLSyntaxError) as err:
-        raise InputError(f"{path} is not a readable XLIFF file: {err}") from None
+    except (ValueError, etree.XMLSyntaxError, AssertionError) as err:  # the toolkit asserts the root element
+        cause = str(err) or "its root is not an XLIFF element"
+        raise InputError(f"{path} is not a readable XLIFF file: {cause}") from None
     stores, units, codes = [], [], []
     for tk_unit in store.units:
         if tk_unit.isheader() or not tk_unit.istranslatable() or not tk_unit.source:
@@ -40,7 +41,8 @@ def read_xliff(path: Path) -> "XliffDocument":
             continue
         text, unit_codes = _tagged(tk_unit.source_dom)
         stores.append(tk_unit)
-        units.append(Unit(id=tk_unit.getid().replace("\x04", ":"), source=text, note=_notes(tk_unit) or None))
+        unit_id = (tk_unit.getid() or f"#{len(units) + 1}").replace("\x04", ":")
+        units.append(Unit(id=unit_id, source=text, note=_notes(tk_unit) or None))
         codes.append(unit_codes)
     return XliffDocument(path, units, store=store, tk_units=stores, codes=codes)
 
