@@ -29,6 +29,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from . import deadlines
 from .errors import InputError
 from .transcript import Check, Term
 
@@ -36,6 +37,7 @@ MAX_TERM_CHARS = 200
 MAX_GLOSSARY_BYTES = 10 * 1024 * 1024  # DeepL's limit per glossary (10 MiB)
 MAX_GLOSSARY_ENTRIES = 100_000
 MAX_LEMMA_VARIANTS = 8  # patterns a term may add to mix its words' lemmas and forms
+TERMS_BATCH = 1000  # terms parsed at once when a matcher is built; a request's deadline is checked between batches
 LEMMA_PIPES = ("tok2vec", "tagger", "morphologizer", "attribute_ruler", "lemmatizer")
 _HEADER_WORDS = {("source", "target"), ("source term", "target term"), ("term", "translation")}
 TARGET_PIPELINES = {
@@ -136,7 +138,10 @@ class SourceTerms:
             self._positions.setdefault(entry.source, []).append(position)
         self._sources = list(self._positions)
         self._matcher = PhraseMatcher(nlp.vocab, attr="ORTH")
-        for key, doc in enumerate(nlp.pipe(self._sources, batch_size=1000, disable=_not_lemma_pipes(nlp))):
+        deadline = deadlines.current()  # in a server's request, building stops when the request is over
+        for key, doc in enumerate(nlp.pipe(self._sources, batch_size=TERMS_BATCH, disable=_not_lemma_pipes(nlp))):
+            if deadline is not None and key % TERMS_BATCH == 0:
+                deadline.check()
             variants = _lemma_variants(_words(doc))
             if variants:
                 self._matcher.add(str(key), [_word_doc(nlp.vocab, variant) for variant in variants])

@@ -49,14 +49,6 @@ class Backend:
         response = httpx.post(self.live.url + path, json={**body, **changes}, timeout=timeout)
         return response, time.monotonic() - started
 
-    def warm_up(self, tries: int = 5) -> None:
-        """Translate until the server has loaded its language models (the first requests may pass the short
-        deadline while they load, before any model call)."""
-        for _ in range(tries):
-            if self.post()[0].status_code == 200:
-                return
-        raise AssertionError(f"no translation in {tries} tries:\n{self.live.output()}")
-
     def settle(self, seconds: float = 1.0) -> int:
         """The model server's request count once it has stayed the same for ``seconds``."""
         while True:
@@ -73,7 +65,8 @@ def backend(tmp_path_factory):
         with intercpt_ui(f"openai:{state.fake.url}#fake", "--request-timeout", str(DEADLINE_S), "--queue-size",
                          str(QUEUE), "--rate-limit", "10000", tmp_path=tmp_path_factory.mktemp("deadlines")) as live:
             state.live = live
-            state.warm_up()
+            first, _ = state.post()  # the server loaded its language data before it took requests
+            assert first.status_code == 200, f"{first.text}\n{live.output()}"
             yield state
     finally:
         state.fake.__exit__(None, None, None)  # the one standing in for a stopped one, if a test stopped it

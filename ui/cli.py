@@ -44,6 +44,7 @@ class UICommand(CLISubcommand):
         import uvicorn
 
         from assistant.chain import PROMPT_VARIANTS, Assistant
+        from assistant.nlp.preload import load_language_data
 
         from .server import build_app
 
@@ -55,6 +56,7 @@ class UICommand(CLISubcommand):
                       for variant in PROMPT_VARIANTS}
         # A server batches concurrent requests; the in-process model serves one at a time.
         concurrency = 8 if args.model.backend in ("vllm", "openai") else 1
+        load_language_data()  # before the server takes requests: no request's deadline pays for loading it
         app = build_app(assistants, str(args.model), args.settings, host=args.host, concurrency=concurrency)
         print(f"intercpt: the web app is at http://{args.host}:{args.port}/ and the API docs at /docs",
               file=sys.stderr)

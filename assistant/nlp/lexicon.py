@@ -96,7 +96,8 @@ def person_noun(lemma: str) -> PersonNoun | None:
 
 
 @lru_cache(maxsize=1)
-def _name_detector():
+def name_detector():
+    """gender-guesser's table of first names, read once."""
     import gender_guesser.detector
 
     return gender_guesser.detector.Detector(case_sensitive=False)
@@ -105,5 +106,5 @@ def _name_detector():
 def name_gender(first_name: str) -> tuple[bool, str | None]:
     """(known, gender) of a first name: gender only for names the list gives as male or female;
     "mostly", androgynous and unknown names leave it None."""
-    answer = _name_detector().get_gender(first_name)
+    answer = name_detector().get_gender(first_name)
     return answer != "unknown", {"male": MASCULINE, "female": FEMININE}.get(answer)

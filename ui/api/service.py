@@ -41,6 +41,7 @@ MAX_GLOSSARY_BYTES_PER_KEY = 2 * MAX_GLOSSARY_BYTES
 MAX_FILE_CHARS = 200_000
 KEPT_FILES = 100
 TURN_CHECK_S = 0.25  # how often a request waiting for the model looks at its deadline and its client
+GLOSSARY_RETRY_S = 10  # Retry-After for a glossary refused while another is being built
 
 
 @dataclass(frozen=True)
@@ -150,6 +151,7 @@ class TranslationService:
         self._files = tempfile.TemporaryDirectory(prefix="intercpt-files-")
         self._kept: list[Path] = []
         self._lock = threading.Lock()
+        self._glossary_build = threading.Lock()  # one glossary's matcher is built at a time: it costs CPU
 
     # --- requests -------------------------------------------------------------------------------------
 
@@ -288,7 +290,8 @@ class TranslationService:
     def create_glossary(self, account: Account, name: str, source_lang: str, target_lang: str, entries: str,
                         entries_format: str) -> StoredGlossary:
         """Parse ``entries`` (DeepL's TSV or CSV) with the glossary reader the CLI uses, and build its matcher
-        now, once: 413 for a glossary over the bounds of one, 456 when the key's glossaries would hold too much."""
+        now, once: 413 for a glossary over the bounds of one, 456 when the key's glossaries would hold too much,
+        429 while another glossary is being built (a large one takes a core for a minute)."""
         if entries_format not in ("tsv", "csv"):
             raise ApiError(400, f"entries_format must be tsv or csv, not {entries_format!r}")
         if source_lang.lower() != "en":
@@ -298,12 +301,18 @@ class TranslationService:
             check_glossary_bytes(size, "entries")
         except GlossaryTooLarge as err:
             raise ApiError(413, str(err)) from None
-        glossary = parse_entries(entries, entries_format, target_lang.lower())
-        stored = StoredGlossary(uuid.uuid4().hex, name, "en", target_lang.lower(),
-                                datetime.now(timezone.utc).isoformat(timespec="milliseconds"), glossary, size)
-        with self._lock:
-            self._check_room(account, stored)
-        glossary.prepare()
+        if not self._glossary_build.acquire(blocking=False):
+            raise ApiError(429, "busy building another glossary, try again in a moment",
+                           {"Retry-After": str(GLOSSARY_RETRY_S)})
+        try:
+            glossary = parse_entries(entries, entries_format, target_lang.lower())
+            stored = StoredGlossary(uuid.uuid4().hex, name, "en", target_lang.lower(),
+                                    datetime.now(timezone.utc).isoformat(timespec="milliseconds"), glossary, size)
+            with self._lock:
+                self._check_room(account, stored)
+            glossary.prepare()  # stops at the request's deadline, or once its client has left
+        finally:
+            self._glossary_build.release()
         with self._lock:
             self._check_room(account, stored)  # another request of this key may have taken the room meanwhile
             self._glossaries.setdefault(account.key, OrderedDict())[stored.glossary_id] = stored
