@@ -108,6 +108,24 @@ def test_invalid_utf8_in_a_form_body_is_refused_not_replaced(live):
     assert fine.status_code == 200 and fine.json()["translations"][0]["billed_characters"] == 4
 
 
+def test_invalid_utf8_in_a_multipart_field_is_refused_not_read_as_latin1(live, fake):
+    po = b'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n\nmsgid "Could you sign?"\nmsgstr ""\n'
+    before, calls = used(live), fake.requests
+    for field, value in (("context", b"caf\xe9"), ("target", b"fr\xff"), ("formality", b"mor\xc3\x28")):
+        response = httpx.post(f"{live.url}/translate_file", data={"target": "fr", field: value},
+                              files={"file": ("app.po", po)}, timeout=60)
+        assert response.status_code == 400 and response.json() == {
+            "error": f"the form field '{field}' is not valid UTF-8"}, response.text
+    deepl = httpx.post(f"{live.url}/v2/translate", data={"text": b"caf\xe9", "target_lang": "FR"},
+                       files={"unused": ("a.txt", b"")}, timeout=60)  # multipart, not form-encoded
+    assert deepl.status_code == 400 and deepl.json() == {"message": "the form field 'text' is not valid UTF-8"}
+    assert fake.requests == calls and used(live) == before
+    fine = httpx.post(f"{live.url}/translate_file", data={"target": "fr", "context": "Un café.".encode()},
+                      files={"file": ("app.po", po)}, timeout=60)
+    assert fine.status_code == 200, fine.text
+    assert used(live) == before + len("Could you sign?") + len("Un café.")  # the context, read as UTF-8
+
+
 def test_refused_and_failed_requests_are_not_billed(live, fake):
     before = used(live)
     nul = httpx.post(f"{live.url}/v2/translate", json={"text": ["\u0000" * 40], "target_lang": "FR"}, timeout=60)

@@ -3,7 +3,9 @@ several times, such as DeepL's ``text``, is a list), read into a pydantic model.
 
 A body that cannot be read strictly is refused (400), never guessed at: JSON nested past the
 parser's depth or with a number too long to convert, a form whose bytes or percent-escapes are
-not UTF-8 (decoding them with replacement characters would translate something nobody sent).
+not UTF-8 (decoding them with replacement characters would translate something nobody sent), a
+multipart form whose text fields are not UTF-8 (Starlette, which has no strict option, would read
+them as latin-1).
 """
 
 from __future__ import annotations
@@ -13,8 +15,12 @@ from collections.abc import Iterable
 from typing import Any, TypeVar
 from urllib.parse import parse_qsl
 
-from fastapi import Request
+from fastapi import HTTPException, Request
 from pydantic import BaseModel, ValidationError
+from python_multipart import FormParser
+from python_multipart.exceptions import FormParserError
+from python_multipart.multipart import Field, parse_options_header
+from starlette.datastructures import FormData
 
 from . import ApiError
 
@@ -29,7 +35,7 @@ async def read_body(request: Request, model: type[Model]) -> Model:
     if content_type.startswith("application/json"):
         data = json_object(await request.body())
     elif content_type.startswith("multipart/form-data"):
-        data = fields((await request.form(max_fields=MAX_FORM_FIELDS)).multi_items())
+        data = fields((await strict_form(request, max_fields=MAX_FORM_FIELDS)).multi_items())
     else:
         data = fields(form_fields(await request.body()))
     return parse(model, data)
@@ -59,6 +65,37 @@ def form_fields(body: bytes) -> list[tuple[str, str]]:
         raise ApiError(400, f"the form body has more than {MAX_FORM_FIELDS} fields") from None
 
 
+async def strict_form(request: Request, **bounds: int) -> FormData:
+    """A multipart body's form as Starlette reads it (``bounds``: its ``max_files``, ``max_fields``), once its
+    text fields are known to be UTF-8; 400 in the API's own format for anything else."""
+    check_text_fields(await request.body(), request.headers.get("content-type", ""))
+    try:
+        return await request.form(**bounds)
+    except HTTPException as err:  # Starlette refuses too many fields or files, or a field over 1 MB
+        raise ApiError(400, str(err.detail)) from None
+
+
+def check_text_fields(body: bytes, content_type: str) -> None:
+    """400 for a multipart body that python-multipart cannot read or with a text field (a part without a
+    file name) whose bytes are not UTF-8."""
+    _, options = parse_options_header(content_type)
+
+    def strict(field: Field) -> None:
+        try:
+            field.value.decode("utf-8")
+        except UnicodeDecodeError:
+            name = field.field_name.decode("utf-8", "replace")
+            raise ApiError(400, f"the form field {name!r} is not valid UTF-8") from None
+
+    try:
+        parser = FormParser("multipart/form-data", strict, lambda file: file.close(), boundary=options.get(b"boundary"),
+                            config={"MAX_MEMORY_FILE_SIZE": len(body)})  # a file part is read in memory, not to disk
+        parser.write(body)
+        parser.finalize()
+    except FormParserError:
+        raise ApiError(400, "the multipart body is malformed") from None
+
+
 def fields(items: Iterable[tuple[str, Any]]) -> dict[str, Any]:
     """Form fields by name: the last value of each, or every value of a list field given more than once."""
     grouped: dict[str, list[Any]] = {}
@@ -76,8 +113,8 @@ def parse(model: type[Model], data: dict[str, Any]) -> Model:
         raise ApiError(400, f"{where}: {first['msg']}") from None
 
 
-def documented(*models: type[BaseModel]) -> dict[str, Any]:
-    """OpenAPI text for an endpoint that reads its body itself (JSON or form)."""
-    schema = models[0].model_json_schema()
-    return {"requestBody": {"required": True, "content": {
-        "application/json": {"schema": schema}, "application/x-www-form-urlencoded": {"schema": schema}}}}
+def documented(model: type[BaseModel], *, form: bool = True) -> dict[str, Any]:
+    """OpenAPI text for an endpoint that reads its body itself: JSON, and a form unless ``form`` is False."""
+    schema = model.model_json_schema()
+    kinds = ("application/json", "application/x-www-form-urlencoded") if form else ("application/json",)
+    return {"requestBody": {"required": True, "content": {kind: {"schema": schema} for kind in kinds}}}

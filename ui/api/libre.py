@@ -22,7 +22,7 @@ from assistant.languages import LANGUAGES, target_language
 
 from . import ApiError
 from .auth import client_address
-from .bodies import documented, parse, read_body
+from .bodies import documented, parse, read_body, strict_form
 from .deepl import LANGUAGE_NAMES
 from .service import TranslationService, extension
 
@@ -96,7 +96,7 @@ def router(service: TranslationService) -> APIRouter:
 
     @api.post("/translate_file", summary="Translate a .po, .xliff, .srt, .docx or .txt file; one question per file")
     async def translate_file(request: Request) -> dict:
-        form = await request.form(max_files=1, max_fields=10)
+        form = await strict_form(request, max_files=1, max_fields=10)
         upload = form.get("file")
         if not isinstance(upload, StarletteUploadFile) or not upload.filename:
             raise ApiError(400, "Invalid request: missing file parameter")
