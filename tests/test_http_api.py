@@ -359,6 +359,12 @@ def test_clarify_answers_name_their_question_and_take_its_options(answers, statu
     assert still.json()["done"]  # nothing was recorded: the question was still open
 
 
+def test_the_api_docs_say_clarify_answers_are_json_only(client):
+    paths = client.get("/openapi.json").json()["paths"]
+    assert list(paths["/v1/clarify/{session_id}"]["post"]["requestBody"]["content"]) == ["application/json"]
+    assert "application/x-www-form-urlencoded" in paths["/v1/clarify"]["post"]["requestBody"]["content"]
+
+
 def test_clarify_skipping_gives_alternatives_and_nothing_to_ask_is_done_at_once():
     client = make_client(StepFake(detect=[ASK_IT], translate=["Il est joli."], calls=[]))
     body = client.post("/v1/clarify", json={"text": "Is it pretty?", "target_lang": "fr"}).json()

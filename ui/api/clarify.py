@@ -210,7 +210,7 @@ def router(service: TranslationService) -> APIRouter:
         session = Session(dialogue, key, done=dialogue.pending is None)
         return session.state(sessions.add(session) if not session.done else "")
 
-    @api.post("/clarify/{session_id}", openapi_extra=documented(AnswerRequest),
+    @api.post("/clarify/{session_id}", openapi_extra=documented(AnswerRequest, form=False),
               summary="Answer the pending question by its id: the next question, or the transcript once translated")
     async def answer(session_id: str, request: Request) -> dict:
         key = api_key(request)
