@@ -20,6 +20,7 @@ from ui.server import ServerSettings, build_app
 pytestmark = pytest.mark.real_model
 
 SOURCES = ["Can you send me the report?", "Do you have the figures?"]
+CONTEXT = "An email from an employee to the director of the company."
 
 
 def free_port() -> int:
@@ -61,12 +62,13 @@ def test_the_deepl_client_translates_a_batch_with_formality_context_and_its_glos
     assert [g.glossary_id for g in translator.list_glossaries()] == [glossary.glossary_id]
     started = time.perf_counter()
     results = translator.translate_text(SOURCES, source_lang="EN", target_lang="FR", formality="more",
-                                        context="An email from an employee to the director of the company.",
+                                        context=CONTEXT,
                                         glossary=glossary)
     seconds = time.perf_counter() - started
     assert len(results) == 2 and all(r.text.strip() for r in results)
     assert all(r.detected_source_lang == "EN" and r.billed_characters > 0 for r in results)
-    assert translator.get_usage().character.count == sum(map(len, SOURCES))
+    billed = sum(len(source) + len(CONTEXT) for source in SOURCES)  # a text and the context a model reads with it
+    assert translator.get_usage().character.count == billed
     # The same request, raw, shows what the client ignores: formality was an answer given in advance.
     raw = httpx.post(f"{server_url}/v2/translate", timeout=600, json={
         "text": SOURCES[:1], "target_lang": "FR", "source_lang": "EN", "formality": "more",

@@ -159,11 +159,12 @@ def test_no_text_a_request_carries_reaches_the_model_with_a_prompt_tag_intact(tm
             "context": f"Anna writes to Tom, her brother {HOSTILE}, about a letter.", "glossary_id": glossary_id})
         assert translated.status_code == 200, translated.text
         state = api.post("/v1/clarify", json={"text": source, "target_lang": "FR", "glossary_id": glossary_id}).json()
-        answers = [f"informal {HOSTILE}"]
-        while not state["done"]:
+        while not state["done"]:  # the register from its options; what "it" is in the person's own words
+            question = state["questions"][0]
+            answer = "informal" if question["ambiguity"] == "formality" else f"the form {HOSTILE}"
+            answers = [{"question": question["id"], "answer": answer}]
             state = api.post(f"/v1/clarify/{state['session']}", json={"answers": answers}).json()
-            answers = [None]
-        assert state["transcript"]["turns"][0]["answer"] == f"informal {HOSTILE}"
+        assert f"the form {HOSTILE}" in [turn["answer"] for turn in state["transcript"]["turns"]]
 
     prompts = [str(message["content"]) for body in fake.bodies for message in body["messages"]]
     assert fake.requests <= len(fake.bodies)  # every prompt sent is looked at
@@ -172,7 +173,7 @@ def test_no_text_a_request_carries_reaches_the_model_with_a_prompt_tag_intact(tm
     assert f"Can you sign it {inert} today?" in reached  # the text
     assert f"her brother {inert}," in reached  # the context, read by the simulated user
     assert f"a letter {inert}" in reached  # a model-written option, and the answer chosen from it
-    assert f"A: informal {inert}" in reached  # a clarify answer
+    assert f"A: the form {inert}" in reached  # a clarify answer
     assert json.dumps(f"signer {inert}", ensure_ascii=False) in reached  # a glossary term
     rewrites = _human_turns(fake, "You correct")
     # a model-written translation (its echoed </translation> is cleaned off as the model's, its <fix> stays)
