@@ -299,6 +299,11 @@ LENGTH, LANGUAGE = "length", "language"
 TEXT_CHECKS = (LENGTH, LANGUAGE)  # the checks whose failure means the reply is not a translation
 
 
+def not_a_translation(checks: list[Check]) -> bool:
+    """Whether a text check failed: the reply left out, added or answered part of the source."""
+    return any(check.name in TEXT_CHECKS and check.status == "fail" for check in checks)
+
+
 def text_checks(source: str, translation: str, lang: str) -> list[Check]:
     """The checks every translation gets, answers or not: a length that fits the source's, and the
     target language rather than English. A check that cannot judge (a short source, no cue) is left out."""

@@ -196,11 +196,6 @@ def check_terms(entries: list[Term], translation: str, target_lang: str | None) 
                   status="pass" if observed is not None else "fail") for entry, observed in zip(entries, found)]
 
 
-def find_target_term(term: str, translation: str, target_lang: str | None) -> str | None:
-    """The words of ``translation`` that are ``term`` (by lemma, or by stem without a pipeline), or None."""
-    return find_target_terms([term], translation, target_lang)[0]
-
-
 def find_target_terms(terms: list[str], translation: str, target_lang: str | None) -> list[str | None]:
     """For each term, the words of ``translation`` that are it, or None: one parse of the translation,
     and the terms parsed in one batch."""

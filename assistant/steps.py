@@ -17,7 +17,7 @@ from langchain_core.prompts import ChatPromptTemplate
 from langchain_core.runnables import Runnable, RunnableLambda
 
 from .ambiguity import get_type
-from .checks import TEXT_CHECKS, addresses_several, expectations, reading_of, text_checks, without_markup
+from .checks import addresses_several, expectations, not_a_translation, reading_of, text_checks, without_markup
 from .context import ContextPolicy
 from .context.sentences import split_sentences
 from .context.abstract import Summarizer
@@ -41,11 +41,6 @@ def _lines(text: str, start: int, end: int) -> list[tuple[int, int]]:
             bounds.append((start + line.start() + len(piece) - len(piece.lstrip()),
                            start + line.end() - len(piece) + len(piece.rstrip())))
     return bounds
-
-
-def _not_a_translation(checks: list[Check]) -> bool:
-    """Whether a text check failed: the reply left out, added or answered part of the source."""
-    return any(check.name in TEXT_CHECKS and check.status == "fail" for check in checks)
 
 
 def _badness(checks: list[Check]) -> tuple[int, int]:
@@ -280,7 +275,7 @@ class ModelSteps:
 
         if fixes and attempts <= self.repair_budget:
             consider(self.rewrite(transcript, translation, fixes, turns, avoid=tuple(wrong_forms)))
-        if _not_a_translation(checks) and attempts <= self.repair_budget:
+        if not_a_translation(checks) and attempts <= self.repair_budget:
             by_sentence = self.translate_by_sentence(transcript, turns)
             if by_sentence is not None:
                 consider(by_sentence)

@@ -20,7 +20,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Iterator, Protocol
 
-from assistant.checks import TEXT_CHECKS
+from assistant import checks
 from assistant.errors import DataError
 from assistant.transcript import Transcript
 
@@ -81,8 +81,7 @@ class Record:
         """Whether the model's final reply failed a text check (it is English, or its length is far from
         the source's: the model answered or echoed instead of translating). It stays the method's
         output and is scored as such (dropping it would flatter the method); the report counts it."""
-        checks = self.transcript.checks if self.transcript and self.error is None else []
-        return any(check.name in TEXT_CHECKS and check.status == "fail" for check in checks)
+        return checks.not_a_translation(self.transcript.checks if self.transcript and self.error is None else [])
 
     def to_dict(self) -> dict[str, Any]:
         return {"schema_version": SCHEMA_VERSION, "key": self.key, "method": self.method, "user": self.user,

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from assistant.errors import InputError
-from assistant.glossary import Glossary, find_target_term, target_pipeline, terms_check
+from assistant.glossary import Glossary, find_target_terms, target_pipeline, terms_check
 from assistant.transcript import Term
 
 DATA = Path(__file__).parent / "data" / "formats"
@@ -74,9 +74,9 @@ def test_terms_check_passes_an_inflected_target_term_and_fails_a_missing_one(fre
 
 
 def test_without_a_pipeline_target_terms_are_matched_by_stem():
-    assert find_target_term("Bankkonto", "Ich habe zwei Bankkonten.", "de") == "Bankkonten"
-    assert find_target_term("Bankkonto", "Ich habe zwei Konten.", "de") is None
-    assert find_target_term("口座", "銀行口座を開く", "xx") == "口座"
+    assert find_target_terms(["Bankkonto"], "Ich habe zwei Bankkonten.", "de") == ["Bankkonten"]
+    assert find_target_terms(["Bankkonto"], "Ich habe zwei Konten.", "de") == [None]
+    assert find_target_terms(["口座"], "銀行口座を開く", "xx") == ["口座"]
 
 
 def test_the_matcher_finds_forms_lemmas_and_term_words_across_case_and_punctuation():
