@@ -14,15 +14,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from .coreference import GENDERED_PRONOUNS, SINGULAR, SUBJECTS, attribute_pronouns, clause_subject
 from .lexicon import FEMININE, MASCULINE, name_gender, person_noun
 
-SINGULAR, PLURAL = "singular", "plural"
+PLURAL = "plural"
 PLACEHOLDER, PLACEHOLDER_STAND_IN = "[pr]", "they"  # same length: offsets stay those of the source
 TITLES = {"mr": MASCULINE, "mr.": MASCULINE, "sir": MASCULINE, "lord": MASCULINE, "mrs": FEMININE,
           "mrs.": FEMININE, "ms": FEMININE, "ms.": FEMININE, "miss": FEMININE, "madam": FEMININE,
           "lady": FEMININE}
-GENDERED_PRONOUNS = {"he": MASCULINE, "him": MASCULINE, "his": MASCULINE, "himself": MASCULINE,
-                     "she": FEMININE, "her": FEMININE, "hers": FEMININE, "herself": FEMININE}
 # Pronouns that denote people but carry no gender in English: a mention only when a word agrees with them.
 PERSONAL = {"i": SINGULAR, "me": SINGULAR, "myself": SINGULAR, "you": None, "yourself": SINGULAR,
             "yourselves": PLURAL, "we": PLURAL, "us": PLURAL, "ourselves": PLURAL, "they": PLURAL,
@@ -52,8 +51,6 @@ _DEMONYM_SUFFIX = ("ans", "ers", "ese", "ites", "iots")
 # nothing in the translation agrees with the person.
 NOT_AGREEING = {"right", "wrong", "hungry", "thirsty", "sleepy", "cold", "hot", "afraid", "lucky"}
 LINKING_VERBS = {"be", "seem", "become", "feel", "look", "remain", "get", "stay", "appear", "sound", "prove"}
-SUBJECTS = {"nsubj", "nsubjpass"}
-CLAUSE_LINKS = {"advcl", "ccomp", "conj", "xcomp", "relcl", "acl", "pcomp"}
 
 
 @dataclass
@@ -112,7 +109,7 @@ def find_person_mentions(doc_or_text: Any) -> list[Mention]:
         if mention is not None:
             mentions.append(mention)
     mentions.sort(key=lambda m: m.start)
-    _attribute_pronouns(doc, mentions)
+    attribute_pronouns(doc, mentions, _same_referent)
     _settle_predicates(doc, mentions)
     return mentions
 
@@ -324,7 +321,7 @@ def _plural_antecedent(token: Any) -> bool:
     """Whether a plural noun before "they"/"them" may be what it stands for; without one, "they"
     stands for people the text does not name ("they say", "they had the resources"): ils or elles.
     The subject of the pronoun's own clause does not count."""
-    subject = None if token.dep_ in SUBJECTS else _clause_subject(token)  # "the eggs were broken by them"
+    subject = None if token.dep_ in SUBJECTS else clause_subject(token)  # "the eggs were broken by them"
     return any((t.tag_ in ("NNS", "NNPS") or t.lower_ in ("they", "them")) and (subject is None or t.i != subject.i)
                for t in token.doc[:token.i])
 
@@ -338,102 +335,3 @@ def _you_number(token: Any) -> str | None:
     from .address import plural_you_cue  # a cue that "you" means several people
 
     return PLURAL if plural_you_cue(token.doc) else None
-
-
-# -- pronoun attribution ---------------------------------------------------------------------------
-
-def _attribute_pronouns(doc: Any, mentions: list[Mention]) -> None:
-    by_head = {m.head_index: m for m in mentions}
-    for pronoun in (t for t in doc if t.lower_ in GENDERED_PRONOUNS and t.pos_ == "PRON"):
-        gender = GENDERED_PRONOUNS[pronoun.lower_]
-        sentence = pronoun.sent
-        candidates = [m for m in mentions if m.kind in ("name", "noun", "placeholder", "indefinite")
-                      and m.number == SINGULAR and m.settled in (None, gender) and m.likely in (None, gender)
-                      and not (m.start <= pronoun.idx < m.end)
-                      and (m.sentence == _sentence_index(doc, sentence) and m.head_index < pronoun.i
-                           or m.sentence == _sentence_index(doc, sentence) - 1)]
-        chosen = _antecedent(pronoun, candidates, by_head)
-        if chosen is None:
-            for m in candidates:
-                m.undecided_pronouns.append(pronoun.text)
-        elif chosen.settled is None:
-            chosen.settled, chosen.evidence = gender, f"pronoun {pronoun.text!r} refers to it"
-            for m in mentions:  # a repeated noun or name is the same person
-                if m is not chosen and m.settled is None and _same_referent(m, chosen):
-                    m.settled, m.evidence = gender, chosen.evidence
-    for m in mentions:
-        if m.settled is not None:
-            m.undecided_pronouns.clear()
-
-
-def _sentence_index(doc: Any, sentence: Any) -> int:
-    return next(n for n, s in enumerate(doc.sents) if s.start == sentence.start)
-
-
-def _antecedent(pronoun: Any, candidates: list[Mention], by_head: dict[int, Mention]) -> Mention | None:
-    subject = _clause_subject(pronoun)
-    inside = subject is not None and pronoun.i in {t.i for t in subject.subtree}
-    if subject is not None and subject.lower_ in ("who", "that", "which") and subject.head.dep_ == "relcl":
-        subject = subject.head.head  # "the teacher, who thanked her": the teacher
-    lower = pronoun.lower_
-    own = by_head.get(subject.i) if subject is not None else None
-    if pronoun.dep_ in ("dobj", "dative", "pobj") and lower not in ("himself", "herself") and own is not None:
-        candidates = [m for m in candidates if m is not own]  # "asked him": never its own clause's subject
-    thanked = _object_thanked_for(pronoun, by_head)
-    if thanked in candidates:
-        return thanked
-    if len(candidates) <= 1:
-        return candidates[0] if candidates else None
-    if lower in ("himself", "herself") or (pronoun.dep_ == "poss" and own is not None
-                                           and not inside):
-        return own if own in candidates else None
-    if pronoun.dep_ in SUBJECTS:
-        main = _main_subject(pronoun)
-        if main is not None and by_head.get(main.i) in candidates:
-            return by_head[main.i]
-        if pronoun.head.dep_ == "ROOT":  # a new sentence: the previous sentence's subject
-            previous = [m for m in candidates if m.sentence < _sentence_index(pronoun.doc, pronoun.sent)]
-            subjects = [m for m in previous if pronoun.doc[m.head_index].dep_ in SUBJECTS]
-            return subjects[0] if len(subjects) == 1 else None
-        return None
-    if pronoun.dep_ in ("dobj", "dative", "pobj") and own is not None:
-        others = [m for m in candidates if m is not own]  # "him" is never its own clause's subject
-        return others[0] if len(others) == 1 else None
-    return None
-
-
-def _object_thanked_for(pronoun: Any, by_head: dict[int, Mention]) -> Mention | None:
-    """"thanked the designer for her help", "blamed the driver for his mistake": a possessive in a
-    "for" phrase of a verb with an object belongs to that object."""
-    if pronoun.dep_ != "poss" or pronoun.head.dep_ != "pobj" or pronoun.head.head.lower_ != "for":
-        return None
-    verb = pronoun.head.head.head
-    obj = next((c for c in verb.children if c.dep_ == "dobj"), None)
-    return by_head.get(obj.i) if obj is not None else None
-
-
-def _clause_subject(token: Any) -> Any | None:
-    """The subject of the clause a token belongs to: coordinated verbs share their subject, and
-    "asked the researcher to present..." has the object of "asked" as the subject of "present"."""
-    for verb in [token.head, *token.head.ancestors]:
-        subject = next((c for c in verb.children if c.dep_ in SUBJECTS and c.i != token.i), None)
-        if subject is not None:
-            return subject
-        if verb.dep_ == "xcomp":
-            controller = next((c for c in verb.head.children if c.dep_ == "dobj"), None)
-            if controller is not None:
-                return controller
-        if verb.dep_ == "conj" or verb.dep_ not in CLAUSE_LINKS | {"ROOT"}:
-            continue
-        return None
-    return None
-
-
-def _main_subject(pronoun: Any) -> Any | None:
-    """For a subject pronoun of a subordinate or coordinate clause: the subject of the clause above."""
-    verb = pronoun.head
-    if verb.dep_ not in CLAUSE_LINKS:
-        return None
-    return _clause_subject(verb) if verb.dep_ != "conj" else next(
-        (c for c in verb.head.children if c.dep_ in SUBJECTS), None)
-
