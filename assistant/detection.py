@@ -21,6 +21,7 @@ from .nlp.address import address_candidates, address_cues
 from .nlp.people import GENDERED_PRONOUNS as _GENDERED_PRONOUNS
 from .nlp.people import PLURAL, TITLES as _TITLES, Mention, MentionGroup, find_person_mentions, group_mentions, unsettled
 from .nlp.pipelines import english_pipeline
+from .transcript import Settled
 
 # The cue words, as sets, for modules that bound a context around the words asked about.
 SECOND_PERSON = frozenset(_SECOND_PERSON)
@@ -38,11 +39,14 @@ _DUMMY_IT = re.compile(
 
 @dataclass(frozen=True)
 class Candidate:
-    """A word that may be ambiguous: its type, its text and where it starts in the source."""
+    """A word that may be ambiguous: its type, its text and where it starts in the source;
+    ``pronouns``: the gendered pronouns that may refer to this person, which the parse could not
+    attribute (the decide call reads the text and says which person each settles)."""
 
     ambiguity: str
     span: str
     start: int
+    pronouns: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -59,13 +63,30 @@ class Parsed:
         """Mentions whose gender the target must choose and the source leaves open, grouped so that
         one question covers coordinated or repeated mentions. The person spoken to ("Hello dear
         friend, ...", "Anna, ...") is the listener, whom the formality question is about."""
+        mentions = [m for m in unsettled(self.people) if m.head_index not in self._listeners]
+        return group_mentions(mentions)
+
+    @cached_property
+    def settled_people(self) -> list[Mention]:
+        """Mentions whose gender the target must show and the source settles (``evidence`` says how)."""
+        return [m for m in self.people if m.settled is not None and m.head_index not in self._listeners]
+
+    @cached_property
+    def people(self) -> list[Mention]:
+        """The people the source mentions whose gender the target language shows."""
         self.doc.user_data["source"] = self.source
-        listeners = {token.i for cue, token in address_cues(self.doc) if cue == "vocative"} | {
+        return [m for m in find_person_mentions(self.doc) if _gendered_in(m, self.target_lang)]
+
+    @cached_property
+    def _listeners(self) -> set[int]:
+        return {token.i for cue, token in address_cues(self.doc) if cue == "vocative"} | {
             t.i for t in self.doc if t.dep_ in ("npadvmod", "intj") and t.pos_ in ("NOUN", "PROPN")
             and any(n.text == "," for n in self.doc[max(t.i - 1, 0):t.i + 2])}
-        mentions = [m for m in unsettled(find_person_mentions(self.doc))
-                    if _gendered_in(m, self.target_lang) and m.head_index not in listeners]
-        return group_mentions(mentions)
+
+    def undecided_pronouns(self, start: int) -> tuple[str, ...]:
+        """The pronouns that may refer to the open people whose words start at ``start``."""
+        groups = [g for g in self.open_people if g.start == start]
+        return tuple(dict.fromkeys(p for g in groups for m in g.mentions for p in m.undecided_pronouns))
 
 
 # A rule yields (span, start) pairs for one ambiguity type.
@@ -92,9 +113,19 @@ def parse(source: str, target_lang: str = "") -> Parsed:
 
 def find_candidates(source: str, target_lang: str) -> list[Candidate]:
     """Candidates in source order, at most one per (type, word), for types that matter in ``target_lang``."""
-    parsed = parse(source, target_lang)
+    return candidates_in(parse(source, target_lang))
+
+
+def settled_by_text(parsed: Parsed) -> list[Settled]:
+    """The people whose gender the source settles, each with what settles it, for the transcript."""
+    return [Settled("gender", m.text, m.settled, "text", m.evidence or "") for m in parsed.settled_people]
+
+
+def candidates_in(parsed: Parsed) -> list[Candidate]:
+    """The candidates of a parsed source (see ``find_candidates``)."""
+    target_lang = parsed.target_lang
     found = [
-        Candidate(kind.name, span, start)
+        Candidate(kind.name, span, start, parsed.undecided_pronouns(start))
         for kind in ambiguity_types().values()
         if kind.detect and target_lang in kind.languages
         for span, start in RULES[kind.detect](parsed, kind)

@@ -11,11 +11,11 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
-from .ambiguity import get_type
-from .detection import Candidate, find_candidates
+from .ambiguity import family_of, get_type
+from .detection import Candidate, candidates_in, parse, settled_by_text
 from .parsing import clean_translation
 from .steps import ModelSteps
-from .transcript import Alternative, Transcript, Turn
+from .transcript import Alternative, Settled, Transcript, Turn
 from .users import User
 
 _LASTING = re.compile(r"\b(?:always|from now on|every time|for the rest)\b", re.IGNORECASE)
@@ -86,11 +86,17 @@ class Dialogue:
         answers, the questions with fixed options that one decide call found open, and the
         candidates whose question the model writes when their turn comes."""
         t = self.transcript
-        candidates = find_candidates(t.source, t.target_lang) if self.max_questions else []
+        if not self.max_questions:
+            return []
+        parsed = parse(t.source, t.target_lang)
+        candidates = candidates_in(parsed)
         remembered = {c: self.preferences.recall(c) for c in candidates} if self.preferences else {}
         fixed = [c for c in candidates if not remembered.get(c)
                  and get_type(c.ambiguity).fixed_question(c.span, t.target_lang)]
         decided = {(turn.ambiguity, turn.span): turn for turn in self.steps.decide(t.source, t.target_lang, fixed)}
+        t.settled = settled_by_text(parsed) + [
+            Settled(family_of(c.ambiguity), c.span, None, "model", "the model read the text as settling it")
+            for c in fixed if (c.ambiguity, c.span) not in decided]
         plan: list[Turn | Candidate] = []
         for candidate in candidates:
             if remembered.get(candidate):

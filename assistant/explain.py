@@ -19,6 +19,8 @@ def explain(transcript: Transcript) -> list[str]:
         label = next((label for _, label in expectations([turn])), None)
         who = WHO.get(turn.answered_by, f"{turn.answered_by} said")
         lines.append(f"{turn.span} → {label + ', because ' if label else ''}{who}: {turn.answer}")
+    for settled in transcript.settled:
+        lines.append(f"{settled.span} → not asked: {settled.evidence}")
     for check in transcript.checks:
         if check.name == "length" and check.status == "pass":
             continue

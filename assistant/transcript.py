@@ -10,7 +10,7 @@ from typing import Any, Iterator
 
 from .errors import DataError
 
-SCHEMA_VERSION = 2  # 2: glossary terms
+SCHEMA_VERSION = 3  # 2: glossary terms; 3: people settled without a question
 
 
 @dataclass
@@ -27,6 +27,21 @@ class Turn:
     options: list[str] = field(default_factory=list)
     answer: str | None = None
     answered_by: str = "none"
+
+
+@dataclass
+class Settled:
+    """What was not asked because the text settles it: ``by`` is ``text`` (the parse found what
+    settles it, e.g. a person's gender by a pronoun, a title or a gendered noun; ``evidence`` says
+    which) or ``model`` (the decide call read the text as settling it, or as not mattering for the
+    translation); ``family`` is the ambiguity family (``gender``, ``formality``); ``value`` is the
+    settled label where the parse knows it (``feminine``)."""
+
+    family: str
+    span: str
+    value: str | None
+    by: str
+    evidence: str
 
 
 @dataclass
@@ -94,6 +109,7 @@ class Transcript:
     timings: dict[str, float] = field(default_factory=dict)
     bounded_context: BoundedContext | None = None
     terms: list[Term] = field(default_factory=list)
+    settled: list[Settled] = field(default_factory=list)
     schema_version: int = SCHEMA_VERSION
 
     @contextmanager
@@ -128,6 +144,7 @@ class Transcript:
         ]
         data["checks"] = [Check(**c) for c in data.get("checks", [])]
         data["terms"] = [Term(**t) for t in data.get("terms", [])]
+        data["settled"] = [Settled(**s) for s in data.get("settled", [])]
         data["schema_version"] = SCHEMA_VERSION
         if data.get("bounded_context"):
             data["bounded_context"] = BoundedContext(**data["bounded_context"])

@@ -170,8 +170,22 @@ def test_a_failed_check_is_repaired_first_by_rewriting_only_the_named_words():
     assert "<translation>\nPeux-tu m'aider ?" in rewrite and '“tu” is informal. Address the person formally, with "vous"' in rewrite
 
 
+def test_the_decide_call_reads_which_person_an_unattributed_pronoun_settles():
+    fake = StepFake(decide=['{"1": "no", "2": "yes"}'], translate=["x"], calls=[])
+    transcript = run(fake, "The accountant met the lawyer because she needed advice.", max_questions=3)
+    decide_prompt = next(m for step, m, _ in fake.calls if step == "decide")[-1].content
+    assert '1. "The accountant": the gender of the person the noun names; "she" may refer to this person' in decide_prompt
+    assert [t.span for t in transcript.turns] == ["the lawyer"]
+
+
+def test_a_pronoun_never_settles_every_person_it_may_refer_to():
+    fake = StepFake(decide=['{"1": "no", "2": "no"}'], translate=["x"], calls=[])
+    transcript = run(fake, "The accountant met the lawyer because she needed advice.", max_questions=3)
+    assert [t.span for t in transcript.turns] == ["The accountant", "the lawyer"]
+
+
 def test_a_gender_fix_names_the_person_asked_about():
-    fake = StepFake(decide=['{"1": "yes"}'], translate=["Le comptable a rencontré l'avocat parce qu'elle avait besoin "
+    fake = StepFake(decide=['{"1": "no", "2": "yes"}'], translate=["Le comptable a rencontré l'avocat parce qu'elle avait besoin "
                                                         "de conseils.", "x"], calls=[])
     run(fake, "The accountant met the lawyer because she needed advice.", user=HumanUser(lambda turn: "a woman"))
     rewrite = [messages for step, messages, _ in fake.calls if step == "translate"][1][-1].content

@@ -21,8 +21,12 @@ def asked(text, lang="fr"):
     return [(c.ambiguity, c.span) for c in find_candidates(text, lang)]
 
 
-def test_the_pronoun_settles_one_person_and_the_other_is_asked_about():
-    assert asked("The accountant met the lawyer because she needed advice.") == [("neutral_professions", "the lawyer")]
+def test_an_unattributed_pronoun_leaves_both_people_open_and_goes_to_the_decide_call():
+    found = find_candidates("The accountant met the lawyer because she needed advice.", "fr")
+    assert [(c.span, c.pronouns) for c in found] == [("The accountant", ("she",)), ("the lawyer", ("she",))]
+
+
+def test_the_pronoun_the_grammar_attributes_settles_one_person_and_the_other_is_asked_about():
     assert asked("The manager called the cleaner and asked him to come early.") == [
         ("neutral_professions", "The manager")]
     assert asked("The engineer thanked the designer for her help.") == [("neutral_professions", "The engineer")]

@@ -13,6 +13,7 @@ MASCULINE, FEMININE = "masculine", "feminine"
 SINGULAR = "singular"
 GENDERED_PRONOUNS = {"he": MASCULINE, "him": MASCULINE, "his": MASCULINE, "himself": MASCULINE,
                      "she": FEMININE, "her": FEMININE, "hers": FEMININE, "herself": FEMININE}
+REFLEXIVES = {"himself", "herself"}
 SUBJECTS = {"nsubj", "nsubjpass"}
 CLAUSE_LINKS = {"advcl", "ccomp", "conj", "xcomp", "relcl", "acl", "pcomp"}
 
@@ -33,17 +34,15 @@ class Mention(Protocol):
 
 
 def attribute_pronouns(doc: Any, mentions: list[Mention], same_referent: Callable[[Mention, Mention], bool]) -> None:
-    """Settle the gender of the mention each gendered pronoun refers to; a pronoun whose referent
-    the parse cannot tell is recorded on every candidate as undecided."""
+    """Settle the gender of the mention a gendered pronoun refers to, where the grammar leaves one
+    candidate; otherwise record the pronoun on every candidate as undecided, and settle none."""
     by_head = {m.head_index: m for m in mentions}
     for pronoun in (t for t in doc if t.lower_ in GENDERED_PRONOUNS and t.pos_ == "PRON"):
         gender = GENDERED_PRONOUNS[pronoun.lower_]
-        sentence = pronoun.sent
-        candidates = [m for m in mentions if m.kind in ("name", "noun", "placeholder", "indefinite")
-                      and m.number == SINGULAR and m.settled in (None, gender) and m.likely in (None, gender)
-                      and not (m.start <= pronoun.idx < m.end)
-                      and (m.sentence == _sentence_index(doc, sentence) and m.head_index < pronoun.i
-                           or m.sentence == _sentence_index(doc, sentence) - 1)]
+        compatible = [m for m in mentions if m.kind in ("name", "noun", "placeholder", "indefinite")
+                      and m.number == SINGULAR and (m.settled or m.likely) in (None, gender)
+                      and not (m.start <= pronoun.idx < m.end)]
+        candidates = _preceding(pronoun, compatible) or _cataphora(pronoun, compatible)
         chosen = _antecedent(pronoun, candidates, by_head)
         if chosen is None:
             for m in candidates:
@@ -58,40 +57,54 @@ def attribute_pronouns(doc: Any, mentions: list[Mention], same_referent: Callabl
             m.undecided_pronouns.clear()
 
 
+def _preceding(pronoun: Any, mentions: list[Mention]) -> list[Mention]:
+    """The mentions a pronoun may take up: before it in its sentence, or in the sentence before."""
+    sentence = _sentence_index(pronoun.doc, pronoun.sent)
+    return [m for m in mentions if m.sentence == sentence and m.head_index < pronoun.i or m.sentence == sentence - 1]
+
+
+def _cataphora(pronoun: Any, mentions: list[Mention]) -> list[Mention]:
+    """A pronoun in a subordinate clause put before its main clause may look ahead to the people of
+    that clause ("After he finished his shift, the intern took over"); elsewhere a pronoun with no
+    one before it stands for someone the text does not name ("His mother called the doctor")."""
+    clause = next((t for t in [pronoun, *pronoun.ancestors] if t.dep_ == "advcl"), None)
+    if clause is None or clause.i > clause.head.i:
+        return []
+    return [m for m in mentions if m.sentence == _sentence_index(pronoun.doc, pronoun.sent)
+            and m.head_index > max(t.i for t in clause.subtree)]
+
+
 def _sentence_index(doc: Any, sentence: Any) -> int:
     return next(n for n, s in enumerate(doc.sents) if s.start == sentence.start)
 
 
 def _antecedent(pronoun: Any, candidates: list[Mention], by_head: dict[int, Mention]) -> Mention | None:
+    """The one candidate the grammar leaves, or None. A reflexive is its clause's subject ("asked
+    herself"); any other object pronoun is never a co-argument of its own verb ("the nurse told
+    him"); a possessive in the "for" phrase of a verb of judging belongs to its object ("thanked the
+    designer for her help"). Preferences (the subject, the nearest) are not enough: reading most
+    pronouns takes knowledge of the world, and a wrong guess settles the person the text leaves open."""
     subject = clause_subject(pronoun)
-    inside = subject is not None and pronoun.i in {t.i for t in subject.subtree}
     if subject is not None and subject.lower_ in ("who", "that", "which") and subject.head.dep_ == "relcl":
         subject = subject.head.head  # "the teacher, who thanked her": the teacher
-    lower = pronoun.lower_
     own = by_head.get(subject.i) if subject is not None else None
-    if pronoun.dep_ in ("dobj", "dative", "pobj") and lower not in ("himself", "herself") and own is not None:
-        candidates = [m for m in candidates if m is not own]  # "asked him": never its own clause's subject
+    if pronoun.lower_ in REFLEXIVES:
+        return own if own in candidates else None
+    if pronoun.dep_ in ("dobj", "dative", "pobj"):
+        excluded = {t.i for t in _co_arguments(pronoun)} | ({own.head_index} if own is not None else set())
+        candidates = [m for m in candidates if m.head_index not in excluded]
     thanked = _object_thanked_for(pronoun, by_head)
     if thanked in candidates:
         return thanked
-    if len(candidates) <= 1:
-        return candidates[0] if candidates else None
-    if lower in ("himself", "herself") or (pronoun.dep_ == "poss" and own is not None
-                                           and not inside):
-        return own if own in candidates else None
-    if pronoun.dep_ in SUBJECTS:
-        main = _main_subject(pronoun)
-        if main is not None and by_head.get(main.i) in candidates:
-            return by_head[main.i]
-        if pronoun.head.dep_ == "ROOT":  # a new sentence: the previous sentence's subject
-            previous = [m for m in candidates if m.sentence < _sentence_index(pronoun.doc, pronoun.sent)]
-            subjects = [m for m in previous if pronoun.doc[m.head_index].dep_ in SUBJECTS]
-            return subjects[0] if len(subjects) == 1 else None
-        return None
-    if pronoun.dep_ in ("dobj", "dative", "pobj") and own is not None:
-        others = [m for m in candidates if m is not own]  # "him" is never its own clause's subject
-        return others[0] if len(others) == 1 else None
-    return None
+    return candidates[0] if len(candidates) == 1 else None
+
+
+def _co_arguments(pronoun: Any) -> list[Any]:
+    """The other arguments of the verb whose object a pronoun is ("introduced the nurse to her")."""
+    verb = pronoun.head.head if pronoun.dep_ == "pobj" and pronoun.head.dep_ in ("prep", "dative") else pronoun.head
+    if verb.pos_ not in ("VERB", "AUX"):
+        return []
+    return [c for c in verb.children if c.dep_ in SUBJECTS | {"dobj", "dative"} and c.i != pronoun.i]
 
 
 def _object_thanked_for(pronoun: Any, by_head: dict[int, Mention]) -> Mention | None:
@@ -119,13 +132,3 @@ def clause_subject(token: Any) -> Any | None:
             continue
         return None
     return None
-
-
-def _main_subject(pronoun: Any) -> Any | None:
-    """For a subject pronoun of a subordinate or coordinate clause: the subject of the clause above."""
-    verb = pronoun.head
-    if verb.dep_ not in CLAUSE_LINKS:
-        return None
-    return clause_subject(verb) if verb.dep_ != "conj" else next(
-        (c for c in verb.head.children if c.dep_ in SUBJECTS), None)
-
