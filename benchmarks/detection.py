@@ -12,6 +12,7 @@ against references; milliseconds per sentence.
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 import time
 from pathlib import Path
@@ -19,7 +20,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+import yaml  # noqa: E402
+from langchain_core.callbacks import BaseCallbackHandler  # noqa: E402
+
 from assistant.ambiguity import family_of  # noqa: E402
+from assistant.backends import GenerationConfig, ModelSpec, load_chat_model  # noqa: E402
+from assistant.chain import MAX_QUESTIONS_LIMIT, Assistant  # noqa: E402
 from assistant.checks import read_formality, read_person_gender  # noqa: E402
 from assistant.detection import find_candidates  # noqa: E402
 from evaluation.data import LoadReport  # noqa: E402
@@ -75,12 +81,74 @@ def japanese(rows: list[str]) -> None:
         for i in items for level in ("polite", "plain")], rows)
 
 
-def needless(rows: list[str]) -> None:
+def needless(rows: list[str], assistant: Assistant | None) -> None:
+    """Questions about the person a pronoun settles and about the one it leaves open, asked by the
+    pre-pass (parse and grammar rules alone) and, with ``--model``, after that model's decide call."""
     items = two_people()
-    settled = sum(i["settled"].lower() in asked_heads(i["text"]) for i in items)
-    open_ = sum(i["unsettled"].lower() in asked_heads(i["text"]) for i in items)
-    rows.append(f"| two people (tests/data) | question about the settled person (≤ 5 %) | {pct(settled, len(items))} |")
-    rows.append(f"| two people (tests/data) | question about the unsettled person (≥ 80 %) | {pct(open_, len(items))} |")
+    name = f"two people, real text ({len(items)}, tests/data/two_people_real.yaml)"
+    rows += two_people_rows(name + ", pre-pass", items, lambda text: asked_heads(text))
+    if assistant is not None:
+        calls = []
+        rows += two_people_rows(f"{name}, decide call of {assistant.model_spec}", items,
+                                lambda text: chain_asked_heads(assistant, text, calls))
+        rows.append(f"| {name}, decide call | model calls per sentence | {sum(calls) / len(calls):.2f} |")
+
+
+def two_people_rows(name: str, items: list[dict], asked) -> list[str]:
+    heads = [asked(i["text"]) for i in items]
+    settled = sum(i["settled"].lower() in h for i, h in zip(items, heads))
+    open_ = sum(i["unsettled"].lower() in h for i, h in zip(items, heads))
+    return [f"| {name} | question about the settled person (≤ 30 %) | {pct(settled, len(items))} |",
+            f"| {name} | question about the open person (≥ 95 %) | {pct(open_, len(items))} |"]
+
+
+class CallCounter(BaseCallbackHandler):
+    """Counts the model calls made through the chat model it is attached to."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def on_chat_model_start(self, *args, **kwargs) -> None:
+        self.calls += 1
+
+
+def chain_asked_heads(assistant: Assistant, text: str, calls: list[int]) -> set[str]:
+    """The words of every gender question the chain asks (every question skipped, none capped)."""
+    counter = next(c for c in assistant.chat_model.callbacks if isinstance(c, CallCounter))
+    before = counter.calls
+    dialogue = assistant.start(text, "fr", max_questions=MAX_QUESTIONS_LIMIT)
+    asked = set()
+    while (turn := dialogue.next_question()) is not None:
+        if family_of(turn.ambiguity) == "gender":
+            asked |= {w.lower() for w in re.findall(r"\w+", turn.span)}
+        dialogue.answer(None, "none")
+    calls.append(counter.calls - before)
+    return asked
+
+
+def load_assistant(spec: str | None) -> Assistant | None:
+    """The chain on a real model, its calls counted, or None without ``--model``."""
+    if spec is None:
+        return None
+    parsed = ModelSpec.parse(spec)
+    chat_model = load_chat_model(parsed, GenerationConfig(temperature=0.0, seed=0))
+    chat_model.callbacks = [CallCounter()]
+    return Assistant.for_model(chat_model, parsed)
+
+
+def needed_questions(rows: list[str]) -> None:
+    """The share of the questions the chain asked on real text that a translator labelled needed
+    (tests/data/asked_questions.yaml, by the rule in its header), overall and per type."""
+    path = ROOT / "tests" / "data" / "asked_questions.yaml"
+    labelled = [q for q in yaml.safe_load(path.read_text(encoding="utf-8")) if q.get("needed") is not None]
+    name = f"questions asked on real text ({len(labelled)} labelled, tests/data/asked_questions.yaml)"
+    rows.append(f"| {name} | needed (≥ 90 %) | {pct(sum(q['needed'] for q in labelled), len(labelled))} |")
+    for kind in sorted({q["type"] for q in labelled}):
+        of_kind = [q for q in labelled if q["type"] == kind]
+        rows.append(f"| … {kind} | needed | {pct(sum(q['needed'] for q in of_kind), len(of_kind))} |")
+    for why in sorted({q.get("why") for q in labelled if not q["needed"]} - {None}):
+        rows.append(f"| … needless: {why} | share of all | "
+                    f"{pct(sum(q.get('why') == why for q in labelled), len(labelled))} |")
 
 
 def timing(data: Path, rows: list[str]) -> None:
@@ -96,6 +164,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=Path("/work/shared/datasets"))
     parser.add_argument("--every", type=int, default=1, help="measure every N-th source of GATE and CoCoA-MT")
+    parser.add_argument("--model", help="also run the decide call of this model spec on the two-person set")
     parser.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results" / "detection.md")
     args = parser.parse_args()
     find_candidates("Warm up the pipelines.", "fr")
@@ -106,7 +175,8 @@ def main() -> None:
         cocoa(args.data, lang, args.every, rows)
     ambigmt_people(args.data, rows)
     japanese(rows)
-    needless(rows)
+    needless(rows, load_assistant(args.model))
+    needed_questions(rows)
     timing(args.data, rows)
     text = ("# Detection pre-pass and target readers on the dev data\n\n"
             f"`python benchmarks/detection.py --every {args.every}`: every {args.every}. source of GATE and CoCoA-MT "

@@ -69,7 +69,8 @@ def japanese_items() -> list[dict]:
 
 
 def two_people() -> list[dict]:
-    return yaml.safe_load((TESTS_DATA / "two_people.yaml").read_text(encoding="utf-8"))
+    """Real sentences with two people and one gendered pronoun that settles one of them (see the file's header)."""
+    return yaml.safe_load((TESTS_DATA / "two_people_real.yaml").read_text(encoding="utf-8"))
 
 
 def asked_heads(text: str, lang: str = "fr") -> set[str]:

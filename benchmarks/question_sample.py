@@ -1,0 +1,114 @@
+"""Record the questions the chain asks on a fixed sample of real text, for a translator to label.
+
+    python benchmarks/question_sample.py --model MODEL.gguf --po django.po [--out tests/data/asked_questions.yaml]
+
+The sample is drawn with a fixed seed, before any question is seen, from text written by others:
+the English turns of CoCoA-MT's train split (conversations and call-centre turns), GATE's dev half
+(Wikipedia-style sentences), tests/data/two_people_real.yaml, tests/data/expletive_it.yaml,
+tests/data/person_looking_things.yaml and the msgids of a web framework's French gettext
+catalogue (Django's ``contrib/admin/locale/fr/LC_MESSAGES/django.po``: ``pip download django
+--no-deps`` and unzip it), whose placeholders are masked as the file formats mask them. Every
+question the chain asks into French is recorded (each skipped, none capped), with ``needed``
+left empty for the labeller; the rule for labelling is the file's header, written before any
+question was read. ``benchmarks/detection.py`` reports the share of needed questions.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import polib
+import yaml
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from assistant.backends import GenerationConfig, ModelSpec, load_chat_model  # noqa: E402
+from assistant.chain import MAX_QUESTIONS_LIMIT, Assistant  # noqa: E402
+from assistant.formats.placeholders import mask  # noqa: E402
+from tests.dev_sets import cocoa_items, gate_items  # noqa: E402
+
+SEED = 25
+TESTS_DATA = ROOT / "tests" / "data"
+RULE = """\
+# Questions the chain asked on real text (benchmarks/question_sample.py), labelled by a translator.
+#
+# Labelling rule, written before any question was read. A question is `needed: true` when all hold:
+#  1. the French translation must choose between the answers (tu/vous; a masculine or feminine form
+#     of a word that agrees with the person; the gender of the noun "it" stands for; a word's sense
+#     that French words differently), and
+#  2. neither the text nor what any translator knows settles it: not a pronoun that clearly refers to
+#     that person, a title (Mr, Mrs), a gendered noun (actress, king), an agreement, a well-known
+#     person or character, a situation that fixes the register (an agent speaking to a customer is
+#     formal), and
+#  3. the question names the word it is about and its options are real answers (options taken from
+#     the text or the target's real choices; not invented things, not grammar terms).
+# Otherwise `needed: false`, with `why:` one of: settled (the text or common knowledge settles it),
+# no-effect (the answer would not change the French: "Je suis content" has no agreement with a
+# gender of "I" when nothing agrees; a generic group; "it" standing for a clause or nothing),
+# not-a-person (a thing, a place, an institution, a work asked about as a person), ill-formed (the
+# question names the wrong word, a hidden placeholder, or offers invented options).
+# Each question is judged alone against its text (and the context given with it, if any).
+"""
+
+
+def sample(args: argparse.Namespace) -> list[dict]:
+    """(text, source) pairs drawn with the fixed seed, ``args.per_source`` from each source."""
+    rng = random.Random(SEED)
+    n = args.per_source
+    cocoa = list(dict.fromkeys(i.src for i in cocoa_items(args.data / "cocoa-mt", "fr")))
+    gate = list(dict.fromkeys(i.src for i in gate_items(args.data / "gate", "fr")))
+    drawn = [{"text": t, "source": "CoCoA-MT train en-fr (dev half)"} for t in rng.sample(cocoa, n)]
+    drawn += [{"text": t, "source": "GATE dev half, fr"} for t in rng.sample(gate, n)]
+    for name in ("two_people_real", "expletive_it", "person_looking_things"):
+        items = yaml.safe_load((TESTS_DATA / f"{name}.yaml").read_text(encoding="utf-8"))
+        drawn += [{"text": i["text"], "source": f"tests/data/{name}.yaml ({i.get('source', '')})"}
+                  for i in rng.sample(items, min(n, len(items)))]
+    if args.po:
+        ids = [e.msgid for e in polib.pofile(str(args.po)) if len(e.msgid.split()) >= 3 and not e.obsolete]
+        drawn += [{"text": mask(t).text, "source": f"{args.po.name} msgid (placeholders masked)"}
+                  for t in rng.sample(ids, min(n, len(ids)))]
+    return drawn
+
+
+def questions(assistant: Assistant, text: str) -> list[dict]:
+    """Every question the chain asks about ``text`` into French, each skipped."""
+    dialogue = assistant.start(text, "fr", max_questions=MAX_QUESTIONS_LIMIT)
+    asked = []
+    while (turn := dialogue.next_question()) is not None:
+        asked.append({"type": turn.ambiguity, "span": turn.span, "question": turn.question,
+                      "options": list(turn.options), "needed": None})
+        dialogue.answer(None, "none")
+    return asked
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--model", required=True, help="model spec (a .gguf path runs on llama.cpp)")
+    parser.add_argument("--data", type=Path, default=Path("/work/shared/datasets"))
+    parser.add_argument("--po", type=Path, help="a French gettext catalogue with English msgids")
+    parser.add_argument("--per-source", type=int, default=25)
+    parser.add_argument("--out", type=Path, default=TESTS_DATA / "asked_questions.yaml")
+    args = parser.parse_args()
+    spec = ModelSpec.parse(args.model)
+    assistant = Assistant.for_model(load_chat_model(spec, GenerationConfig(temperature=0.0, seed=0)), spec)
+    revision = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
+                              cwd=ROOT).stdout.strip()
+    records = []
+    for item in sample(args):
+        for question in questions(assistant, item["text"]):
+            records.append({**item, **question})
+            print(f"{question['span']!r}: {question['question']}", flush=True)
+    header = RULE + f"# Asked by {Path(args.model).name} at revision {revision}, seed {SEED}, " \
+                    f"{args.per_source} texts per source.\n"
+    args.out.write_text(header + yaml.safe_dump(records, allow_unicode=True, sort_keys=False, width=120),
+                        encoding="utf-8")
+    print(f"{len(records)} questions -> {args.out}")
+
+
+if __name__ == "__main__":
+    main()
