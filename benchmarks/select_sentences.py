@@ -209,8 +209,9 @@ def select_two_people(datasets: Path, fortunes: Path, brown: Path) -> list[dict]
                       if 20 <= len(s.text.strip()) <= 300 and candidate(s)]
         return list({s: (s, src) for s, src in reversed(found)}.values())[::-1]
 
-    pools = [candidates(brown_sentences(brown)), candidates(fortune_sentences(fortunes)), candidates(gate_sentences(datasets / "gate")),
-             candidates(all_wordnet_examples()), candidates(cocoa_sentences(datasets / "cocoa-mt"))]
+    pools = [candidates(brown_sentences(brown)), candidates(fortune_sentences(fortunes)),
+             candidates(gate_sentences(datasets / "gate")), candidates(all_wordnet_examples()),
+             candidates(cocoa_sentences(datasets / "cocoa-mt"))]
     rng = random.Random(SEED)
     for pool in pools:
         rng.shuffle(pool)
