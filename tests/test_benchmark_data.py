@@ -1,15 +1,17 @@
 """CoCoA-MT and GATE: their loaders (shared dev folders, tiny synthetic folders) and their own metrics
-on hand-worked examples."""
+on hand-worked examples; the shape of the sets of real sentences shipped in tests/data."""
 
 from __future__ import annotations
 
 import os
+import re
 import time
 from collections import Counter
 from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
+import yaml
 
 from assistant.errors import DataError
 from evaluation.data import Item, LoadReport
@@ -342,3 +344,25 @@ def test_contrastive_metrics_are_registered_for_the_benchmarks_items_only():
     assert set(corpus_scores([cocoa], bootstrap=0)) == {"bleu", "chrf", "f_acc", "f_cov", *REGISTERED[:3]}
     with pytest.raises(ValueError, match="unknown statistic 'mean'"):
         CocoaFormality("mean")
+
+
+# ---- the two-people set of real sentences (tests/data/two_people_real.yaml)
+
+GENDERED_PRONOUN = re.compile(r"\b(?:he|him|his|himself|she|her|hers|herself)\b", re.IGNORECASE)
+KINDS = {"subject", "object", "possessor", "cataphora", "other"}
+
+
+def _as_word(word: str, text: str) -> bool:
+    return re.search(rf"(?<![\w-]){re.escape(word)}(?![\w-])", text) is not None
+
+
+def test_two_people_real_set_has_its_fields_and_its_words_in_each_text():
+    items = yaml.safe_load((Path(__file__).parent / "data" / "two_people_real.yaml").read_text(encoding="utf-8"))
+    assert len(items) >= 200
+    assert len({item["text"] for item in items}) == len(items)
+    for item in items:
+        assert set(item) == {"text", "pronoun", "settled", "unsettled", "kind", "source"}, item
+        assert GENDERED_PRONOUN.findall(item["text"]) == [item["pronoun"]], item
+        assert item["settled"] != item["unsettled"], item
+        assert _as_word(item["settled"], item["text"]) and _as_word(item["unsettled"], item["text"]), item
+        assert item["kind"] in KINDS and item["source"].strip(), item
