@@ -112,3 +112,42 @@ def test_placeholder_keeps_source_offsets():
     text = "Blair said [pr] would come."
     placeholder = next(m for m in find_person_mentions(text) if m.kind == "placeholder")
     assert text[placeholder.start:placeholder.end] == "[pr]"
+
+
+# Pronoun resolution on real sentences (tests/data/two_people_real.yaml names each one's source).
+REAL_PRONOUNS = [
+    # an object pronoun is never a co-argument of its own verb (Brown Corpus; fortunes)
+    ("Mike went over to Phil and stood over him.", "Phil", "Mike"),
+    ("A manager went to the master programmer and showed him the requirements document for a new application.",
+     "programmer", "manager"),
+    ("The doctor grabs the intern and screams at him, \"What!?!?", "intern", "doctor"),
+    # a possessive in the "for" phrase of a verb of judging is its object's (WordNet 3.0 example)
+    ("The president reproached the general for his irresponsible behavior", "general", "president"),
+    # a possessive never stands for the person its own noun phrase names (Brown Corpus)
+    ("Obviously Sloan's early years were influenced by his close friend Robert Henri.", "Sloan", "Henri"),
+    # a reflexive is bound by its clause's subject, through control and small clauses (Brown Corpus)
+    ("It was the doctor, dressed and ready for the expedition to the market, and Alex was obliged to prepare "
+     "himself in haste.", "Alex", "doctor"),
+    ("For instance, the dreamer sees himself seated behind neighbor Smith and, with photographic realism, sees "
+     "Smith driving the car;;", "dreamer", "Smith"),
+    # cataphora: a fronted clause's pronoun looks ahead to the one person of the main clause (WordNet 3.0)
+    ("After he was shown to have performed a miracle, the priest was canonized", "priest", None),
+]
+
+
+@pytest.mark.parametrize("text, referent, other", REAL_PRONOUNS)
+def test_a_pronoun_the_grammar_attributes_settles_its_referent_only(text, referent, other):
+    found = heads(find_person_mentions(text))
+    assert found[referent.lower()].settled == "masculine" and "refers to it" in found[referent.lower()].evidence
+    assert other is None or found[other.lower()].settled is None
+
+
+@pytest.mark.parametrize("text", [
+    "The teacher passed the student although he was weak",  # WordNet 3.0: he is the student
+    "The teacher imputed the student's failure to his nervousness",  # WordNet 3.0: his is the student's
+    "Before he went into battle Andrei had told Alex, \" I only want to be a Pole.",  # Brown: he is Andrei
+])
+def test_a_pronoun_whose_referent_takes_reading_leaves_every_candidate_open(text):
+    found = find_person_mentions(text)
+    people = [m for m in found if m.kind in ("name", "noun") and m.number == "singular"]
+    assert len(people) >= 2 and all(m.settled is None for m in people)

@@ -41,7 +41,7 @@ def attribute_pronouns(doc: Any, mentions: list[Mention], same_referent: Callabl
         gender = GENDERED_PRONOUNS[pronoun.lower_]
         compatible = [m for m in mentions if m.kind in ("name", "noun", "placeholder", "indefinite")
                       and m.number == SINGULAR and (m.settled or m.likely) in (None, gender)
-                      and not (m.start <= pronoun.idx < m.end)]
+                      and not _inside(pronoun, doc[m.head_index])]
         candidates = _preceding(pronoun, compatible) or _cataphora(pronoun, compatible)
         chosen = _antecedent(pronoun, candidates, by_head)
         if chosen is None:
@@ -55,6 +55,18 @@ def attribute_pronouns(doc: Any, mentions: list[Mention], same_referent: Callabl
     for m in mentions:
         if m.settled is not None:
             m.undecided_pronouns.clear()
+
+
+def _inside(pronoun: Any, head: Any) -> bool:
+    """Whether a pronoun is part of the person's own noun phrase outside any clause of it ("his
+    assistant", "Simpkins, his assistant"), where it cannot stand for that person; in a relative
+    clause it can ("the lawyer who lost his case")."""
+    for token in [pronoun, *pronoun.ancestors]:
+        if token.i == head.i:
+            return True
+        if token.pos_ in ("VERB", "AUX") or token.dep_ in ("relcl", "acl", "advcl", "ccomp"):
+            return False
+    return False
 
 
 def _preceding(pronoun: Any, mentions: list[Mention]) -> list[Mention]:
@@ -89,6 +101,9 @@ def _antecedent(pronoun: Any, candidates: list[Mention], by_head: dict[int, Ment
         subject = subject.head.head  # "the teacher, who thanked her": the teacher
     own = by_head.get(subject.i) if subject is not None else None
     if pronoun.lower_ in REFLEXIVES:
+        if pronoun.dep_ in SUBJECTS:  # "sees himself seated": the subject of the verb above
+            binder = clause_subject(pronoun.head)
+            own = by_head.get(binder.i) if binder is not None else None
         return own if own in candidates else None
     if pronoun.dep_ in ("dobj", "dative", "pobj"):
         excluded = {t.i for t in _co_arguments(pronoun)} | ({own.head_index} if own is not None else set())
@@ -118,8 +133,9 @@ def _object_thanked_for(pronoun: Any, by_head: dict[int, Mention]) -> Mention | 
 
 
 def clause_subject(token: Any) -> Any | None:
-    """The subject of the clause a token belongs to: coordinated verbs share their subject, and
-    "asked the researcher to present..." has the object of "asked" as the subject of "present"."""
+    """The subject of the clause a token belongs to: coordinated verbs share their subject,
+    "asked the researcher to present..." has the object of "asked" as the subject of "present",
+    and "was obliged to prepare..." the subject of "obliged"."""
     for verb in [token.head, *token.head.ancestors]:
         subject = next((c for c in verb.children if c.dep_ in SUBJECTS and c.i != token.i), None)
         if subject is not None:
@@ -128,6 +144,7 @@ def clause_subject(token: Any) -> Any | None:
             controller = next((c for c in verb.head.children if c.dep_ == "dobj"), None)
             if controller is not None:
                 return controller
+            continue  # "Alex was obliged to prepare himself": the subject above controls it
         if verb.dep_ == "conj" or verb.dep_ not in CLAUSE_LINKS | {"ROOT"}:
             continue
         return None
