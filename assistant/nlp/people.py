@@ -205,7 +205,7 @@ def _mention_at(token: Any, source: str, sentence_of: dict[int, int]) -> Mention
     if source[token.idx:token.idx + len(PLACEHOLDER)] == PLACEHOLDER:
         return _make(token, "placeholder", SINGULAR, text=PLACEHOLDER, sentence_of=sentence_of)
     if token.pos_ in ("NOUN", "PROPN") and lower not in INDEFINITE:
-        if _hyphenated_modifier(token) or _names_a_thing(token):
+        if token.pos_ == "NOUN" and _hyphenated_modifier(token) or _names_a_thing(token):
             return None
         noun = _compound_person_noun(token)
         if noun is not None and noun.rank > 0 and not _said_of_a_person(token):
