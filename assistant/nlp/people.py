@@ -51,11 +51,11 @@ _DEMONYM_SUFFIX = ("ans", "ers", "ese", "ites", "iots")
 # Predicates that French and Spanish say with avoir/tener and a noun ("tu as raison", "tienes hambre"):
 # nothing in the translation agrees with the person.
 NOT_AGREEING = {"right", "wrong", "hungry", "thirsty", "sleepy", "cold", "hot", "afraid", "lucky"}
-# Nouns naming an office or a contest for one: a person noun in their "of" complement or as their
-# possessor names the office, not someone to ask about ("the post of Attorney General", "the
-# Mayor's race").
-OFFICES = {"post", "position", "office", "role", "title", "rank", "seat", "job", "portfolio", "race",
-           "election", "campaign", "nomination", "candidacy"}
+# Nouns naming an office, and contests for one: a person noun in their "of" complement names the
+# office ("the post of Attorney General"), and so does the possessor of a contest ("the Mayor's
+# race"); the possessor of an office is a person ("the doctor's office", "the captain's seat").
+CONTESTS = {"race", "election", "campaign", "nomination", "candidacy"}
+OFFICES = {"post", "position", "office", "role", "title", "rank", "seat", "job", "portfolio"} | CONTESTS
 # Verbs whose object is a role the subject plays, not another person ("to play the trouble-maker").
 ROLE_VERBS = {"play", "act", "portray", "impersonate"}
 LINKING_VERBS = {"be", "seem", "become", "feel", "look", "remain", "get", "stay", "appear", "sound", "prove"}
@@ -274,7 +274,7 @@ def _names_a_thing(token: Any) -> bool:
         return True  # a metaphor: what the thing is like, not who
     if token.dep_ == "pobj" and head.lower_ == "of" and head.head.lemma_.lower() in OFFICES:
         return True
-    if token.dep_ == "poss" and head.lemma_.lower() in OFFICES:
+    if token.dep_ == "poss" and head.lemma_.lower() in CONTESTS:
         return True
     return token.dep_ == "dobj" and head.lemma_ in ROLE_VERBS and clause_subject(token) is not None
 
