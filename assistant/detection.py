@@ -18,6 +18,7 @@ from .ambiguity import AmbiguityType, ambiguity_types
 from .inputs import OPAQUE_TOKEN
 from .nlp.address import SECOND_PERSON as _SECOND_PERSON
 from .nlp.address import address_candidates, address_cues
+from .nlp.agreement import agreeing_words, shows_gender
 from .nlp.people import GENDERED_PRONOUNS as _GENDERED_PRONOUNS
 from .nlp.people import PLURAL, TITLES as _TITLES, Mention, MentionGroup, find_person_mentions, group_mentions, unsettled
 from .nlp.pipelines import english_pipeline
@@ -27,6 +28,9 @@ from .transcript import Settled
 SECOND_PERSON = frozenset(_SECOND_PERSON)
 GENDERED_PRONOUNS = frozenset(_GENDERED_PRONOUNS)
 TITLES = frozenset(_TITLES)
+# The speaker and the person spoken to: pronouns whose translation shows no gender of its own, only
+# the words that agree with them can.
+SPEECH_PARTICIPANTS = SECOND_PERSON | {"i", "me", "myself", "we", "us", "ourselves"}
 
 PLACEHOLDER = "[pr]"
 # "it" that stands for nothing: weather, time, and "it is ADJ to/that ..." extraposition.
@@ -75,7 +79,7 @@ class Parsed:
     def people(self) -> list[Mention]:
         """The people the source mentions whose gender the target language shows."""
         self.doc.user_data["source"] = self.source
-        return [m for m in find_person_mentions(self.doc) if _gendered_in(m, self.target_lang)]
+        return [m for m in find_person_mentions(self.doc) if _gendered_in(m, self.doc, self.target_lang)]
 
     @cached_property
     def _listeners(self) -> set[int]:
@@ -164,13 +168,13 @@ def _lexicon_nouns(parsed: Parsed, kind: AmbiguityType) -> list[tuple[str, int]]
     return [(t.text, t.idx) for t in parsed.doc if t.pos_ == "NOUN" and t.lemma_.lower() in kind.lexicon]
 
 
-def _gendered_in(mention: Mention, lang: str) -> bool:
-    """Whether to ask about a mention's gender. German plural pronouns and adjectives carry none
-    ("they", "we are ready"), nor does an adjective or participle agreeing with German "you"
-    ("Sie sind bereit"). In French and Spanish, "you" with a word that agrees with it is asked
-    about like any person ("are you ready": prêt/prête, listo/lista) beside its register."""
-    if mention.kind == "pronoun" and mention.head.lower() in SECOND_PERSON:
-        return lang != "de"
+def _gendered_in(mention: Mention, doc: Any, lang: str) -> bool:
+    """Whether to ask about a mention's gender. The speaker and the person spoken to ("I", "you",
+    "we") only where a word that agrees with them shows it in ``lang``: "are you ready" (prêt/prête,
+    listo/lista), not "Ich bin froh", "are you able" (capable, capaz) or "I remember going". German
+    plural pronouns and adjectives carry none ("they", "we are ready")."""
+    if mention.kind == "pronoun" and mention.head.lower() in SPEECH_PARTICIPANTS:
+        return shows_gender(agreeing_words(doc[mention.head_index]), lang)
     return not (lang == "de" and mention.number == PLURAL and mention.kind in ("pronoun", "indefinite"))
 
 

@@ -23,6 +23,7 @@ from .context.sentences import split_sentences
 from .context.abstract import Summarizer
 from .detection import Candidate
 from .glossary import Glossary, check_terms
+from .inputs import OPAQUE_TOKEN
 from .parsing import Detection, clean_translation, decision_schema, parse_decisions, parse_detection
 from .prompts import load_prompt, prompts_root, tagged
 from .transcript import Check, Transcript, Turn
@@ -189,6 +190,8 @@ class ModelSteps:
         if detection is None or not detection.ambiguous:
             return None
         options = list(kind.options(target_lang)) or detection.options[:4]
+        if OPAQUE_TOKEN.search(" ".join([detection.question, *options])):
+            return None  # a file's hidden placeholder ("<x1/>") is no word a person can answer about
         return Turn(ambiguity=candidate.ambiguity, span=candidate.span, question=detection.question, options=options)
 
     def translate(self, transcript: Transcript, turns: list[Turn] | None = None, sample_seed: int | None = None,

@@ -30,9 +30,9 @@ from assistant.checks import read_formality, read_person_gender  # noqa: E402
 from assistant.detection import find_candidates  # noqa: E402
 from evaluation.data import LoadReport  # noqa: E402
 from evaluation.loaders import ambigmt  # noqa: E402
-from tests.dev_sets import (address_question, asked_heads, cocoa_items, formality_reading, gate_items,  # noqa: E402
-                            gender_question, gender_reading, japanese_items, person_looking_things,
-                            two_people)
+from tests.dev_sets import (address_question, asked_heads, cocoa_gender_shown, cocoa_items,  # noqa: E402
+                            formality_reading, gate_items, gender_question, gender_reading, japanese_items,
+                            person_looking_things, references_differ, speaker_gender_question, two_people)
 
 
 def pct(n: int, d: int) -> str:
@@ -58,6 +58,16 @@ def cocoa(data: Path, lang: str, every: int, rows: list[str]) -> None:
     sources = list(dict.fromkeys(i.src for i in items))
     rows.append(f"| CoCoA-MT train {lang} | formality question | "
                 f"{pct(sum(address_question(s, lang) is not None for s in sources), len(sources))} |")
+    differ = references_differ(items)
+    marked = [s for s in sources if s in differ]
+    rows.append(f"| CoCoA-MT train {lang} | formality question where the formal and informal references differ | "
+                f"{pct(sum(address_question(s, lang) is not None for s in marked), len(marked))} |")
+    shown = [(needed, speaker_gender_question(source, lang)) for source, needed in
+             cocoa_gender_shown(data / "cocoa-mt", lang, every)]
+    rows.append(f"| CoCoA-MT train {lang} | gender of \"I\"/\"you\" asked and needed (the feminine references differ) | "
+                f"{pct(sum(n for n, a in shown if a), sum(a for _, a in shown))} |")
+    rows.append(f"| CoCoA-MT train {lang} | gender of \"I\"/\"you\" asked where the feminine references differ | "
+                f"{pct(sum(a for n, a in shown if n), sum(n for n, _ in shown))} |")
     accuracy_rows(f"CoCoA-MT train {lang} references", [(formality_reading(i), i.attributes["formality"])
                                                          for i in items], rows)
 

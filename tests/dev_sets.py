@@ -80,3 +80,39 @@ def person_looking_things() -> list[dict]:
 def asked_heads(text: str, lang: str = "fr") -> set[str]:
     """The words of every gender question the pre-pass raises."""
     return {w for c in find_candidates(text, lang) if family_of(c.ambiguity) == "gender" for w in _words(c.span)}
+
+
+SPEECH_PARTICIPANTS = {"i", "me", "myself", "you", "yourself"}
+
+
+def cocoa_gender_shown(root: Path, lang: str, every: int = 1) -> list[tuple[str, bool]]:
+    """(source, shown) for every ``every``-th distinct CoCoA-MT train source: ``shown`` when the
+    references written for a woman speaking to a woman (``*.feminine.XX``) differ from the others,
+    i.e. the target shows the gender of "I" or "you" there."""
+    rows: dict[str, bool] = {}
+    for source in sorted((cocoa_mt.dataset_folder(root) / "train" / f"en-{lang}").glob(
+            f"formality-control.train.*.en-{lang}.en")):
+        stem = str(source)[:-len(".en")]
+        lines = source.read_text(encoding="utf-8").splitlines()
+        shown = [False] * len(lines)
+        for level in cocoa_mt.LEVELS:
+            plain = Path(f"{stem}.{level}.{lang}").read_text(encoding="utf-8").splitlines()
+            feminine = Path(f"{stem}.{level}.feminine.{lang}").read_text(encoding="utf-8").splitlines()
+            shown = [s or a.strip() != b.strip() for s, a, b in zip(shown, plain, feminine)]
+        for line, marked in zip(lines, shown):
+            rows[line] = rows.get(line, False) or marked
+    return list(rows.items())[::every]
+
+
+def speaker_gender_question(source: str, lang: str) -> bool:
+    """Whether the pre-pass asks the gender of "I" or "you"."""
+    return any(family_of(c.ambiguity) == "gender" and _words(c.span) & SPEECH_PARTICIPANTS
+               for c in find_candidates(source, lang))
+
+
+def references_differ(items: list[Item]) -> set[str]:
+    """The sources whose formal and informal references differ: the target marks the register."""
+    by_source: dict[str, set[str]] = {}
+    for item in items:
+        by_source.setdefault(item.src, set()).add(item.refs[0].strip())
+    return {source for source, refs in by_source.items() if len(refs) > 1}

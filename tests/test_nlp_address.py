@@ -40,3 +40,25 @@ def test_plural_you(text, cue):
 def test_singular_you_is_left_open():
     [candidate] = address_candidates("Do you want tea?", "de")
     assert candidate.plural is None
+
+
+
+# A string of git's French catalogue (/usr/share/locale/fr/LC_MESSAGES/git.mo) and lines of the
+# subtitles AmbigMT-dev gives as context (it_resolution_en_fr.tsv).
+GIT_BUG_REPORT = ("Thank you for filling out a Git bug report!\nPlease answer the following questions to help us "
+                  "understand your issue.")
+
+
+@pytest.mark.parametrize("text", ["Thank you, Father.", "First of all, thank you.", "Oh, thank you, Bree."])
+def test_thank_you_carries_no_register_but_japanese_thanks_have_one(text):
+    assert address_candidates(text, "fr") == address_candidates(text, "de") == []  # merci, danke, gracias
+    [japanese] = address_candidates(text, "ja")  # ありがとう / ありがとうございます
+    assert japanese.span.lower() != "you"
+
+
+def test_the_you_of_thank_you_is_never_the_word_asked_about():
+    [candidate] = address_candidates(GIT_BUG_REPORT, "fr")
+    assert candidate.span == "your"  # "your issue": votre/ton problème
+    text = "We have several thousand persons of interest on our files, Arkady, but I thank you for the alert."
+    [thanked] = address_candidates(text, "es")  # le agradezco / te agradezco
+    assert thanked.span == "you" and thanked.start == text.index("you")

@@ -9,10 +9,14 @@ from pathlib import Path
 import pytest
 
 from assistant.ambiguity import get_type
-from assistant.detection import find_candidates
+from assistant.detection import Candidate, find_candidates
+from assistant.formats.placeholders import mask
+from assistant.inputs import OPAQUE_TOKEN
+from assistant.steps import ModelSteps
 from tests.conftest import DEV_DATA
-from tests.dev_sets import (address_question, asked_heads, cocoa_items, gate_items, gender_question, japanese_items,
-                            two_people)
+from tests.dev_sets import (address_question, asked_heads, cocoa_gender_shown, cocoa_items, gate_items,
+                            gender_question, japanese_items, references_differ, speaker_gender_question, two_people)
+from tests.fakes import StepFake
 
 SHARED = Path(os.environ.get("INTERCPT_SHARED_DATA", DEV_DATA.parent))
 
@@ -55,18 +59,73 @@ def test_quantifiers_and_pronouns_standing_for_people(text, lang, expected):
     assert [c for c in asked(text, lang) if get_type(c[0]).family == "gender"] == expected
 
 
-@pytest.mark.parametrize("text, asked_fr", [
-    ("Are you sure?", [("formality", "you"), ("person_gender", "you")]),  # sûr / sûre
-    ("Find the stores which will make you happy.", [("formality", "you"), ("person_gender", "you")]),
-    ("You who are younger have a duty to help out.", [("formality", "You"), ("person_gender", "You")]),
-    ("You all have the right to live life your own way.", [("formality", "You"), ("group_gender", "You")]),
-    ("Could you send me the file?", [("formality", "you")]),  # nothing agrees with "you"
-    ("I think you are right.", [("formality", "you")]),  # tu as raison, tienes razón
+@pytest.mark.parametrize("text, asked_fr, asked_es", [
+    ("Are you sure?", [("formality", "you"), ("person_gender", "you")], None),  # sûr / sûre, seguro / segura
+    ("Find the stores which will make you happy.", [("formality", "you"), ("person_gender", "you")],
+     [("formality", "you")]),  # heureux / heureuse, but feliz
+    ("You who are younger have a duty to help out.", [("formality", "You")], None),  # plus jeune, más joven
+    ("You all have the right to live life your own way.", [("formality", "You"), ("group_gender", "You")], None),
+    ("Could you send me the file?", [("formality", "you")], None),  # nothing agrees with "you"
+    ("I think you are right.", [("formality", "you")], None),  # tu as raison, tienes razón
 ])
-def test_you_gets_a_gender_question_where_a_word_agrees_with_it(text, asked_fr):
+def test_you_gets_a_gender_question_where_a_word_agrees_with_it(text, asked_fr, asked_es):
     assert asked(text, "fr") == asked_fr
-    assert asked(text, "es") == asked_fr
+    assert asked(text, "es") == (asked_fr if asked_es is None else asked_es)
     assert [kind for kind, _ in asked(text, "de")] == ["formality"]  # German adjectives do not agree with "Sie"
+
+
+# CoCoA-MT train turns (telephony and topical_chat, English side), with what the references written
+# for a woman say (formality-control.train.*.feminine.fr/.es).
+@pytest.mark.parametrize("text, fr, es", [
+    ("I am sorry, yes, and so it is pretty interesting. So what has been your experience travelling abroad?",
+     True, False),  # Je suis désolée; lo siento
+    ("Information on your Instagram, I'm sure", True, True),  # je suis sûre, estoy segura
+    ("Are you ever worried that in the future when you do have the smart devices that your kids will say, Oh. "
+     "I would love to order a blank from Amazon and then they say, hey so and so", True, True),  # préoccupée
+    ("When you do, when you have a child that you're responsible for, you got to get your ducks in a row.",
+     False, False),  # responsable
+    ("Yes, I wouldn't be able to function without a car. I don't live close to anything and have to drive "
+     "everywhere. How about yourself.", False, False),  # capable, capaz
+    ("I have taken yoga before but I need a few more classes before I get more flexible. It was fun chatting "
+     "with you, have a great day!", False, False),  # flexible
+    ("Yeah I am the same way, I haven't been for a few years but used to go all the time. What would you say is "
+     "your favorite ever?", False, False),  # a noun that names no person
+    ("Nice! Did you see the first movie when it came out in 1977? I remember going to the theater to see it.",
+     False, False),  # a gerund: je me souviens d'être allé(e) is the translator's choice, not the text's
+])
+def test_i_and_you_are_asked_about_only_where_a_word_agrees_with_them_in_the_target(text, fr, es):
+    assert speaker_gender_question(text, "fr") is fr
+    assert speaker_gender_question(text, "es") is es
+    assert speaker_gender_question(text, "de") is False  # Ich bin froh, Sie sind sicher
+
+
+def test_all_meaning_everything_is_no_group_of_people():
+    # CoCoA-MT train (topical_chat) and GATE dev (fr)
+    def people(text):
+        return [c for c in asked(text) if get_type(c[0]).family == "gender"]
+
+    assert people("Yes and all you have to do is feed it plastic bottles") == []
+    assert people("All want to continue the collaboration.") == [("group_gender", "All")]
+
+
+# Strings of adduser's French catalogue (/usr/share/locale/fr/LC_MESSAGES/adduser.mo), their
+# placeholders masked as the file formats mask them.
+def test_an_imperative_gets_a_question_about_who_is_addressed():
+    [candidate] = find_candidates("Enter a user name to remove: ", "fr")
+    assert (candidate.ambiguity, candidate.span) == ("formality", "Enter")
+    question = get_type("formality").fixed_question(candidate.span, "fr")
+    assert question.startswith("Who is this said to (“Enter”)") and "Who is “Enter”" not in question
+
+
+@pytest.mark.parametrize("msgid", ["Not backing up/removing `%s', it matches %s.\n", "Stopped: %s\n",
+                                   "fork for `find' failed: %s\n"])
+def test_a_hidden_placeholder_is_never_asked_about(msgid):
+    text = mask(msgid).text
+    assert "<x1/>" in text
+    assert not [c for c in find_candidates(text, "fr") if OPAQUE_TOKEN.search(c.span) or "x1" in c.span]
+    fake = StepFake(detect=['{"ambiguous": true, "question": "What does the word <x1/> mean?", '
+                            '"options": ["a file", "a folder"]}'], calls=[])
+    assert ModelSteps(fake).ask(text, "fr", Candidate("polysemy", "Stopped", 0)) is None
 
 
 def test_a_noun_predicate_of_you_is_one_question_about_you_and_german_asks_about_the_noun():
@@ -153,3 +212,29 @@ def test_japanese_utterances_get_a_register_question(measure):
     found = sum(address_question(i["en"], "ja") is not None for i in items)
     measure(f"ja addressed (tests/data): register question {found}/{len(items)} ({100 * found / len(items):.1f} %)")
     assert found / len(items) >= 0.9
+
+
+@pytest.mark.parametrize("lang", ["fr", "de", "es"])
+def test_cocoa_sources_whose_references_mark_the_register_get_a_formality_question(measure, lang):
+    items = cocoa_items(_shared("cocoa-mt"), lang, every=2)
+    marked = sorted(references_differ(items))
+    found = sum(address_question(src, lang) is not None for src in marked)
+    measure(f"CoCoA-MT train {lang} (every 2nd source, references differ): formality question {found}/{len(marked)} "
+            f"({100 * found / len(marked):.1f} %)")
+    assert found / len(marked) >= 0.98
+
+
+@pytest.mark.parametrize("lang, floor", [("fr", 0.7), ("es", 0.2)])
+def test_the_gender_of_i_and_you_is_asked_where_the_references_show_it(measure, lang, floor):
+    """A lower bound: a reference may avoid the agreeing word ("¿Le preocupa?" for "are you worried")."""
+    shown = [(needed, speaker_gender_question(src, lang)) for src, needed in
+             cocoa_gender_shown(_shared("cocoa-mt"), lang, every=2)]
+    asked_ = [needed for needed, asked in shown if asked]
+    measure(f"CoCoA-MT train {lang} (every 2nd source): gender of I/you asked {len(asked_)}, of which the feminine "
+            f"references differ {sum(asked_)}")
+    assert sum(asked_) / len(asked_) >= floor
+
+
+def test_german_never_asks_the_gender_of_i_or_you_for_an_adjective():
+    sources = [src for src, _ in cocoa_gender_shown(_shared("cocoa-mt"), "de", every=4)]
+    assert not [src for src in sources if speaker_gender_question(src, "de")]

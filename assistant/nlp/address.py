@@ -64,7 +64,7 @@ def address_cues(doc: Any) -> list[tuple[str, Any]]:
     found: list[tuple[str, Any]] = []
     for token in doc:
         if token.lower_ in SECOND_PERSON:
-            found.append(("second_person", token))
+            found.append(("greeting", token.head) if _thanks(token) else ("second_person", token))
     for sent in doc.sents:
         words = [t for t in sent if not t.is_punct and t.lower_ not in GREETINGS and t.dep_ != "npadvmod"]
         root, vocative = sent.root, _vocative(sent)
@@ -87,6 +87,13 @@ def address_cues(doc: Any) -> list[tuple[str, Any]]:
             found.append(("conversation", first_person))
     order = list(CUES_FOR["ja"])
     return sorted(found, key=lambda cue: (order.index(cue[0]), cue[1].i))
+
+
+def _thanks(token: Any) -> bool:
+    """The "you" of the formula "Thank you": merci, danke, gracias carry no register, so it is a
+    greeting (a cue for Japanese only), not a second person. "I thank you" (je vous remercie) is one."""
+    verb = token.head
+    return token.dep_ == "dobj" and verb.lemma_.lower() == "thank" and not any(c.dep_ == "nsubj" for c in verb.children)
 
 
 def plural_you_cue(doc: Any) -> str | None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from .agreement import agreeing_words
 from .coreference import GENDERED_PRONOUNS, SINGULAR, SUBJECTS, attribute_pronouns, clause_subject
 from .lexicon import FEMININE, MASCULINE, name_gender, person_noun, person_verbs
 
@@ -38,6 +39,8 @@ QUANTIFIERS = {"one": SINGULAR, "another": SINGULAR, "each": SINGULAR, "none": P
                "either": SINGULAR, "neither": SINGULAR, "enough": PLURAL}
 INDEFINITE = PERSON_INDEFINITE | QUANTIFIERS
 PERSONAL_POSSESSIVES = {"my", "our", "your", "his", "her", "their"}
+# Quantifiers that also mean everything or much of something ("all is well", "all you have to do").
+MASS_QUANTIFIERS = {"all", "most", "enough"}
 ARGUMENTS = {"nsubj", "nsubjpass", "dobj", "pobj", "dative", "attr", "appos", "conj"}
 # Determiners after which a lone quantifier or number stands for a thing ("this one", "which one").
 THING_DETERMINERS = {"this", "that", "which", "the"}
@@ -48,9 +51,6 @@ _PERSON_SUFFIX = ("ist", "ists", "ista", "istas")
 # Plural proper nouns with these endings name peoples and other groups ("Greenlanders", "Bosnians",
 # "Cypriots", "Viennese"), which the entity recogniser often takes for organisations.
 _DEMONYM_SUFFIX = ("ans", "ers", "ese", "ites", "iots")
-# Predicates that French and Spanish say with avoir/tener and a noun ("tu as raison", "tienes hambre"):
-# nothing in the translation agrees with the person.
-NOT_AGREEING = {"right", "wrong", "hungry", "thirsty", "sleepy", "cold", "hot", "afraid", "lucky"}
 # Nouns naming an office, and contests for one: a person noun in their "of" complement names the
 # office ("the post of Attorney General"), and so does the possessor of a contest ("the Mayor's
 # race"); the possessor of an office is a person ("the doctor's office", "the captain's seat").
@@ -58,7 +58,6 @@ CONTESTS = {"race", "election", "campaign", "nomination", "candidacy"}
 OFFICES = {"post", "position", "office", "role", "title", "rank", "seat", "job", "portfolio"} | CONTESTS
 # Verbs whose object is a role the subject plays, not another person ("to play the trouble-maker").
 ROLE_VERBS = {"play", "act", "portray", "impersonate"}
-LINKING_VERBS = {"be", "seem", "become", "feel", "look", "remain", "get", "stay", "appear", "sound", "prove"}
 
 
 @dataclass
@@ -226,7 +225,7 @@ def _mention_at(token: Any, source: str, sentence_of: dict[int, int]) -> Mention
                 return mention
         return None
     if token.pos_ == "PRON" and lower in PERSONAL:
-        agreement = _agreement(token) + tuple(c.text for c in token.children if c.lower_ in ("all", "both", "each"))
+        agreement = _agreement(token)
         number = PERSONAL[lower] or _you_number(token)
         if lower in ("they", "them") and _plural_antecedent(token):
             return None  # the plural before it is what it stands for, and that is the mention if any
@@ -237,7 +236,10 @@ def _mention_at(token: Any, source: str, sentence_of: dict[int, int]) -> Mention
         agreement = _agreement(token)
         if _of_phrase(token) is not None:
             return None  # "some of the water"; "some of the users" is the users' mention
-        if agreement or _has_who_clause(token) or lower in PERSON_INDEFINITE or _stands_for_people(token):
+        if _mass(token):
+            return None
+        if agreement or _has_who_clause(token) or _reduced_relative(token) or lower in PERSON_INDEFINITE \
+                or _stands_for_people(token):
             return _make(token, "indefinite", INDEFINITE[lower], sentence_of=sentence_of, agreement=agreement)
         return None
     if token.pos_ == "NUM" and token.dep_ in SUBJECTS and _stands_for_people(token):
@@ -378,26 +380,7 @@ def _conjunct_of(token: Any) -> int | None:
 
 def _agreement(token: Any) -> tuple[str, ...]:
     """Words whose form agrees with this person in fr/es: attributes, participles, predicates."""
-    words = [c for c in token.children if c.dep_ in ("amod", "acl", "appos") and c.pos_ in ("ADJ", "VERB", "NOUN")]
-    head = token.head
-    if token.dep_ in SUBJECTS and head is not token:
-        # a passive participle, a predicate with a copula, or an adjective of a small clause ("make you happy")
-        if token.dep_ == "nsubjpass" or head.pos_ == "ADJ" or (
-                head.pos_ == "NOUN" and any(c.dep_ == "cop" for c in head.children)):
-            words.append(head)
-        if head.lemma_ in LINKING_VERBS or head.pos_ == "AUX":
-            words += [c for c in head.children if c.dep_ in ("acomp", "attr", "oprd")
-                      and c.pos_ in ("ADJ", "NOUN", "PROPN", "VERB")]
-        words += [c for c in head.children if c.dep_ == "xcomp" and c.pos_ in ("ADJ", "VERB") and c.tag_ != "VB"]
-    if token.dep_ in ("dobj",):
-        words += [c for c in head.children if c.dep_ in ("oprd", "xcomp", "ccomp") and c.pos_ == "ADJ"]
-    for clause in token.children:  # "you who are younger", "those who were injured"
-        if clause.dep_ == "relcl" and any(c.dep_ in SUBJECTS and c.lower_ in ("who", "that") for c in clause.children):
-            words += [c for c in clause.children if c.dep_ in ("acomp", "attr", "oprd") and c.pos_ in ("ADJ", "NOUN")]
-            words += [clause] if clause.tag_ == "VBN" and any(c.dep_ == "nsubjpass" for c in clause.children) else []
-    for word in list(words):
-        words += [c for c in word.children if c.dep_ == "conj" and c.pos_ == word.pos_]
-    return tuple(dict.fromkeys(w.text for w in words if w.i != token.i and w.lower_ not in NOT_AGREEING))
+    return tuple(w.text for w in agreeing_words(token))
 
 
 def _stands_for_people(token: Any) -> bool:
@@ -408,6 +391,23 @@ def _stands_for_people(token: Any) -> bool:
     if token.pos_ == "NUM" and (not token.text.isalpha() and len(token.text) == 4 or token.head.pos_ == "NOUN"):
         return False  # a year, or a number that counts a noun
     return True
+
+
+def _mass(token: Any) -> bool:
+    """"All", "most" or "enough" meaning everything, not everyone: with a singular verb ("all is
+    well") or a relative clause that is not about people ("all you have to do", "all that matters")."""
+    if token.lower_ not in MASS_QUANTIFIERS:
+        return False
+    singular_verb = token.dep_ in SUBJECTS and (token.head.tag_ == "VBZ" or any(
+        c.dep_ in ("aux", "auxpass") and c.tag_ == "VBZ" or c.lower_ == "was" for c in token.head.children)
+        or token.head.lower_ == "was")
+    return singular_verb or any(c.dep_ == "relcl" for c in token.children) and not _has_who_clause(token)
+
+
+def _reduced_relative(token: Any) -> bool:
+    """A quantifier with a participle clause, a relative clause without "who": "none claiming to be
+    Nigerian", "those participating" (aucun se disant, ceux qui participent)."""
+    return any(c.dep_ == "acl" and c.pos_ == "VERB" for c in token.children)
 
 
 def _of_phrase(token: Any) -> Any | None:

@@ -1,0 +1,98 @@
+"""Which words of an English sentence agree with a person in the translation, and whether one of
+them shows that person's gender in a given target language.
+
+French and Spanish inflect predicate adjectives and past participles for the person they are said
+of ("je suis contente", "estás cansada"), unless the adjective has one form for both genders
+(responsable, feliz) or the predicate becomes a verb or avoir/tener with a noun ("tu as raison").
+German inflects neither: only a noun naming the person shows it ("Ich bin Lehrerin"), and that noun
+is asked about as a mention of its own. The word lists are data: ``prompts/agreement.yaml``.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+import yaml
+
+from ..paths import shipped_dir
+from .coreference import SUBJECTS
+from .lexicon import person_noun
+
+DATA_FILE = "agreement.yaml"
+DEFAULT = "default"
+LINKING_VERBS = {"be", "seem", "become", "feel", "look", "remain", "get", "stay", "appear", "sound", "prove"}
+# Quantifiers floating beside a pronoun ("you all", "we both"): tous/toutes, todos/todas, chacun/chacune.
+FLOATING_QUANTIFIERS = {"all", "both", "each"}
+PARTICIPLE = "VBN"
+
+
+@lru_cache(maxsize=1)
+def _lexicon() -> dict:
+    return yaml.safe_load((shipped_dir("prompts") / DATA_FILE).read_text(encoding="utf-8"))
+
+
+def _not_agreeing(lang: str = DEFAULT) -> set[str]:
+    lists = _lexicon()["not_agreeing"]
+    return set(lists[DEFAULT]) | set(lists.get(lang, ()))
+
+
+def agreeing_words(token: Any) -> list[Any]:
+    """Words whose translation agrees with the person ``token`` names, in French or Spanish:
+    attributes, predicate adjectives and nouns, past participles, floating quantifiers."""
+    words = [c for c in token.children if c.dep_ in ("amod", "acl", "appos") and c.pos_ in ("ADJ", "VERB", "NOUN")]
+    if token.pos_ == "PRON":
+        words += [c for c in token.children if c.lower_ in FLOATING_QUANTIFIERS]
+    head = token.head
+    if token.dep_ in SUBJECTS and head is not token:
+        # a passive participle, a predicate with a copula, or an adjective of a small clause ("make you happy")
+        if token.dep_ == "nsubjpass" or head.pos_ == "ADJ" or (
+                head.pos_ == "NOUN" and any(c.dep_ == "cop" for c in head.children)):
+            words.append(head)
+        if head.lemma_ in LINKING_VERBS or head.pos_ == "AUX":
+            words += [c for c in head.children if c.dep_ in ("acomp", "attr", "oprd")
+                      and c.pos_ in ("ADJ", "NOUN", "PROPN", "VERB")]
+        words += [c for c in head.children if c.dep_ == "xcomp" and c.pos_ in ("ADJ", "VERB")]
+    if token.dep_ in ("dobj",):
+        words += [c for c in head.children if c.dep_ in ("oprd", "xcomp", "ccomp") and c.pos_ == "ADJ"]
+    for clause in token.children:  # "you who are younger", "those who were injured"
+        if clause.dep_ == "relcl" and any(c.dep_ in SUBJECTS and c.lower_ in ("who", "that") for c in clause.children):
+            words += [c for c in clause.children if c.dep_ in ("acomp", "attr", "oprd") and c.pos_ in ("ADJ", "NOUN")]
+            words += [clause] if any(c.dep_ == "nsubjpass" for c in clause.children) else []
+    for word in list(words):
+        words += [c for c in word.children if c.dep_ == "conj" and c.pos_ == word.pos_]
+    not_agreeing = _not_agreeing()
+    return list({w.i: w for w in words if w.i != token.i and w.lower_ not in not_agreeing and _inflects(w)}.values())
+
+
+def _inflects(word: Any) -> bool:
+    """Whether a word of that kind can agree at all: an adjective, a past participle (not a gerund
+    or another verb form: "I remember going"), a noun naming a person (not "the same way"), a
+    nationality, a floating quantifier."""
+    if word.pos_ == "VERB":
+        return word.tag_ == PARTICIPLE
+    if word.pos_ == "NOUN":
+        return names_a_person(word)
+    if word.pos_ == "PROPN":
+        return word.ent_type_ == "NORP"
+    return word.pos_ == "ADJ" or word.lower_ in FLOATING_QUANTIFIERS
+
+
+def names_a_person(word: Any) -> bool:
+    return person_noun(word.lemma_) is not None or person_noun(word.lower_) is not None or word.ent_type_ == "NORP"
+
+
+def shows_gender(words: list[Any], lang: str) -> bool:
+    """Whether one of ``words`` (from ``agreeing_words``) shows the person's gender in ``lang``."""
+    if lang not in _lexicon()["epicene"]:
+        return False  # German: no predicate adjective or participle agrees
+    not_agreeing = _not_agreeing(lang)
+    return any(w.lower_ not in not_agreeing and not (w.pos_ == "ADJ" and epicene(w.lemma_.lower(), lang))
+               for w in words)
+
+
+def epicene(adjective: str, lang: str) -> bool:
+    """Whether an English adjective's usual translation into ``lang`` has one form for both genders."""
+    entry = _lexicon()["epicene"].get(lang, {})
+    return adjective in entry.get("words", ()) or (adjective.endswith(tuple(entry.get("endings", ())))
+                                                   and not adjective.endswith(tuple(entry.get("except_endings", ()))))
