@@ -26,6 +26,7 @@ from evaluation.data import LoadReport  # noqa: E402
 from evaluation.loaders import ambigmt  # noqa: E402
 from tests.dev_sets import (address_question, asked_heads, cocoa_items, formality_reading, gate_items,  # noqa: E402
                             gender_question, gender_reading, japanese_items, two_people)
+from tests.dev_sets import expletive_it, it_question  # noqa: E402
 
 
 def pct(n: int, d: int) -> str:
@@ -83,6 +84,22 @@ def needless(rows: list[str]) -> None:
     rows.append(f"| two people (tests/data) | question about the unsettled person (≥ 80 %) | {pct(open_, len(items))} |")
 
 
+def referent_it(rows: list[str]) -> None:
+    items = expletive_it()
+    for label, name in (("expletive", "expletive/clausal \"it\" asked (≤ 5 %)"),
+                        ("referential", "referential \"it\" asked (recall)")):
+        chosen = [i for i in items if i["label"] == label]
+        rows.append(f"| expletive it (tests/data) | {name} | {pct(sum(it_question(i['text']) for i in chosen), len(chosen))} |")
+
+
+def ambigmt_it(data: Path, rows: list[str]) -> None:
+    for lang in ("de", "es", "fr"):
+        sources = list(dict.fromkeys(i.src for i in ambigmt.load(data / "ambigmt-dev", [lang], LoadReport(),
+                                                                 types=["it_resolution"])))
+        rows.append(f"| AmbigMT it_resolution {lang} | \"it\" question | "
+                    f"{pct(sum(it_question(s, lang) for s in sources), len(sources))} |")
+
+
 def timing(data: Path, rows: list[str]) -> None:
     sources = list(dict.fromkeys(i.src for i in gate_items(data / "gate", "fr")))[:300]
     start = time.perf_counter()
@@ -107,6 +124,8 @@ def main() -> None:
     ambigmt_people(args.data, rows)
     japanese(rows)
     needless(rows)
+    referent_it(rows)
+    ambigmt_it(args.data, rows)
     timing(args.data, rows)
     text = ("# Detection pre-pass and target readers on the dev data\n\n"
             f"`python benchmarks/detection.py --every {args.every}`: every {args.every}. source of GATE and CoCoA-MT "

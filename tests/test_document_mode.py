@@ -54,7 +54,8 @@ def test_each_question_is_asked_once_and_its_answer_applied_in_every_paragraph()
 def test_it_is_asked_afresh_and_a_skipped_question_may_come_back():
     ask_it = '{"ambiguous": true, "question": "What is it?", "options": ["a hat", "a car"]}'
     fake = StepFake(detect=[ask_it], translate=["Il est joli."], calls=[])
-    result = DocumentTranslator(Assistant(fake, "fake:m"), "fr").translate("Is it new?\n\nIs it red?", NoUser())
+    document = "I saw a hat and a car. Is it new?\n\nI saw a hat and a car. Is it red?"
+    result = DocumentTranslator(Assistant(fake, "fake:m"), "fr").translate(document, NoUser())
     assert [len(t.turns) for t in result.paragraphs] == [1, 1]
     assert fake.steps().count("detect") == 2
 
