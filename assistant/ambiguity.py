@@ -43,6 +43,7 @@ class AmbiguityType:
     options_by_lang: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     question_by_lang: Mapping[str, str] = field(default_factory=dict)
     lexicon: frozenset[str] = field(default_factory=frozenset)
+    options_in_text: bool = False
 
     def options(self, lang: str) -> tuple[str, ...]:
         """The answer buttons for ``lang``; empty when the translator model proposes them."""
@@ -80,6 +81,7 @@ def parse_table(data: Mapping[str, Any]) -> dict[str, AmbiguityType]:
             options_by_lang={lang: tuple(opts) for lang, opts in (entry.get("options") or {}).items()},
             question_by_lang=_by_lang(entry.get("question")),
             lexicon=frozenset(entry.get("lexicon") or ()),
+            options_in_text=bool(entry.get("options_in_text")),
         )
         for name, entry in data.items()
     }

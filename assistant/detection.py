@@ -8,7 +8,6 @@ type of the table names the rule that finds its candidates (``detect``); the rul
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
@@ -19,6 +18,7 @@ from .inputs import OPAQUE_TOKEN
 from .nlp.address import SECOND_PERSON as _SECOND_PERSON
 from .nlp.address import address_candidates, address_cues
 from .nlp.agreement import agreeing_words, shows_gender
+from .nlp.expletive import fixed_phrase_tokens, stands_for_a_thing
 from .nlp.people import GENDERED_PRONOUNS as _GENDERED_PRONOUNS
 from .nlp.people import PLURAL, TITLES as _TITLES, Mention, MentionGroup, find_person_mentions, group_mentions, unsettled
 from .nlp.pipelines import english_pipeline
@@ -33,12 +33,6 @@ TITLES = frozenset(_TITLES)
 SPEECH_PARTICIPANTS = SECOND_PERSON | {"i", "me", "myself", "we", "us", "ourselves"}
 
 PLACEHOLDER = "[pr]"
-# "it" that stands for nothing: weather, time, and "it is ADJ to/that ..." extraposition.
-_DUMMY_IT = re.compile(
-    r"\bit(?:'s|\s+is|\s+was|\s+will\s+be|\s+seems|\s+looks)\s+"
-    r"(?:raining|snowing|sunny|cold|hot|warm|late|early|time|\d|(?:\w+\s+)?(?:to|that)\b)",
-    re.IGNORECASE,
-)
 
 
 @dataclass(frozen=True)
@@ -155,11 +149,10 @@ def _address(parsed: Parsed, kind: AmbiguityType) -> list[tuple[str, int]]:
 
 @rule("referential_it")
 def _referential_it(parsed: Parsed, kind: AmbiguityType) -> list[tuple[str, int]]:
-    dummy_starts = {m.start() for m in _DUMMY_IT.finditer(parsed.source)}
-    return [
-        (t.text, t.idx) for t in parsed.doc
-        if t.lower_ == "it" and t.dep_ != "expl" and t.idx not in dummy_starts
-    ][:1]
+    """The first "it" that may stand for a thing; the type's ``lexicon`` lists the fixed phrases
+    whose "it" refers to nothing ("that's the way it is")."""
+    fixed = fixed_phrase_tokens(parsed.doc, kind.lexicon)
+    return [(t.text, t.idx) for t in parsed.doc if t.lower_ == "it" and stands_for_a_thing(t, fixed)][:1]
 
 
 @rule("lexicon_nouns")

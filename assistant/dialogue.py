@@ -74,7 +74,8 @@ class Dialogue:
                 if isinstance(item, Turn) and item.answered_by == "preference":
                     t.turns.append(item)  # answered before: applied without asking again
                     continue
-                turn = item if isinstance(item, Turn) else self.steps.ask(t.source, t.target_lang, item)
+                context = t.bounded_context.text if t.bounded_context else None
+                turn = item if isinstance(item, Turn) else self.steps.ask(t.source, t.target_lang, item, context)
                 if turn is not None:
                     self.pending = turn
                     return turn

@@ -24,6 +24,7 @@ from .context.abstract import Summarizer
 from .detection import Candidate
 from .glossary import Glossary, check_terms
 from .inputs import OPAQUE_TOKEN
+from .nlp.referents import named_in_text
 from .parsing import Detection, clean_translation, decision_schema, parse_decisions, parse_detection
 from .prompts import load_prompt, prompts_root, tagged
 from .transcript import Check, Transcript, Turn
@@ -173,9 +174,12 @@ class ModelSteps:
         return Turn(ambiguity=candidate.ambiguity, span=candidate.span,
                     question=kind.fixed_question(candidate.span, target_lang), options=list(kind.options(target_lang)))
 
-    def ask(self, source: str, target_lang: str, candidate: Candidate) -> Turn | None:
+    def ask(self, source: str, target_lang: str, candidate: Candidate, context: str | None = None) -> Turn | None:
         """One detection call for a type with open options ("it", a word's sense), in which the model
-        writes the question and its options (retried once, sampling, if unparsable): a question, or None."""
+        writes the question and its options (retried once, sampling, if unparsable): a question, or None.
+        Where the type wants options from the text, only those naming a noun phrase of the source or
+        of its ``context`` are kept, and fewer than two drop the question: a person cannot answer a
+        question about invented things or about grammar."""
         kind = get_type(candidate.ambiguity)
         prompt = load_prompt("detect")
         groups = (candidate.ambiguity,) if self.prompts == "specialist" else tuple(prompt.examples)
@@ -192,6 +196,10 @@ class ModelSteps:
         options = list(kind.options(target_lang)) or detection.options[:4]
         if OPAQUE_TOKEN.search(" ".join([detection.question, *options])):
             return None  # a file's hidden placeholder ("<x1/>") is no word a person can answer about
+        if kind.options_in_text:
+            options = named_in_text(options, source, context)
+            if len(options) < 2:
+                return None
         return Turn(ambiguity=candidate.ambiguity, span=candidate.span, question=detection.question, options=options)
 
     def translate(self, transcript: Transcript, turns: list[Turn] | None = None, sample_seed: int | None = None,

@@ -31,8 +31,9 @@ from assistant.detection import find_candidates  # noqa: E402
 from evaluation.data import LoadReport  # noqa: E402
 from evaluation.loaders import ambigmt  # noqa: E402
 from tests.dev_sets import (address_question, asked_heads, cocoa_gender_shown, cocoa_items,  # noqa: E402
-                            formality_reading, gate_items, gender_question, gender_reading, japanese_items,
-                            person_looking_things, references_differ, speaker_gender_question, two_people)
+                            expletive_it, formality_reading, gate_items, gender_question, gender_reading,
+                            it_question, japanese_items, person_looking_things, references_differ,
+                            speaker_gender_question, two_people)
 
 
 def pct(n: int, d: int) -> str:
@@ -170,6 +171,22 @@ def people_and_things(rows: list[str]) -> None:
         rows.append(f"| person-looking things (tests/data) | {name} asked ({target}) | {pct(asked, len(chosen))} |")
 
 
+def referent_it(rows: list[str]) -> None:
+    items = expletive_it()
+    for label, name in (("expletive", "expletive/clausal \"it\" asked (≤ 5 %)"),
+                        ("referential", "referential \"it\" asked (recall)")):
+        chosen = [i for i in items if i["label"] == label]
+        rows.append(f"| expletive it (tests/data) | {name} | {pct(sum(it_question(i['text']) for i in chosen), len(chosen))} |")
+
+
+def ambigmt_it(data: Path, rows: list[str]) -> None:
+    for lang in ("de", "es", "fr"):
+        sources = list(dict.fromkeys(i.src for i in ambigmt.load(data / "ambigmt-dev", [lang], LoadReport(),
+                                                                 types=["it_resolution"])))
+        rows.append(f"| AmbigMT it_resolution {lang} | \"it\" question | "
+                    f"{pct(sum(it_question(s, lang) for s in sources), len(sources))} |")
+
+
 def timing(data: Path, rows: list[str]) -> None:
     sources = list(dict.fromkeys(i.src for i in gate_items(data / "gate", "fr")))[:300]
     start = time.perf_counter()
@@ -196,6 +213,8 @@ def main() -> None:
     japanese(rows)
     needless(rows, load_assistant(args.model))
     people_and_things(rows)
+    referent_it(rows)
+    ambigmt_it(args.data, rows)
     needed_questions(rows)
     timing(args.data, rows)
     text = ("# Detection pre-pass and target readers on the dev data\n\n"

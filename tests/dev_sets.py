@@ -77,6 +77,15 @@ def person_looking_things() -> list[dict]:
     return yaml.safe_load((TESTS_DATA / "person_looking_things.yaml").read_text(encoding="utf-8"))
 
 
+def expletive_it() -> list[dict]:
+    return yaml.safe_load((TESTS_DATA / "expletive_it.yaml").read_text(encoding="utf-8"))
+
+
+def it_question(text: str, lang: str = "fr") -> bool:
+    """Whether the pre-pass asks what "it" refers to."""
+    return any(family_of(c.ambiguity) == "referent" for c in find_candidates(text, lang))
+
+
 def asked_heads(text: str, lang: str = "fr") -> set[str]:
     """The words of every gender question the pre-pass raises."""
     return {w for c in find_candidates(text, lang) if family_of(c.ambiguity) == "gender" for w in _words(c.span)}

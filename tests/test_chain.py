@@ -10,8 +10,9 @@ from tests.fakes import StepFake
 
 ASK = '{"ambiguous": true, "question": "Formal or informal?", "options": ["formal", "informal"]}'
 ASK_IT = '{"ambiguous": true, "question": "What is it?", "options": ["a hat", "a car"]}'
+IT_SOURCE = "I saw a hat and a car. Do you think it is pretty?"  # the options of ASK_IT are in the text
 NOT_AMBIGUOUS = '{"ambiguous": false}'
-YOU_AND_IT_AND_NAME = "Blair asked whether you liked it."
+YOU_AND_IT_AND_NAME = "Blair asked whether you liked the hat or the car, and if it was new."
 
 
 def check(checks, name):
@@ -89,13 +90,14 @@ def test_unparsable_reply_is_retried_once_with_sampling_then_dropped():
 
 def test_unparsable_then_valid_reply_gives_the_question():
     fake = StepFake(detect=["%%%", ASK_IT], translate=["Il est neuf ?"], calls=[])
-    assert [(t.question, t.options) for t in run(fake, "Is it new?").turns] == [("What is it?", ["a hat", "a car"])]
+    assert [(t.question, t.options) for t in run(fake, "I saw a hat and a car. Is it new?").turns] == [
+        ("What is it?", ["a hat", "a car"])]
 
 
 def test_human_answers_reach_the_translation_prompt():
-    fake = StepFake(detect=[ASK, ASK_IT], translate=["Pensez-vous qu'il est joli ?"], calls=[])
+    fake = StepFake(detect=[ASK_IT], translate=["Pensez-vous qu'il est joli ?"], calls=[])
     answers = iter(["formal, speaking to my boss", "it is a hat"])
-    transcript = run(fake, user=HumanUser(lambda turn: next(answers)))
+    transcript = run(fake, IT_SOURCE, user=HumanUser(lambda turn: next(answers)))
     assert [(t.span, t.answer, t.answered_by) for t in transcript.turns] == [
         ("you", "formal, speaking to my boss", "human"), ("it", "it is a hat", "human")]
     prompt = [m for step, m, _ in fake.calls if step == "translate"][0][-1].content
@@ -296,9 +298,9 @@ def test_hostile_sources_stay_data(source):
 def test_explanation_names_each_choice_and_its_reason():
     from assistant.explain import explain
 
-    fake = StepFake(detect=[ASK, ASK_IT], translate=["Pensez-vous qu'il est joli ?"], calls=[])
+    fake = StepFake(detect=[ASK_IT], translate=["Pensez-vous qu'il est joli ?"], calls=[])
     answers = iter(["formal, speaking to my boss", None])
-    lines = explain(run(fake, user=HumanUser(lambda turn: next(answers))))
+    lines = explain(run(fake, IT_SOURCE, user=HumanUser(lambda turn: next(answers))))
     assert lines[0] == "you → formal, because you said: formal, speaking to my boss"
     assert lines[1].startswith("it → not answered")
     assert "checked: formality is formal" in lines

@@ -14,8 +14,10 @@ from langchain_core.messages import convert_to_openai_messages
 
 from assistant.backends.hf import load_engine
 from assistant.chain import Assistant
+from assistant.detection import Candidate
 from assistant.inputs import neutralize_control_tokens
 from assistant.prompts import load_prompt, prompt_tags
+from assistant.steps import ModelSteps
 from assistant.users import SimulatedUser
 
 pytestmark = pytest.mark.real_model
@@ -46,6 +48,16 @@ def test_cli_honours_a_formal_answer(intercpt_cli, llama_cpp_available, larger_t
     formality = [c for c in transcript["checks"] if c["name"] == "formality"]
     assert formality and formality[0]["observed"] == "formal" and formality[0]["status"] == "pass"
     measure(f"chain 1.5B on llama.cpp, formal answer: {transcript['translation']!r}; checks {transcript['checks']}")
+
+
+def test_the_question_about_it_offers_things_the_text_names(embedded_model):
+    # Python 3.11.7 docs, topic 'raise' (tests/data/expletive_it.yaml): "it" is the class or the instance.
+    source = ("If it is a class, the exception instance will be obtained when needed by instantiating the "
+              "class with no arguments.")
+    turn = ModelSteps(embedded_model).ask(source, "fr", Candidate("it_resolution", "it", 3))
+    assert turn is not None and len(turn.options) >= 2
+    assert all(option.lower().removeprefix("the ") in ("class", "exception instance", "exception")
+               for option in turn.options)
 
 
 def test_simulated_user_answers_from_the_context_on_transformers(hf_model, test_model_path):

@@ -1,0 +1,167 @@
+"""Whether an "it" may stand for a thing, whose gender the French, German or Spanish translation
+must show. An "it" that refers to nothing or stands in for a clause needs no referent question.
+
+The parse finds the productive forms: spaCy's ``expl``; a clause extraposed to the right of the
+predicate of "it" ("It is a SyntaxError to use …", "It was so nice chatting with you", "it seems
+clear to me that …", "It's more like I believe in aliens"); a passive verb of saying with a
+that-clause ("It is recommended that …"); and a cleft ("it is the things that you think …").
+An infinitive whose object is missing is no extraposition but the "it" itself read as that
+object ("it was fun to watch": the game), so it keeps its question. Fixed phrases (weather,
+time, idioms such as "that's the way it is", "call it a day") are data: lemma sequences listed
+in the ``lexicon`` of the ``it_resolution`` entry of the ambiguity table, matched by spaCy's
+Matcher. Whatever "it" is left (the situation of "It is unbelievable!") the decide call drops.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+SUBJECTS = {"nsubj", "nsubjpass"}
+PREDICATES = {"acomp", "attr", "oprd"}
+CLAUSES = {"ccomp", "csubj", "xcomp", "advcl"}
+# Verbs whose subject "it" may stand for an extraposed clause: "it is/seems/looks/feels … that/to/like".
+LINKING = {"be", "seem", "appear", "look", "sound", "feel", "become", "remain", "happen", "turn", "take"}
+# Verbs that raise the subject of their infinitive ("it seems to work": "it" is the thing that works).
+RAISING = {"seem", "appear", "happen", "turn", "look", "sound", "feel", "become", "remain"}
+# Dependents that give an infinitive or gerund clause its own complement (no gap for "it" to fill).
+COMPLEMENTS = {"dobj", "ccomp", "xcomp", "attr", "acomp", "oprd", "dative", "nsubj", "nsubjpass", "auxpass",
+               "agent", "csubj", "advcl", "conj", "pcomp"}
+COMPARISONS = ({"like"}, {"as", "if"}, {"as", "though"})  # "it is like/as if/as though <clause>"
+CLAUSE_SEPARATORS = {",", ":", "."}  # tags of tokens that end a clause: what follows is not extraposed
+DEFINITE = {"the", "this", "that", "these", "those"}
+NOMINAL = {"NOUN", "PROPN", "PRON"}
+# Words between two words of a fixed phrase: adverbs, negation, auxiliaries ("it's really been a while").
+INSERTABLE = ["ADV", "PART", "AUX"]
+
+
+def stands_for_a_thing(it: Any, fixed: set[int]) -> bool:
+    """Whether the "it" at token ``it`` may stand for a thing; ``fixed`` holds the indexes of the
+    tokens inside fixed phrases (``fixed_phrase_tokens``)."""
+    if it.dep_ == "expl" or it.i in fixed:
+        return False
+    if it.dep_ not in SUBJECTS:
+        return True
+    verb = it.head
+    small_clause = verb.pos_ in ("ADJ", "NOUN")  # "I find it hard to believe that …"
+    if verb.lemma_ in LINKING or small_clause:
+        predicates = [c for c in verb.children if c.dep_ in PREDICATES]
+        if verb.lemma_ == "take":  # "it takes time to learn": its object is the predicate
+            predicates = [c for c in verb.children if c.dep_ == "dobj"]
+            if not predicates:
+                return True
+        has_predicate = bool(predicates) or small_clause
+        return not any(_extraposed(clause, it, head, has_predicate)
+                       for head in (verb, *predicates) for clause in head.children) \
+            and not any(_cleft(p) for p in predicates if verb.lemma_ == "be")
+    if it.dep_ == "nsubjpass":  # "it is said that …", not "it is meant to disintegrate"
+        return not any(c.dep_ == "ccomp" and c.i > verb.i and _subordinated(c) for c in verb.children)
+    return True
+
+
+def _extraposed(clause: Any, it: Any, head: Any, has_predicate: bool) -> bool:
+    """Whether ``clause``, a dependent of the verb or predicate ``head`` of "it", is a clause that "it"
+    stands in for: it comes after both, in the same clause (no comma between), and is a that-/wh-
+    clause, an infinitive or gerund with its own complement, a comparison ("like …", "as if …") or
+    a for-to infinitive ("for both … to be used")."""
+    if clause.i < it.i or clause.i < head.i or _separated(head, clause):
+        return False
+    verb = head if head.dep_ not in PREDICATES else head.head
+    if clause.dep_ == "prep":
+        return _comparison_clause(clause) or _for_to(clause)
+    if clause.pos_ not in ("VERB", "AUX"):
+        return False
+    marks = {c.lower_ for c in clause.children if c.dep_ == "mark"}
+    if marks in COMPARISONS:
+        return True
+    # "It was so nice chatting with you": the parser may hang the adjective on the gerund, and the
+    # gerund anywhere under "be".
+    fused = clause.tag_ == "VBG" and any(c.dep_ == "amod" and c.pos_ == "ADJ" for c in clause.lefts)
+    if marks - {"that", "whether", "if"} or clause.dep_ not in CLAUSES | ({"attr"} if fused else set()):
+        return False
+    if _nonfinite(clause):
+        raised = verb.lemma_ in RAISING and clause.dep_ == "xcomp"  # "it seems to work"
+        return (has_predicate or fused) and not raised and _complete(clause)
+    if clause.dep_ == "advcl":
+        return False
+    nominal = [c for c in verb.children if c.dep_ == "attr" and c.i < clause.i and c.pos_ in NOMINAL]
+    if nominal and not marks:  # a relative clause on the predicate noun: a cleft only after a definite one
+        return _definite(nominal[0])  # ("it is a pity that …" has a conjunction: extraposed)
+    return has_predicate or _subordinated(clause)
+
+
+def _nonfinite(clause: Any) -> bool:
+    """A gerund or a to-infinitive."""
+    return clause.tag_ == "VBG" or any(c.dep_ == "aux" and c.lower_ == "to" for c in clause.children)
+
+
+def _complete(clause: Any) -> bool:
+    """Whether an infinitive or gerund has its own complement ("to use a yield expression", "chatting
+    with you") rather than a gap that "it" fills ("it was fun to watch", "easy to use")."""
+    return clause.lemma_ == "be" or any(
+        c.dep_ in COMPLEMENTS or (c.dep_ == "prep" and any(c.children)) for c in clause.children)
+
+
+def _subordinated(clause: Any) -> bool:
+    """A that-, whether- or wh-clause ("that mappings provide …", "how different areas have …")."""
+    return any(c.dep_ == "mark" or c.tag_ in ("WRB", "WP", "WDT") for c in clause.subtree if c.i <= clause.i)
+
+
+def _comparison_clause(prep: Any) -> bool:
+    """"like moving from college": a comparison with a clause, not with a thing ("like a device")."""
+    return prep.lower_ == "like" and any(c.dep_ == "pcomp" and c.pos_ == "VERB" for c in prep.children)
+
+
+def _for_to(prep: Any) -> bool:
+    """"for both keyword arguments … to be used": the for-subject of an extraposed infinitive."""
+    return prep.lower_ == "for" and any(
+        any(c.dep_ == "aux" and c.lower_ == "to" for c in clause.children)
+        for obj in prep.children if obj.dep_ == "pobj" for clause in obj.subtree if clause.pos_ in ("VERB", "AUX"))
+
+
+def _cleft(attr: Any) -> bool:
+    """"it was John who called", "it is the things that you think …": a definite noun phrase with
+    a relative clause right after it (an indefinite one is a thing: "it was a suggestion we
+    couldn't refuse")."""
+    return _definite(attr) and any(c.dep_ == "relcl" and c.i > attr.i and not _nonfinite(c) and not _separated(attr, c)
+                                   for c in attr.children)
+
+
+def _definite(noun: Any) -> bool:
+    """A name, a personal pronoun ("it was me who …") or a noun with a definite determiner or possessor."""
+    return noun.pos_ == "PROPN" or noun.tag_ == "PRP" or any(
+        c.dep_ == "poss" or (c.dep_ == "det" and c.lower_ in DEFINITE) for c in noun.children)
+
+
+def _separated(head: Any, clause: Any) -> bool:
+    """Whether punctuation that ends a clause stands between ``head`` and ``clause``."""
+    return any(t.tag_ in CLAUSE_SEPARATORS for t in head.doc[head.i + 1:clause.left_edge.i])
+
+
+def fixed_phrase_tokens(doc: Any, phrases: frozenset[str]) -> set[int]:
+    """Indexes of the tokens of ``doc`` inside one of the fixed ``phrases`` (lemmas; a word in
+    capitals is a part of speech, e.g. PUNCT), adverbs, negation and auxiliaries allowed between
+    the words ("that's just how it is", "it has been a while", "called it a day"). A token counts
+    only where the parse keeps it inside the phrase: the "it" of "we can make it go away" belongs
+    to "go away", not to "can make it"."""
+    if not phrases:
+        return set()
+    return {t.i for _, start, end in _matcher(phrases)(doc) for t in doc[start:end] if start <= t.head.i < end}
+
+
+@lru_cache(maxsize=4)
+def _matcher(phrases: frozenset[str]) -> Any:
+    from spacy.matcher import Matcher
+    from spacy.parts_of_speech import IDS
+
+    from .pipelines import english_pipeline
+
+    matcher = Matcher(english_pipeline().vocab)
+    for phrase in sorted(phrases):
+        pattern: list[dict[str, Any]] = []
+        for word in phrase.split():
+            if pattern:
+                pattern.append({"POS": {"IN": INSERTABLE}, "OP": "*"})
+            pattern.append({"POS": word} if word.isupper() and word in IDS else {"LEMMA": word})
+        matcher.add(phrase, [pattern])
+    return matcher

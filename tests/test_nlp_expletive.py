@@ -1,0 +1,105 @@
+"""The referent question of "it" on real sentences: an "it" that refers to nothing or stands for a
+clause gets none (tests/data/expletive_it.yaml: Python's docs, CoCoA-MT train, WordNet examples;
+AmbigMT dev subtitles), an "it" that may stand for a thing keeps it; and a model-written question
+about "it" is kept only when its options name things the text names."""
+
+import pytest
+
+from assistant.detection import Candidate
+from assistant.nlp.referents import named_in_text
+from assistant.steps import ModelSteps
+from tests.dev_sets import expletive_it, it_question
+from tests.fakes import StepFake
+
+
+def labelled(text: str) -> str:
+    """The label the set gives the sentence (so a quote that drifts from the file fails)."""
+    return next(i["label"] for i in expletive_it() if i["text"] == text)
+
+
+@pytest.mark.parametrize("text", [
+    'It is a "SyntaxError" to use a "yield from" expression inside the body of a coroutine function.',  # infinitive
+    'It is unusual for both keyword arguments and the "*expression" syntax to be used in the same call, so in '
+    "practice this confusion does not often arise.",  # for-to infinitive
+    "It was so nice chatting with you, enjoy your day!",  # gerund
+    "It's been nice chatting with you this morning.",  # gerund after a perfect
+    "It's interesting how different areas have different cars and rules too.",  # wh-clause
+    "it has been said that a language is a dialect with an army and navy",  # passive verb of saying
+    "Yeah, it's like moving from college except you're under a microscope.",  # comparison with a clause
+    "It's more like I believe in aliens",
+    "it was the waking up he hated most",  # clefts
+    "But it is the things that you think you don't know and then there's a blind spot",
+    "it was too late for the morning edition",  # time: a fixed phrase
+    "great grandfather, you know what I am saying that's how it is",  # idioms
+    "she called it a day and went to bed",
+    "the truth is that he didn't want to do it",  # an action
+])
+def test_it_that_stands_for_nothing_or_a_clause_is_not_asked(text):
+    assert labelled(text) == "expletive"
+    assert not it_question(text)
+
+
+@pytest.mark.parametrize("text", [
+    # an infinitive missing its object: "it" is that object ("fun to watch": the game)
+    "You had a really good season a few back and we had a good game this year (well not so good for your "
+    "Cubs!), but it was fun to watch.",
+    "It is such a fun fast paced game to watch.",
+    "it was a suggestion we couldn't refuse",  # an indefinite noun with a relative clause: no cleft
+    "it looked like nothing I had ever seen before",  # a comparison with a thing
+    "It was like a device he made.",
+    "because that's handmade or, I mean it is meant to disintegrate basically in a year",  # passive infinitive
+    'It is written as "None".',
+    "It was pretty good.",  # the thing is outside the sentence
+])
+def test_it_that_may_stand_for_a_thing_is_still_asked(text):
+    assert labelled(text) == "referential"
+    assert it_question(text)
+
+
+def test_a_fixed_phrase_counts_only_where_the_parse_keeps_it_whole():
+    # AmbigMT dev, it_resolution en-fr: "can't make it" (be there) against "make it go away".
+    assert not it_question("Well, just don't leave me, even if I can't make it tonight.")
+    assert it_question("We can't just make it go away.")
+
+
+# Question replies the model may write about "it": options from the text, invented, or about grammar.
+FROM_THE_TEXT = '{"ambiguous": true, "question": "What is it?", "options": ["the class", "the exception instance"]}'
+INVENTED = '{"ambiguous": true, "question": "What was great?", "options": ["the report", "the bag", "the letter"]}'
+GRAMMAR = '{"ambiguous": true, "question": "What is the object of the sentence?", "options": ["the object", "the subject"]}'
+# Python 3.11.7 docs, topic 'raise' (tests/data/expletive_it.yaml); CoCoA-MT train (the same file).
+RAISE = "If it is a class, the exception instance will be obtained when needed by instantiating the class with no arguments."
+MOVIE = "I dont know about that, it was a great movie, but not amazing lol what do you think?"
+
+
+def ask(reply: str, source: str, context: str | None = None):
+    steps = ModelSteps(StepFake(detect=[reply], calls=[]))
+    return steps.ask(source, "fr", Candidate("it_resolution", "it", source.lower().index("it")), context)
+
+
+def test_a_question_whose_options_name_things_of_the_text_is_kept():
+    assert labelled(RAISE) == "referential"
+    assert ask(FROM_THE_TEXT, RAISE).options == ["the class", "the exception instance"]
+
+
+@pytest.mark.parametrize("reply", [INVENTED, GRAMMAR])
+def test_a_question_about_invented_things_or_grammar_is_dropped(reply):
+    assert ask(reply, MOVIE) is None
+
+
+def test_invented_options_are_left_out_and_one_option_left_is_no_question():
+    mixed = '{"ambiguous": true, "question": "What is it?", "options": ["the classes", "the bag", "the instances"]}'
+    assert ask(mixed, RAISE).options == ["the classes", "the instances"]  # lemmas: "classes" is "class"
+    assert ask('{"ambiguous": true, "question": "?", "options": ["the movie", "the bag"]}', MOVIE) is None
+
+
+def test_options_may_name_things_of_the_context():
+    # AmbigMT dev, it_resolution en-fr: the source and its context.
+    context = 'What? - Fiancé. - You\'ll have to learn the word for "husband" soon. - Not soon enough. - How was the concert?'
+    reply = '{"ambiguous": true, "question": "What was great?", "options": ["the concert", "the word"]}'
+    assert ask(reply, "It was great.") is None
+    assert ask(reply, "It was great.", context).options == ["the concert", "the word"]
+
+
+def test_options_without_a_noun_name_nothing_and_two_options_for_one_thing_are_one():
+    assert named_in_text(["it", "something else", "the movie"], MOVIE) == ["the movie"]
+    assert named_in_text(["the movie", "the movie I don't know about"], MOVIE) == ["the movie"]
