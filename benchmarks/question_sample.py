@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import random
+from itertools import zip_longest
 import subprocess
 import sys
 from pathlib import Path
@@ -57,7 +58,8 @@ RULE = """\
 
 
 def sample(args: argparse.Namespace) -> list[dict]:
-    """(text, source) pairs drawn with the fixed seed, ``args.per_source`` from each source."""
+    """(text, source) pairs drawn with the fixed seed, ``args.per_source`` from each source, taken
+    in turn from each source so that a run stopped early is still a sample of every source."""
     rng = random.Random(SEED)
     n = args.per_source
     cocoa = list(dict.fromkeys(i.src for i in cocoa_items(args.data / "cocoa-mt", "fr")))
@@ -72,7 +74,10 @@ def sample(args: argparse.Namespace) -> list[dict]:
         ids = [e.msgid for e in polib.pofile(str(args.po)) if len(e.msgid.split()) >= 3 and not e.obsolete]
         drawn += [{"text": mask(t).text, "source": f"{args.po.name} msgid (placeholders masked)"}
                   for t in rng.sample(ids, min(n, len(ids)))]
-    return drawn
+    by_source: dict[str, list[dict]] = {}
+    for item in drawn:
+        by_source.setdefault(item["source"].split(" (")[0], []).append(item)
+    return [item for turn in zip_longest(*by_source.values()) for item in turn if item is not None]
 
 
 def questions(assistant: Assistant, text: str) -> list[dict]:
@@ -98,16 +103,16 @@ def main() -> None:
     assistant = Assistant.for_model(load_chat_model(spec, GenerationConfig(temperature=0.0, seed=0)), spec)
     revision = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
                               cwd=ROOT).stdout.strip()
-    records = []
+    header = RULE + f"# Asked by {Path(args.model).name} at revision {revision}, seed {SEED}, up to " \
+                    f"{args.per_source} texts per source, taken in turn from each source.\n"
+    args.out.write_text(header, encoding="utf-8")
+    count = 0
     for item in sample(args):
-        for question in questions(assistant, item["text"]):
-            records.append({**item, **question})
-            print(f"{question['span']!r}: {question['question']}", flush=True)
-    header = RULE + f"# Asked by {Path(args.model).name} at revision {revision}, seed {SEED}, " \
-                    f"{args.per_source} texts per source.\n"
-    args.out.write_text(header + yaml.safe_dump(records, allow_unicode=True, sort_keys=False, width=120),
-                        encoding="utf-8")
-    print(f"{len(records)} questions -> {args.out}")
+        asked = [{**item, **question} for question in questions(assistant, item["text"])]
+        with args.out.open("a", encoding="utf-8") as out:  # written as it goes: a stopped run keeps its questions
+            out.write(yaml.safe_dump(asked, allow_unicode=True, sort_keys=False, width=120) if asked else "")
+        count += len(asked)
+        print(f"{count} questions; {item['source']}: {[q['span'] for q in asked]}", flush=True)
 
 
 if __name__ == "__main__":
