@@ -1,0 +1,192 @@
+"""How well one git revision of the chain asks, on a small fixed sample: the before or after of a change.
+
+    python benchmarks/asking_revisions.py REV [--model FILE.gguf] [--limit 6] [--seed 0] \\
+        [--data /work/shared/datasets] [--runs runs/asking] [--out benchmarks/results/asking]
+
+REV (a commit, a branch, HEAD; committed code only) is checked out with ``git worktree add`` into a
+temporary folder, leaving this working tree alone, and this script runs itself there with
+``PYTHONPATH`` at that checkout, so ``assistant`` and ``evaluation`` are the revision's code; the data
+and the sample (``--limit`` items per set, drawn by the evaluator with ``--seed``) come from here and
+are the same for every revision. One process runs the evaluator's ``evaluate`` (the ``intercpt
+evaluate`` of ``--methods intercpt --user oracle --langs fr``) on each set in turn, so the model and its
+prompt cache load once:
+
+- GATE fr, the dev half (``gate:DATA/gate``): a person's gender;
+- CoCoA-MT train fr (``cocoa-mt:DATA/cocoa-mt``): the register of "you";
+- AmbigMT dev, it_resolution fr (``ambigmt:DATA/ambigmt-dev``): what "it" is;
+- ``datasets/fixtures/nothing_ambiguous.jsonl`` fr: texts with nothing to ask (the needless-question rate).
+
+Only the intercpt method asks, so the baselines are not run. A LangChain callback on the loaded model
+counts its calls, and the tokens of every call but the streamed translation, which reports none (prompt
+tokens, those evaluated rather than reused from the prompt cache, and generated tokens). Each set is a
+resumable evaluator run in ``RUNS/<short-hash>/<set>`` (rerun the command to finish it; calls and
+tokens then cover the items run in the last invocation). Writes
+``OUT/<short-hash>/``: each set's ``report.md``, ``summary.json`` and ``items.jsonl``, plus ``asking.json``
+and ``asking.md`` (the revision's column of ``benchmarks/results/asking.md``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+MODEL = Path("/root/.cache/test-models/qwen2.5-coder-1.5b/qwen2.5-coder-1.5b-instruct-q4_k_m.gguf")
+LANG = "fr"
+# name -> (--data value with {data} and {root} to fill, --types)
+SETS = {
+    "gate": ("gate:{data}/gate", None),
+    "cocoa-mt": ("cocoa-mt:{data}/cocoa-mt", None),
+    "ambigmt-it": ("ambigmt:{data}/ambigmt-dev", ("it_resolution",)),
+    "nothing-ambiguous": ("{root}/datasets/fixtures/nothing_ambiguous.jsonl", None),
+}
+ASKING = ("ask_recall", "question_precision", "questions_per_item", "needless_rate")
+COPIED = ("report.md", "summary.json", "items.jsonl")
+
+
+def git(*args: str) -> str:
+    return subprocess.run(["git", "-C", str(ROOT), *args], check=True, capture_output=True, text=True).stdout.strip()
+
+
+def at_revision(args: argparse.Namespace) -> int:
+    """Check REV out into a temporary worktree and run this script's ``--inside`` mode there."""
+    short = git("rev-parse", "--short=7", f"{args.rev}^{{commit}}")
+    folder = Path(tempfile.mkdtemp(prefix=f"asking-{short}-"))
+    tree = folder / "tree"
+    git("worktree", "add", "--detach", str(tree), short)
+    try:
+        command = [sys.executable, str(Path(__file__).resolve()), "--inside", short, "--model", str(args.model),
+                   "--limit", str(args.limit), "--seed", str(args.seed), "--data", str(args.data),
+                   "--runs", str(args.runs.resolve()), "--out", str(args.out.resolve())]
+        env = {**os.environ, "PYTHONPATH": str(tree)}
+        return subprocess.run(command, cwd=tree, env=env).returncode
+    finally:
+        git("worktree", "remove", "--force", str(tree))
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def call_counter() -> Any:
+    """A callback handler that counts the model's calls and the tokens its replies report."""
+    from langchain_core.callbacks import BaseCallbackHandler
+
+    class CallCounter(BaseCallbackHandler):
+        def __init__(self) -> None:
+            self.counts = {"calls": 0, "streamed": 0, "input_tokens": 0, "evaluated_tokens": 0, "output_tokens": 0}
+
+        def on_chat_model_start(self, serialized: Any, messages: Any, **kwargs: Any) -> None:
+            self.counts["calls"] += 1
+
+        def on_llm_end(self, response: Any, **kwargs: Any) -> None:
+            for generation in (g for batch in response.generations for g in batch):
+                usage = getattr(getattr(generation, "message", None), "usage_metadata", None)
+                if not usage:  # a streamed reply (the translation) reports no token counts
+                    self.counts["streamed"] += 1
+                    continue
+                cached = (usage.get("input_token_details") or {}).get("cache_read", 0)
+                self.counts["input_tokens"] += usage["input_tokens"]
+                self.counts["evaluated_tokens"] += usage["input_tokens"] - cached
+                self.counts["output_tokens"] += usage["output_tokens"]
+
+    return CallCounter()
+
+
+def inside(args: argparse.Namespace) -> int:
+    """Run every set with the revision's evaluator (``PYTHONPATH`` is the checkout) and write the results."""
+    from assistant.backends import load_chat_model
+    from evaluation.config import EvalConfig
+    from evaluation.runner import evaluate
+
+    counter, loaded = call_counter(), {}
+
+    def load(spec: Any) -> Any:
+        if str(spec) not in loaded:
+            loaded[str(spec)] = load_chat_model(spec)
+            loaded[str(spec)].callbacks = [counter]
+        return loaded[str(spec)]
+
+    out = args.out / args.inside
+    results: dict[str, Any] = {"revision": args.inside, "model": str(args.model), "lang": LANG,
+                               "limit": args.limit, "seed": args.seed, "sets": {}}
+    started = time.perf_counter()
+    for name, (data, types) in SETS.items():
+        config = EvalConfig(out=args.runs / args.inside / name, data=data.format(data=args.data, root=ROOT),
+                            types=types, langs=(LANG,), methods=("intercpt",), translator=f"llamacpp:{args.model}",
+                            user="oracle", limit=args.limit, seed=args.seed)
+        before = dict(counter.counts)
+        summary = evaluate(config, progress=False, load_model=load)
+        session = summary["run"]["sessions"][-1]
+        results["sets"][name] = set_result(summary, session, {k: counter.counts[k] - before[k] for k in before})
+        results["sets"][name]["item_ids"] = [json.loads(line)["item"]["id"]
+                                             for line in (config.out / "items.jsonl").read_text("utf-8").splitlines()]
+        (out / name).mkdir(parents=True, exist_ok=True)
+        for file in COPIED:
+            shutil.copyfile(config.out / file, out / name / file)
+    results["wall_s"] = round(time.perf_counter() - started, 1)
+    (out / "asking.json").write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
+    (out / "asking.md").write_text(render(results), encoding="utf-8")
+    print(f"wrote {out}")
+    return 0
+
+
+def set_result(summary: dict[str, Any], session: dict[str, Any], counts: dict[str, int]) -> dict[str, Any]:
+    """A set's asking scores (value and 95 % interval), seconds, calls and tokens per item."""
+    group = next(g for g in summary["groups"] if g["method"] == "intercpt")
+    ran = session["items"]
+    return {"type": group["type"], "n": group["n"], "failed": group["errors"],
+            "scores": {n: {k: group["scores"][n][k] for k in ("name", "value", "ci_low", "ci_high", "n")}
+                       for n in ASKING if n in group["scores"]},
+            "items_run": ran, "wall_s": session["wall_s"],
+            "per_item": {k: round(v / ran, 1) for k, v in {"wall_s": session["wall_s"], **counts}.items()} if ran
+            else None, "totals": counts}
+
+
+def render(results: dict[str, Any]) -> str:
+    """The revision's numbers, one row per set, in the order of ``benchmarks/results/asking.md``."""
+    from evaluation.report import format_cell
+
+    lines = [f"# Asking at {results['revision']}", "",
+             f"Model `{results['model']}` (llama.cpp), target {results['lang']}, intercpt method, oracle answers, "
+             f"at most {results['limit']} items per set (seed {results['seed']}); {results['wall_s']:.0f} s in all. "
+             "Tokens are those of the calls that report them: all but the streamed ones (the translation).", "",
+             "| set | n | ask recall % | question precision % | questions/item | needless rate % | s/item | "
+             "calls/item (streamed) | prompt tokens/item (evaluated) | output tokens/item |",
+             "|---|---|---|---|---|---|---|---|---|---|"]
+    for name, found in results["sets"].items():
+        scores, per = found["scores"], found["per_item"] or {}
+        cells = " | ".join(format_cell(scores.get(n), None) for n in ASKING)
+        lines.append(f"| {name} | {found['n']} | {cells} | {per.get('wall_s', '—')} | "
+                     f"{per.get('calls', '—')} ({per.get('streamed', '—')}) | "
+                     f"{per.get('input_tokens', '—')} ({per.get('evaluated_tokens', '—')}) | "
+                     f"{per.get('output_tokens', '—')} |")
+    return "\n".join(lines) + "\n"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("rev", nargs="?", help="the git revision to measure (a commit, branch or HEAD)")
+    parser.add_argument("--inside", metavar="SHORT_HASH", help=argparse.SUPPRESS)  # run at a checkout
+    parser.add_argument("--model", type=Path, default=MODEL, help="the GGUF file (default: %(default)s)")
+    parser.add_argument("--limit", type=int, default=6, help="items per set, a seeded sample (default 6)")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--data", type=Path, default=Path("/work/shared/datasets"),
+                        help="folder with gate/, cocoa-mt/ and ambigmt-dev/ (default: %(default)s)")
+    parser.add_argument("--runs", type=Path, default=ROOT / "runs" / "asking", help="where the evaluator runs go")
+    parser.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results" / "asking")
+    args = parser.parse_args()
+    if args.inside:
+        return inside(args)
+    if not args.rev:
+        parser.error("give the revision to measure, e.g. HEAD")
+    return at_revision(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
