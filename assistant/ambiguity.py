@@ -55,6 +55,13 @@ class AmbiguityType:
         question = self.question_by_lang.get(lang) or self.question_by_lang.get(DEFAULT_OPTIONS)
         return question.format(span=span) if question and self.options(lang) else None
 
+    def open_question(self, span: str, lang: str) -> str | None:
+        """The table's question for a type whose options the model proposes, asked without options
+        when the model's own cannot be used (the person answers in their own words); None when the
+        table has none."""
+        question = self.question_by_lang.get(lang) or self.question_by_lang.get(DEFAULT_OPTIONS)
+        return question.format(span=span) if question and not self.options(lang) else None
+
     def oracle_answer(self, gold: Mapping[str, str]) -> str | None:
         """What an oracle says when the item's gold label is known; None when the data gives none."""
         value = gold.get(self.gold) if self.gold else None

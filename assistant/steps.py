@@ -178,8 +178,9 @@ class ModelSteps:
         """One detection call for a type with open options ("it", a word's sense), in which the model
         writes the question and its options (retried once, sampling, if unparsable): a question, or None.
         Where the type wants options from the text, only those naming a noun phrase of the source or
-        of its ``context`` are kept, and fewer than two drop the question: a person cannot answer a
-        question about invented things or about grammar."""
+        of its ``context`` are kept: a person cannot answer a question about invented things or about
+        grammar. With fewer than two, the table's open question is asked instead (the person names
+        the thing), or none when the table has none."""
         kind = get_type(candidate.ambiguity)
         prompt = load_prompt("detect")
         groups = (candidate.ambiguity,) if self.prompts == "specialist" else tuple(prompt.examples)
@@ -196,11 +197,14 @@ class ModelSteps:
         options = list(kind.options(target_lang)) or detection.options[:4]
         if OPAQUE_TOKEN.search(" ".join([detection.question, *options])):
             return None  # a file's hidden placeholder ("<x1/>") is no word a person can answer about
+        question = detection.question
         if kind.options_in_text:
             options = named_in_text(options, source, context)
-            if len(options) < 2:
-                return None
-        return Turn(ambiguity=candidate.ambiguity, span=candidate.span, question=detection.question, options=options)
+            if len(options) < 2:  # what "it" is lies outside the text: the person names it in their own words
+                question, options = kind.open_question(candidate.span, target_lang), []
+                if question is None:
+                    return None
+        return Turn(ambiguity=candidate.ambiguity, span=candidate.span, question=question, options=options)
 
     def translate(self, transcript: Transcript, turns: list[Turn] | None = None, sample_seed: int | None = None,
                   source: str | None = None, avoid: tuple[str, ...] = ()) -> str:

@@ -81,22 +81,26 @@ def test_a_question_whose_options_name_things_of_the_text_is_kept():
     assert ask(FROM_THE_TEXT, RAISE).options == ["the class", "the exception instance"]
 
 
+OPEN_QUESTION = "What does “it” refer to here? (Its word in the translation decides the pronoun.)"
+
+
 @pytest.mark.parametrize("reply", [INVENTED, GRAMMAR])
-def test_a_question_about_invented_things_or_grammar_is_dropped(reply):
-    assert ask(reply, MOVIE) is None
+def test_a_question_about_invented_things_or_grammar_becomes_the_tables_open_question(reply):
+    turn = ask(reply, MOVIE)  # what "it" is lies outside the text: the person names it
+    assert (turn.question, turn.options) == (OPEN_QUESTION, [])
 
 
-def test_invented_options_are_left_out_and_one_option_left_is_no_question():
+def test_invented_options_are_left_out_and_one_option_left_is_an_open_question():
     mixed = '{"ambiguous": true, "question": "What is it?", "options": ["the classes", "the bag", "the instances"]}'
     assert ask(mixed, RAISE).options == ["the classes", "the instances"]  # lemmas: "classes" is "class"
-    assert ask('{"ambiguous": true, "question": "?", "options": ["the movie", "the bag"]}', MOVIE) is None
+    assert ask('{"ambiguous": true, "question": "?", "options": ["the movie", "the bag"]}', MOVIE).options == []
 
 
 def test_options_may_name_things_of_the_context():
     # AmbigMT dev, it_resolution en-fr: the source and its context.
     context = 'What? - Fiancé. - You\'ll have to learn the word for "husband" soon. - Not soon enough. - How was the concert?'
     reply = '{"ambiguous": true, "question": "What was great?", "options": ["the concert", "the word"]}'
-    assert ask(reply, "It was great.") is None
+    assert ask(reply, "It was great.").question == OPEN_QUESTION
     assert ask(reply, "It was great.", context).options == ["the concert", "the word"]
 
 
