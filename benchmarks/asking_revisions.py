@@ -169,6 +169,34 @@ def render(results: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
+MEASURES = (("ask_recall", "ask recall %"), ("question_precision", "question precision %"),
+            ("needless_rate", "needless rate %"), ("questions_per_item", "questions / item"))
+NAMES = {"gate": "GATE fr", "cocoa-mt": "CoCoA-MT train fr", "ambigmt-it": "AmbigMT dev it_resolution fr",
+         "nothing-ambiguous": "nothing ambiguous fr"}
+
+
+def compare(revisions: list[str], out: Path) -> str:
+    """The table of ``benchmarks/results/asking.md``: one column per revision, from each one's asking.json."""
+    from evaluation.report import format_cell
+
+    results = [json.loads((out / rev / "asking.json").read_text(encoding="utf-8")) for rev in revisions]
+    lines = ["| set (n) | measure | " + " | ".join(revisions) + " |", "|---|---|" + "---|" * len(revisions)]
+    for name in results[0]["sets"]:
+        found = [r["sets"].get(name, {}) for r in results]
+        rows = [(label, [format_cell(f.get("scores", {}).get(key), None) for f in found])
+                for key, label in MEASURES if any(key in f.get("scores", {}) for f in found)]
+        per = [f.get("per_item") or {} for f in found]
+        rows += [("s / item", [str(p.get("wall_s", "—")) for p in per]),
+                 ("calls / item (streamed)", [f"{p.get('calls', '—')} ({p.get('streamed', '—')})" for p in per]),
+                 ("prompt tokens / item (evaluated)",
+                  [f"{p.get('input_tokens', '—')} ({p.get('evaluated_tokens', '—')})" for p in per]),
+                 ("output tokens / item", [str(p.get("output_tokens", "—")) for p in per])]
+        for i, (label, cells) in enumerate(rows):
+            first = f"{NAMES.get(name, name)} ({found[0].get('n', '—')})" if i == 0 else ""
+            lines.append(f"| {first} | {label} | " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("rev", nargs="?", help="the git revision to measure (a commit, branch or HEAD)")
@@ -180,7 +208,12 @@ def main() -> int:
                         help="folder with gate/, cocoa-mt/ and ambigmt-dev/ (default: %(default)s)")
     parser.add_argument("--runs", type=Path, default=ROOT / "runs" / "asking", help="where the evaluator runs go")
     parser.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results" / "asking")
+    parser.add_argument("--compare", nargs="+", metavar="SHORT_HASH",
+                        help="print the comparison table of revisions already measured, in this order")
     args = parser.parse_args()
+    if args.compare:
+        print(compare(args.compare, args.out), end="")
+        return 0
     if args.inside:
         return inside(args)
     if not args.rev:
