@@ -221,7 +221,9 @@ def main() -> None:
             f"`python benchmarks/detection.py --every {args.every}`: every {args.every}. source of GATE and CoCoA-MT "
             "train; a question counts when it is of the right family and names the person's words (the "
             "decide call may still drop it). GATE readers read the person the question names; AmbigMT "
-            "readers read without a question (names: the pronouns of the whole text).\n\n"
+            "readers read without a question (names: the pronouns of the whole text). The labelled questions were "
+            "asked with the 0.5B test model deciding (see the file's header for model, revision and rule); the "
+            "other rows are the pre-pass alone.\n\n"
             + "\n".join(rows) + "\n")
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(text, encoding="utf-8")
