@@ -1,12 +1,14 @@
-"""Measure the pre-pass questions and the target-side readers on the dev data.
+"""Measure the pre-pass questions and the target-side readers on the dev data and real-text sets.
 
-    python benchmarks/detection.py [--data DIR] [--every N] [--out benchmarks/results/detection.md]
+    python benchmarks/detection.py [--data DIR] [--every N] [--model SPEC] [--out benchmarks/results/detection.md]
 
 Question recall (a question of the right family about the right words, the upper bound of ask
 recall: the decide call may still drop it) on GATE (fr/es), CoCoA-MT train (de/es/fr), AmbigMT
-names/professions and the Japanese set in tests/data; needless questions on
-tests/data/two_people.yaml and person_looking_things.yaml; accuracy and coverage of the gender, formality and register readers
-against references; milliseconds per sentence.
+names/professions/it and the Japanese set in tests/data; questions about the settled and the open
+person on tests/data/two_people_real.yaml (with ``--model``, also after that model's decide call),
+expletive "it" and person-looking things asked; the share of needed questions in the labelled
+tests/data/asked_questions.yaml; accuracy and coverage of the gender, formality and register
+readers against references; milliseconds per sentence.
 """
 
 from __future__ import annotations
