@@ -65,7 +65,7 @@ def at_revision(args: argparse.Namespace) -> int:
     try:
         command = [sys.executable, str(Path(__file__).resolve()), "--inside", short, "--model", str(args.model),
                    "--limit", str(args.limit), "--seed", str(args.seed), "--data", str(args.data),
-                   "--runs", str(args.runs.resolve()), "--out", str(args.out.resolve())]
+                   "--runs", str(args.runs.resolve()), "--out", str(args.out.resolve()), "--sets", *args.sets]
         env = {**os.environ, "PYTHONPATH": str(tree)}
         return subprocess.run(command, cwd=tree, env=env).returncode
     finally:
@@ -116,7 +116,7 @@ def inside(args: argparse.Namespace) -> int:
     results: dict[str, Any] = {"revision": args.inside, "model": str(args.model), "lang": LANG,
                                "limit": args.limit, "seed": args.seed, "sets": {}}
     started = time.perf_counter()
-    for name, (data, types) in SETS.items():
+    for name, (data, types) in ((n, SETS[n]) for n in args.sets):
         config = EvalConfig(out=args.runs / args.inside / name, data=data.format(data=args.data, root=ROOT),
                             types=types, langs=(LANG,), methods=("intercpt",), translator=f"llamacpp:{args.model}",
                             user="oracle", limit=args.limit, seed=args.seed)
@@ -208,6 +208,7 @@ def main() -> int:
                         help="folder with gate/, cocoa-mt/ and ambigmt-dev/ (default: %(default)s)")
     parser.add_argument("--runs", type=Path, default=ROOT / "runs" / "asking", help="where the evaluator runs go")
     parser.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results" / "asking")
+    parser.add_argument("--sets", nargs="+", choices=list(SETS), default=list(SETS), help="the sets to run (default: all)")
     parser.add_argument("--compare", nargs="+", metavar="SHORT_HASH",
                         help="print the comparison table of revisions already measured, in this order")
     args = parser.parse_args()
