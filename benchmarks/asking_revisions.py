@@ -1,6 +1,6 @@
 """How well one git revision of the chain asks, on a small fixed sample: the before or after of a change.
 
-    python benchmarks/asking_revisions.py REV [--model FILE.gguf] [--limit 6] [--seed 0] \\
+    python benchmarks/asking_revisions.py REV [--model FILE.gguf] [--limit 6] [--seed 0] [--sets NAME ...] \\
         [--data /work/shared/datasets] [--runs runs/asking] [--out benchmarks/results/asking]
 
 REV (a commit, a branch, HEAD; committed code only) is checked out with ``git worktree add`` into a
