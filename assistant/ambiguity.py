@@ -56,9 +56,9 @@ class AmbiguityType:
         return question.format(span=span) if question and self.options(lang) else None
 
     def open_question(self, span: str, lang: str) -> str | None:
-        """The table's question for a type whose options the model proposes, asked without options
-        when the model's own cannot be used (the person answers in their own words); None when the
-        table has none."""
+        """The table's question for a type whose options the model proposes: it names the words asked
+        about, with the model's options or, where those cannot be used, without (the person answers
+        in their own words); None when the table has none."""
         question = self.question_by_lang.get(lang) or self.question_by_lang.get(DEFAULT_OPTIONS)
         return question.format(span=span) if question and not self.options(lang) else None
 

@@ -201,9 +201,12 @@ class ModelSteps:
         if kind.options_in_text:
             options = named_in_text(options, source, context)
             if len(options) < 2:  # what "it" is lies outside the text: the person names it in their own words
-                question, options = kind.open_question(candidate.span, target_lang), []
-                if question is None:
-                    return None
+                options = []
+            # the table's question names the words asked about; a small model's own often does not
+            # ("What is the exception instance?" for "it")
+            question = kind.open_question(candidate.span, target_lang) or (question if options else None)
+            if question is None:
+                return None
         return Turn(ambiguity=candidate.ambiguity, span=candidate.span, question=question, options=options)
 
     def translate(self, transcript: Transcript, turns: list[Turn] | None = None, sample_seed: int | None = None,

@@ -91,7 +91,7 @@ def test_unparsable_reply_is_retried_once_with_sampling_then_dropped():
 def test_unparsable_then_valid_reply_gives_the_question():
     fake = StepFake(detect=["%%%", ASK_IT], translate=["Il est neuf ?"], calls=[])
     assert [(t.question, t.options) for t in run(fake, "I saw a hat and a car. Is it new?").turns] == [
-        ("What is it?", ["a hat", "a car"])]
+        ("What does “it” refer to here? (Its word in the translation decides the pronoun.)", ["a hat", "a car"])]
 
 
 def test_human_answers_reach_the_translation_prompt():

@@ -76,12 +76,13 @@ def ask(reply: str, source: str, context: str | None = None):
     return steps.ask(source, "fr", Candidate("it_resolution", "it", source.lower().index("it")), context)
 
 
-def test_a_question_whose_options_name_things_of_the_text_is_kept():
-    assert labelled(RAISE) == "referential"
-    assert ask(FROM_THE_TEXT, RAISE).options == ["the class", "the exception instance"]
-
-
 OPEN_QUESTION = "What does “it” refer to here? (Its word in the translation decides the pronoun.)"
+
+
+def test_a_question_whose_options_name_things_of_the_text_is_kept_and_names_the_word():
+    assert labelled(RAISE) == "referential"
+    turn = ask(FROM_THE_TEXT, RAISE)
+    assert (turn.question, turn.options) == (OPEN_QUESTION, ["the class", "the exception instance"])
 
 
 @pytest.mark.parametrize("reply", [INVENTED, GRAMMAR])
