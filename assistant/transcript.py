@@ -91,7 +91,9 @@ class BoundedContext:
 class Transcript:
     """What was asked, who answered, what came out, and how long each step took.
 
-    ``terms`` are the glossary entries found in the source;
+    ``alternatives`` are the translations under each option of a skipped question, computed only
+    where someone asked for them (``alternatives_requested``); ``terms`` are the glossary entries
+    found in the source;
     ``timings`` maps a step name to seconds; ``context`` is what the caller supplied
     (the translator only sees it with the with-context method); ``bounded_context`` is the
     part of it that a model reads (the with-context translator, the simulated user).
@@ -105,6 +107,7 @@ class Transcript:
     turns: list[Turn] = field(default_factory=list)
     translation: str | None = None
     alternatives: list[Alternative] = field(default_factory=list)
+    alternatives_requested: bool = False
     checks: list[Check] = field(default_factory=list)
     timings: dict[str, float] = field(default_factory=dict)
     bounded_context: BoundedContext | None = None
