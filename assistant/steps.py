@@ -275,8 +275,9 @@ class ModelSteps:
                           ) -> tuple[str, list[Check]]:
         """Check ``translation`` against the answers in ``turns`` (and its length against the source's
         and its language, which catch a model that answered or obeyed the text instead of translating
-        it); unless
-        every check passes, repair within the repair budget: first a targeted rewrite of the words a
+        it); where a
+        check fails (not where one could not read its answer: another attempt is no likelier to be
+        read, and costs a translation), repair within the repair budget: first a targeted rewrite of the words a
         failed check names (pronouns, verb forms, a person's noun and agreement; the whole text when
         it is not a translation), then, for a text that is still not a translation, one sentence at
         a time, then sampled re-translations; the text that agrees best is kept. Every attempt is
@@ -318,7 +319,7 @@ class ModelSteps:
             by_sentence = self.translate_by_sentence(transcript, turns)
             if by_sentence is not None:
                 consider(by_sentence)
-        while _badness(checks) != (0, 0) and attempts <= self.repair_budget:
+        while _badness(checks)[0] and attempts <= self.repair_budget:  # an unchecked answer is no failure
             consider(self.translate(transcript, turns, sample_seed=attempts, avoid=tuple(wrong_forms)))
         for check in checks:
             check.attempts = attempts
