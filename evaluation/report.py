@@ -181,9 +181,10 @@ def render_markdown(summary: dict[str, Any]) -> str:
              f"- COMET: `{run['comet']}` (segment scores x100, run in COMET's own environment)" if run.get("comet")
              else "- COMET: not requested (`--comet MODEL`)",
              "- cost: per finished item, from its transcript: model calls (streamed ones), prompt tokens (those "
-             "evaluated, not read from the prompt cache), output tokens, model seconds (every step but the "
-             f"user's answer); × {costs.REFERENCE_METHOD}: the method's model time and calls over "
-             f"{costs.REFERENCE_METHOD}'s on the items both finished", ""]
+             "evaluated, not read from the prompt cache), output tokens, model time (seconds of the chain's "
+             "steps: its model calls and the parsing around them, not the user's answer); "
+             f"× {costs.REFERENCE_METHOD}: the method's model time and calls over {costs.REFERENCE_METHOD}'s "
+             "on the items both finished", ""]
     data = summary["data"]
     if data.get("malformed") or data.get("gender_not_derived"):
         lines += [f"- data notes: {len(data.get('malformed', []))} unreadable row(s) skipped; gold gender could "
