@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextvars
 import threading
+from dataclasses import asdict
 
 from assistant.backends import ModelSpec, load_chat_model
 from assistant.chain import Assistant
@@ -15,6 +16,7 @@ from assistant.usage import StepUsage, UsageCounter
 from assistant.users import OracleUser, SimulatedUser
 from tests.fake_openai import FakeOpenAIServer
 from tests.fakes import StepFake
+from tests.test_http_api import make_client
 
 REPLY_USAGE = {"input_tokens": 100, "output_tokens": 7, "total_tokens": 107, "input_token_details": {"cache_read": 60}}
 ONE_REPLY = StepUsage(calls=1, input_tokens=100, evaluated_tokens=40, output_tokens=7)
@@ -125,3 +127,11 @@ def test_a_counter_without_a_transcript_sums_every_call():
     fake.callbacks = [counter]
     transcript = Assistant(fake, "fake:m").run(SOURCE, "fr", user=OracleUser({"formality": "formal"}))
     assert counter.total == ONE_REPLY + ONE_REPLY == sum(transcript.usage.values(), StepUsage())
+
+
+def test_the_clarify_apis_transcript_counts_each_step_over_its_requests():
+    client = make_client(reporting_fake(translate=["Pouvez-vous m'aider ?"]))
+    started = client.post("/v1/clarify", json={"text": SOURCE, "target_lang": "fr"}).json()
+    answered = client.post(f"/v1/clarify/{started['session']}",
+                           json={"answers": [{"question": "q1", "answer": "formal"}]}).json()
+    assert answered["transcript"]["usage"] == {"detect": asdict(ONE_REPLY), "translate": asdict(ONE_REPLY)}
