@@ -57,11 +57,13 @@ class Assistant:
 
     def start(self, source: str, target_lang: str, *, method: str = "intercpt", context: str | None = None,
               max_questions: int = DEFAULT_MAX_QUESTIONS, preferences: PreferenceMemory | None = None,
-              glossary: Glossary | None = None) -> Dialogue:
+              glossary: Glossary | None = None, alternatives: bool = False) -> Dialogue:
         """Validate the request, bound the context, and open a dialogue; nothing is generated yet.
 
         ``preferences`` answers the questions it remembers, without asking them again; the
-        ``glossary`` entries found in the source are given to the translator and checked."""
+        ``glossary`` entries found in the source are given to the translator and checked;
+        ``alternatives``: translate under each option of a skipped question too (else only on
+        ``Dialogue.alternatives()``)."""
         language_name(target_lang)
         if method not in METHODS:
             raise InputError(f"unknown method {method!r}; choose one of: {', '.join(METHODS)}")
@@ -77,14 +79,16 @@ class Assistant:
         if context is not None:
             with transcript.timed("context"):
                 transcript.bounded_context = self.context_policy.for_source(context, transcript.source, target_lang)
-        return Dialogue(self.steps.counted_for(transcript), transcript, max_questions if method == "intercpt" else 0, preferences)
+        return Dialogue(self.steps.counted_for(transcript), transcript, max_questions if method == "intercpt" else 0,
+                        preferences, alternatives)
 
     def run(self, source: str, target_lang: str, *, method: str = "intercpt", context: str | None = None,
             user: User | None = None, max_questions: int = DEFAULT_MAX_QUESTIONS,
-            preferences: PreferenceMemory | None = None, glossary: Glossary | None = None) -> Transcript:
+            preferences: PreferenceMemory | None = None, glossary: Glossary | None = None,
+            alternatives: bool = False) -> Transcript:
         """Ask (through ``user``; nobody answers by default), translate and verify in one call."""
         dialogue = self.start(source, target_lang, method=method, context=context, max_questions=max_questions,
-                              preferences=preferences, glossary=glossary)
+                              preferences=preferences, glossary=glossary, alternatives=alternatives)
         for _ in dialogue.drive(user or NoUser()):
             pass
         return dialogue.transcript

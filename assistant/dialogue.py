@@ -37,11 +37,12 @@ class Dialogue:
     """One source text on its way through detect → ask → answer → translate → verify."""
 
     def __init__(self, steps: ModelSteps, transcript: Transcript, max_questions: int,
-                 preferences: "PreferenceMemory | None" = None):
+                 preferences: "PreferenceMemory | None" = None, alternatives: bool = False):
         self.steps = steps
         self.transcript = transcript
         self.max_questions = max_questions
         self.preferences = preferences
+        self.alternatives_wanted = alternatives
         self.pending: Turn | None = None
         self._queue: list[Turn | Candidate] | None = None
 
@@ -123,7 +124,8 @@ class Dialogue:
         self.pending = None
 
     def _translate(self) -> Iterator[Step]:
-        """Translate with the answers (streamed), verify and repair, offer alternatives for skipped questions."""
+        """Translate with the answers (streamed), verify and repair; the alternatives too where they were
+        asked for at the start."""
         t = self.transcript
         if self.pending is not None:
             self.answer(None, "none")
@@ -135,27 +137,35 @@ class Dialogue:
             translation = clean_translation(draft)
         with t.timed("verify"):
             t.translation, t.checks = self.steps.verify_and_repair(t, translation)
-        with t.timed("alternatives"):
-            t.alternatives = self._alternatives()
+        if self.alternatives_wanted:
+            for _ in self.alternatives():
+                pass
 
-    def _alternatives(self) -> list[Alternative]:
-        """For the first skipped question with fixed options, the verified translation under each of two."""
+    def skipped_question(self) -> Turn | None:
+        """The first skipped question with fixed options: the one whose alternatives can be offered."""
         lang = self.transcript.target_lang
-        skipped = next(
-            (turn for turn in self.transcript.turns
-             if turn.answer is None and len(get_type(turn.ambiguity).options(lang)) >= 2),
-            None,
-        )
-        if skipped is None:
-            return []
-        alternatives = []
+        return next((turn for turn in self.transcript.turns
+                     if turn.answer is None and len(get_type(turn.ambiguity).options(lang)) >= 2), None)
+
+    def alternatives(self) -> Iterator[Alternative]:
+        """The verified translation under each of two options of the skipped question, one at a time
+        (each costs a translation and its checks, so a caller may stop between them); each is added to
+        the transcript, which records that they were asked for. Nothing is computed unless asked:
+        most readers of a translation never read its alternatives."""
+        t = self.transcript
+        t.alternatives_requested = True
+        skipped = self.skipped_question()
+        if skipped is None or t.alternatives:
+            return
         for option in skipped.options[:2]:
-            assumed = replace(skipped, answer=option, answered_by="assumed")
-            turns = [assumed if turn is skipped else turn for turn in self.transcript.turns]
-            draft = self.steps.translate(self.transcript, turns)
-            translation, checks = self.steps.verify_and_repair(self.transcript, draft, turns)
-            alternatives.append(Alternative(f"{skipped.span} → {option}", translation, checks))
-        return alternatives
+            with t.timed("alternatives"):
+                assumed = replace(skipped, answer=option, answered_by="assumed")
+                turns = [assumed if turn is skipped else turn for turn in t.turns]
+                draft = self.steps.translate(t, turns)
+                translation, checks = self.steps.verify_and_repair(t, draft, turns)
+                alternative = Alternative(f"{skipped.span} → {option}", translation, checks)
+                t.alternatives.append(alternative)
+            yield alternative
 
 
 class PreferenceMemory:

@@ -93,7 +93,9 @@ class BoundedContext:
 class Transcript:
     """What was asked, who answered, what came out, and how long each step took.
 
-    ``terms`` are the glossary entries found in the source;
+    ``alternatives`` are the translations under each option of a skipped question, computed only
+    where someone asked for them (``alternatives_requested``); ``terms`` are the glossary entries
+    found in the source;
     ``timings`` maps a step name to seconds; ``usage`` maps it to the model calls and tokens it
     spent (the chain's own model; a simulated user's model calls are not counted: they stand
     for a person, who costs no model time); ``context`` is what the caller supplied
@@ -109,6 +111,7 @@ class Transcript:
     turns: list[Turn] = field(default_factory=list)
     translation: str | None = None
     alternatives: list[Alternative] = field(default_factory=list)
+    alternatives_requested: bool = False
     checks: list[Check] = field(default_factory=list)
     timings: dict[str, float] = field(default_factory=dict)
     usage: dict[str, StepUsage] = field(default_factory=dict)

@@ -229,14 +229,15 @@ class Evaluation:
     def _run_unit(self, method: str, item: Item) -> Record:
         """The item's record; whatever fails on the item's account (not the server's) is its recorded error,
         and a garbage reply is recorded as such (the report counts it, the next start runs it again)."""
-        from .metrics import segment_scores
+        from .metrics import reads_alternatives, segment_scores
 
         user, transcript, error, garbage = None, None, None, False
         try:
             user = self._user_for(item) if method == "intercpt" else None
             transcript = self._assistant.run(item.src, item.lang, method=method, context=item.context or None,
                                              user=user, max_questions=self.config.chain.max_questions,
-                                             glossary=self._glossaries.get(item.lang))
+                                             glossary=self._glossaries.get(item.lang),
+                                             alternatives=method == "intercpt" and reads_alternatives(item.type))
         except Exception as err:  # noqa: BLE001 - an item's failure is data; only the server's stops the run
             if is_server_failure(err):
                 raise

@@ -129,10 +129,18 @@ def test_oracle_without_a_label_skips():
     assert transcript.turns[0].answer is None and transcript.turns[0].answered_by == "none"
 
 
-def test_skipped_question_gives_alternatives_for_two_options():
-    fake = StepFake(detect=[ASK], translate=["Peux-tu m'aider ?", "Pouvez-vous m'aider ?", "Peux-tu m'aider ?"], calls=[])
+def test_a_skipped_question_costs_no_alternative_unless_asked_for():
+    fake = StepFake(detect=[ASK], translate=["Peux-tu m'aider ?", "Pouvez-vous m'aider ?"], calls=[])
     transcript = run(fake, "Can you help me?", user=NoUser())
     assert transcript.translation == "Peux-tu m'aider ?"
+    assert transcript.alternatives == [] and not transcript.alternatives_requested
+    assert fake.steps().count("translate") == 1 and "alternatives" not in transcript.timings
+
+
+def test_skipped_question_gives_alternatives_for_two_options_when_asked_for():
+    fake = StepFake(detect=[ASK], translate=["Peux-tu m'aider ?", "Pouvez-vous m'aider ?", "Peux-tu m'aider ?"], calls=[])
+    transcript = run(fake, "Can you help me?", user=NoUser(), alternatives=True)
+    assert transcript.translation == "Peux-tu m'aider ?" and transcript.alternatives_requested
     assert [(a.assumption, a.translation) for a in transcript.alternatives] == [
         ("you → formal", "Pouvez-vous m'aider ?"), ("you → informal", "Peux-tu m'aider ?")]
     assert [check(a.checks, "formality").status for a in transcript.alternatives] == ["pass", "pass"]
@@ -156,7 +164,7 @@ def test_every_translation_after_an_answer_forbids_the_other_registers_words():
     assert len(calls) == 3  # the translation, the rewrite, a re-sample
     assert all({"tu", "toi", "te", "ta", "tes"} <= set(k["extra_body"]["bad_words"]) for k in calls)
     plain = StepFake(detect=[ASK], translate=["Pouvez-vous m'aider ?"], calls=[])
-    run(plain, "Can you help me?", user=NoUser())  # nothing answered: nothing forbidden in the translation,
+    run(plain, "Can you help me?", user=NoUser(), alternatives=True)  # nothing answered: nothing forbidden in the translation,
     first, *alternatives = [k for step, _, k in plain.calls if step == "translate"]  # each assumption its own
     assert "extra_body" not in first
     assert {frozenset(set(k["extra_body"]["bad_words"]) & {"tu", "vous"}) for k in alternatives} == {

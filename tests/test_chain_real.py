@@ -29,7 +29,7 @@ SOURCE = "Do you think it is pretty?"
 def test_cli_asks_about_you_or_it_when_nobody_answers(intercpt_cli, llama_cpp_available, larger_test_model_path,
                                                       measure):
     result = intercpt_cli("translate", SOURCE, "--to", "fr", "--method", "intercpt", "--user", "none", "--json",
-                          "--model", f"llamacpp:{larger_test_model_path}")
+                          "--alternatives", "--model", f"llamacpp:{larger_test_model_path}")
     assert result.returncode == 0, result.stderr
     transcript = json.loads(result.stdout)
     assert {"you", "it"} & {turn["span"].lower() for turn in transcript["turns"]}

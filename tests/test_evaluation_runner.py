@@ -215,3 +215,19 @@ def test_a_glossary_into_one_language_fails_a_run_in_several_before_any_model_lo
         Evaluation(config(tmp_path, glossary=str(glossary)), no_load)
     with Evaluation(config(tmp_path, glossary=str(glossary), langs=("fr",)), no_load) as evaluation:
         assert set(evaluation._glossaries) == {"fr"}
+
+
+def test_alternatives_are_computed_only_for_a_type_whose_metrics_read_them(tmp_path):
+    data = tmp_path / "items.jsonl"
+    data.write_text("\n".join(json.dumps(item) for item in [
+        {"id": "you", "src": "Can you help me?", "ref": "Pouvez-vous m'aider ?", "type": "formality", "lang": "fr",
+         "attributes": {}},
+        {"id": "bank", "src": "I sat on the bank.", "ref": "Je me suis assis sur la rive.", "type": "polysemy",
+         "lang": "fr", "attributes": {"sense": "rive"}}]) + "\n", encoding="utf-8")
+    load, fake = fake_loader()
+    evaluate(config(tmp_path, data=str(data), methods=("intercpt",), user="none"), progress=False, load_model=load)
+    requested = {r["item"]["id"]: r["transcript"]["alternatives_requested"]
+                 for r in lines(tmp_path / "run" / "items.jsonl")}
+    assert requested == {"you": False, "bank": True}  # hit@3 and chrF@3 read them; the formality metrics do not
+    you = next(r for r in lines(tmp_path / "run" / "items.jsonl") if r["item"]["id"] == "you")
+    assert you["transcript"]["turns"][0]["answered_by"] == "none" and you["transcript"]["alternatives"] == []

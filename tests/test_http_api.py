@@ -58,12 +58,19 @@ def test_formality_answers_the_question_in_advance(client):
     assert all("formal" in prompt for prompt in prompts)
 
 
-def test_without_formality_the_best_guess_comes_with_the_alternatives(client):
-    response = client.post("/v2/translate", data={"text": "Can you help me?", "target_lang": "fr"}, headers=KEY)
-    assert response.status_code == 200, response.text  # a form body, one text
+def test_without_formality_the_best_guess_comes_alone_at_one_model_call_more_than_nothing_open():
+    calls = {}
+    for text in ("Can you help me?", "Good morning."):
+        client = make_client()
+        response = client.post("/v2/translate", data={"text": text, "target_lang": "fr"}, headers=KEY)
+        assert response.status_code == 200, response.text  # a form body, one text
+        calls[text] = client.fake.steps()
     extra = response.json()["translations"][0]["intercpt"]
-    assert extra["questions"][0]["answered_by"] == "none"
-    assert [a["assumption"] for a in extra["alternatives"]] == ["you → formal", "you → informal"]
+    assert calls["Good morning."] == ["translate"]
+    assert sorted(calls["Can you help me?"]) == ["decide", "translate"]  # no DeepL client reads an alternative
+    assert make_client().post("/v2/translate", data={"text": "Can you help me?", "target_lang": "fr"},
+                              headers=KEY).json()["translations"][0]["intercpt"]["alternatives"] == []
+    assert extra["questions"] == []
 
 
 def test_a_context_is_read_by_a_simulated_user_who_answers():
@@ -227,8 +234,10 @@ def test_libre_translate_with_alternatives_from_the_open_question(client):
     assert response.status_code == 200, response.text
     assert body["translatedText"] == "Pouvez-vous m'aider ?" and len(body["alternatives"]) == 2
     assert body["detectedLanguage"] == {"confidence": 100.0, "language": "en"}
+    before = client.fake.steps().count("translate")
     listed = client.post("/translate", json={"q": ["Can you help me?", "Are you sure?"], "target": "fr"}).json()
     assert listed["translatedText"] == ["Pouvez-vous m'aider ?"] * 2 and "alternatives" not in listed
+    assert client.fake.steps().count("translate") == before + 2  # none asked for: one translation a text
 
 
 def test_libre_html_keeps_the_tags():
@@ -365,13 +374,20 @@ def test_the_api_docs_say_clarify_answers_are_json_only(client):
     assert "application/x-www-form-urlencoded" in paths["/v1/clarify"]["post"]["requestBody"]["content"]
 
 
-def test_clarify_skipping_gives_alternatives_and_nothing_to_ask_is_done_at_once():
+def test_clarify_skipping_gives_alternatives_when_asked_for_and_nothing_to_ask_is_done_at_once():
     client = make_client(StepFake(detect=[ASK_IT], translate=["Il est joli."], calls=[]))
     body = client.post("/v1/clarify", json={"text": "I saw a hat and a car. Is it pretty?", "target_lang": "fr"}).json()
     assert body["questions"][0]["question"].startswith("What does “it” refer to here?")
     assert body["questions"][0]["id"] == "q1"
     done = client.post(f"/v1/clarify/{body['session']}", json={"answers": [{"question": "q1", "answer": None}]}).json()
     assert done["done"] and done["transcript"]["turns"][0]["answered_by"] == "none"
+    assert done["transcript"]["alternatives"] == [] and not done["transcript"]["alternatives_requested"]
+    you = client.post("/v1/clarify", json={"text": "Can you help me?", "target_lang": "fr", "alternatives": True,
+                                           "max_questions": 1}).json()
+    (question,) = you["questions"]
+    done = client.post(f"/v1/clarify/{you['session']}",
+                       json={"answers": [{"question": question["id"], "answer": None}]}).json()
+    assert [a["assumption"] for a in done["transcript"]["alternatives"]] == ["you → formal", "you → informal"]
     quiet = client.post("/v1/clarify", json={"text": "Good morning.", "target_lang": "fr"}).json()
     assert quiet["done"] and quiet["transcript"]["translation"] == "Il est joli."
 

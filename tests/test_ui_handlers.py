@@ -54,12 +54,26 @@ def test_sessions_do_not_share_a_pending_question():
     assert h.sessions.get("a").dialogue.pending is not None
 
 
-def test_skip_gives_alternatives():
+def test_skip_shows_the_translation_first_then_both_forms():
     h, _ = handlers(translate=["Peux-tu m'aider ?", "Pouvez-vous m'aider ?", "Peux-tu m'aider ?"])
     chat(h, "Can you help me?", "s")
-    transcript = chat(h, SKIP, "s")[-1][3]
-    assert transcript["turns"][0]["answered_by"] == "none"
+    finished = [output[3] for output in chat(h, SKIP, "s") if "translation" in output[3]]  # not gr.update()
+    assert finished[0]["translation"] == "Peux-tu m'aider ?" and finished[0]["alternatives"] == []
+    transcript = finished[-1]
+    assert transcript["turns"][0]["answered_by"] == "none" and transcript["alternatives_requested"]
     assert [a["assumption"] for a in transcript["alternatives"]] == ["you → formal", "you → informal"]
+
+
+def test_stop_ends_the_alternatives_between_two():
+    h, fake = handlers(translate=["Peux-tu m'aider ?", "Pouvez-vous m'aider ?", "Peux-tu m'aider ?"])
+    chat(h, "Can you help me?", "s")
+    outputs = h.respond(SKIP, [], "fr", "intercpt", 3, "generalist", False, "", None, "s")
+    while "translation" not in next(outputs)[3]:  # up to the translation, on screen before any alternative
+        pass
+    next(outputs)  # the first alternative
+    h.stop("s")
+    assert list(outputs) == [] and len(h.sessions.get("s").last.alternatives) == 1
+    assert fake.steps().count("translate") == 2
 
 
 def test_the_simulated_user_answers_from_the_context_while_the_person_watches():

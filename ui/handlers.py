@@ -293,9 +293,21 @@ class ChatHandlers:
                     turn.answered_by = SETTING
             session.last = transcript
             yield View(shown, source=transcript.source, transcript=transcript)
+            yield from self._offer_alternatives(session, run, dialogue, shown)
         finally:
             if session.current(run):
                 session.doing(None)
+
+    @staticmethod
+    def _offer_alternatives(session: Session, run: int, dialogue: Dialogue, shown: list) -> Iterator[View]:
+        """After the translation is on screen, the translation under each option of a skipped question,
+        one card at a time; Stop, Clear or a newer text ends it between two."""
+        if dialogue.skipped_question() is None:
+            return
+        session.doing("Translating under each option…")
+        alternatives = dialogue.alternatives()
+        while session.current(run) and next(alternatives, None) is not None:
+            yield View(shown, source=dialogue.transcript.source, transcript=dialogue.transcript)
 
     def activity(self, session_id: str | None) -> str:
         """What the session's request is doing and for how long (the page's status line ticks with it)."""
@@ -314,11 +326,14 @@ class ChatHandlers:
             yield api_outputs(view, session_id)
 
     def translate(self, text: str, target_lang: str, method: str = "intercpt", context: str = "",
-                  answers: list[str] | None = None, max_questions: int = DEFAULT_MAX_QUESTIONS) -> dict:
-        """Translate in one call, answering the questions with ``answers`` in order; returns the transcript."""
+                  answers: list[str] | None = None, max_questions: int = DEFAULT_MAX_QUESTIONS,
+                  alternatives: bool = False) -> dict:
+        """Translate in one call, answering the questions with ``answers`` in order; returns the transcript
+        (with ``alternatives``, also the translations under the options of a question left unanswered)."""
         user = make_user("human", target_lang=target_lang, ask=scripted_then(answers or [], None))
         transcript = self.assistants["generalist"].run(text, target_lang, method=method, context=context or None,
-                                                       user=user, max_questions=max_questions)
+                                                       user=user, max_questions=max_questions,
+                                                       alternatives=alternatives)
         return transcript.to_dict()
 
     # -- the context panel --------------------------------------------------------------------

@@ -48,6 +48,9 @@ class TranslateCommand(CLISubcommand):
         parser.add_argument("--gold", action="append", default=[], metavar="KEY=VALUE",
                             help="oracle labels: formality=formal|informal|neutral, gender=masculine|feminine, "
                             "sense=WORD, referent=TEXT")
+        parser.add_argument("--alternatives", action="store_true",
+                            help="also translate under each option of a question left unanswered (two more "
+                            "translations, each checked)")
         parser.add_argument("--json", action="store_true", help="print the full transcript as JSON")
         add_chain_options(parser)
         return parser
@@ -62,6 +65,8 @@ class TranslateCommand(CLISubcommand):
             raise InputError("give either TEXT or --file, not both")
         if args.out is not None and args.file is None:
             raise InputError("--out names where --file's translation goes; give --file too")
+        if args.alternatives and args.file is not None:
+            raise InputError("--alternatives translates one text under each option; a --file's guesses are flagged instead")
         args.options = chain_options(args)
         args.glossary = load_glossary(args.glossary, args.to)
         args.units_file = read_units_file(args.file, args.out, args.to) if args.file is not None else None
@@ -96,7 +101,8 @@ class TranslateCommand(CLISubcommand):
         if args.document is not None:
             return translate_document(assistant, args, user)
         transcript = assistant.run(args.source, args.to, method=options.method, context=args.context, user=user,
-                                   max_questions=options.max_questions, glossary=args.glossary)
+                                   max_questions=options.max_questions, glossary=args.glossary,
+                                   alternatives=args.alternatives)
         if args.json:
             print(transcript.to_json())
         else:

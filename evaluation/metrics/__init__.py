@@ -14,13 +14,15 @@ from typing import Any
 from ..records import Output, Record
 from .analysis import ERROR_TYPES, bias, error_types
 from .base import Metric, MetricError, Score, single_language
-from .registry import METRICS, asking_metrics, checker_metrics, metrics_for, metrics_for_outputs
+from .registry import (METRICS, asking_metrics, checker_metrics, metrics_for, metrics_for_outputs,
+                       reads_alternatives)
 from .significance import paired_test
 from .table import has_gold_ambiguity
 
 __all__ = [
     "ERROR_TYPES", "METRICS", "Metric", "MetricError", "Score", "asking_metrics", "bias", "checker_metrics",
-    "corpus_scores", "error_types", "metrics_for", "metrics_for_outputs", "paired_test", "segment_scores",
+    "corpus_scores", "error_types", "metrics_for", "metrics_for_outputs", "paired_test", "reads_alternatives",
+    "segment_scores",
 ]
 
 

@@ -78,8 +78,8 @@ class Metric(ABC):
 
     ``kinds`` names the ambiguity types the metric is reported for (None: every type); a metric
     whose types come from the ambiguity table overrides ``reported_for`` instead. ``methods``
-    names the methods it is reported for (None: every method; the asking metrics: intercpt only),
-    and ``reported_for_output`` decides per output (a metric that needs data only some data sets
+    names the methods it is reported for (None: every method; the asking metrics: intercpt only);
+    ``reads_alternatives``: it reads the translations under the options of a skipped question. And ``reported_for_output`` decides per output (a metric that needs data only some data sets
     carry, such as CoCoA-MT's annotated references, checks for it there).
     """
 
@@ -87,6 +87,7 @@ class Metric(ABC):
     kinds: tuple[str, ...] | None = None
     methods: tuple[str, ...] | None = None
     higher_is_better: bool = True
+    reads_alternatives: bool = False  # the evaluator computes an item's alternatives only for such a metric
 
     @abstractmethod
     def measure(self, records: list[Output]) -> tuple[np.ndarray, str]:

@@ -34,6 +34,12 @@ def metrics_for(kind: str) -> list[str]:
     return [name for name in METRICS if METRICS[name].reported_for(kind)]
 
 
+def reads_alternatives(kind: str) -> bool:
+    """Whether a metric reported for an ambiguity type reads the alternatives: only then are they
+    worth their model calls (two more translations and their checks)."""
+    return any(METRICS[name].reads_alternatives for name in metrics_for(kind))
+
+
 def metrics_for_outputs(outputs: list) -> list[str]:
     """The metric names reported for a group of outputs: those reported for at least one of them
     (its type, its method and the data it carries)."""

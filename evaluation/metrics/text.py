@@ -115,6 +115,7 @@ class HitAtN(ShareMetric, _SenseMetric):
     def __init__(self, n: int) -> None:
         self.n = n
         self.name = f"hit@{n}"
+        self.reads_alternatives = n > 1
 
     def row(self, output: Output) -> list[float]:
         word = output.item.attributes.get(SENSE)
@@ -133,6 +134,7 @@ class ChrfAtN(_SenseMetric):
     def __init__(self, n: int) -> None:
         self.n = n
         self.name = f"chrf@{n}"
+        self.reads_alternatives = n > 1
 
     def best(self, output: Output) -> float:
         refs = references(output)

@@ -7,8 +7,8 @@ or concurrent request can never answer a question it did not see: the answers of
 are taken one request at a time, the same answer sent again changes nothing (the reply is the
 session's current state), a different one to a question already answered is a conflict (409).
 A question with options takes one of them; an open one ("it", a word's sense: options the model
-proposed) also takes free text; ``null`` skips a question (its alternatives then come with the
-transcript). Sessions are kept in memory, a bounded number for an hour, finished ones too, so a
+proposed) also takes free text; ``null`` skips a question (with ``alternatives: true`` at the
+start, the translations under its options then come with the transcript). Sessions are kept in memory, a bounded number for an hour, finished ones too, so a
 retried last answer gets the transcript again.
 """
 
@@ -51,6 +51,8 @@ class StartRequest(BaseModel):
     formality: Literal["default", "more", "less", "prefer_more", "prefer_less"] = "default"
     glossary_id: str | None = Field(None, max_length=64, description="a glossary created through /v2/glossaries")
     max_questions: int | None = None
+    alternatives: bool = Field(False, description="at the end, also translate under each option of a question "
+                               "left unanswered (two more translations, each checked)")
 
 
 class Answer(BaseModel):
@@ -206,7 +208,7 @@ def router(service: TranslationService) -> APIRouter:
         glossary = service.glossary(who, body.glossary_id).glossary if body.glossary_id else None
         dialogue = await run_in_threadpool(service.start, who, body.text, target_code(body.target_lang),
                                            formality=body.formality, context=body.context, glossary=glossary,
-                                           max_questions=body.max_questions)
+                                           max_questions=body.max_questions, alternatives=body.alternatives)
         session = Session(dialogue, key, done=dialogue.pending is None)
         return session.state(sessions.add(session) if not session.done else "")
 

@@ -2,8 +2,9 @@
 
 Clients (the official ``deepl`` library, Weblate, CAT plugins) point their server URL here and
 send ``Authorization: DeepL-Auth-Key KEY``. Each translation carries an ``intercpt`` field
-beside DeepL's own: the questions the text raised, the alternatives, the checks; clients that
-do not know it ignore it.
+beside DeepL's own: the questions the text raised, the checks; clients that do not know it
+ignore it. No alternative is computed here (no DeepL client reads one): the LibreTranslate and
+clarify APIs translate under each option of an open question when asked.
 """
 
 from __future__ import annotations

@@ -70,7 +70,7 @@ def router(service: TranslationService) -> APIRouter:
         masks = [mask(text) if body.format == "html" else None for text in texts]
         sources = [m.text if m else text for m, text in zip(masks, texts)]
         transcripts = await run_in_threadpool(service.translate, who, sources, lang, formality=body.formality,
-                                              context=body.context)
+                                              context=body.context, alternatives=body.alternatives > 0)
 
         def shown(translation: str, index: int) -> str:
             return masks[index].restore(translation) if masks[index] else translation

@@ -4,7 +4,8 @@ glossaries per key, and the translation of texts and files through the chain.
 A request has no person to ask, so a question is answered in advance (DeepL's ``formality``
 becomes the remembered answer to the formality question, which is then never asked), by a
 simulated user reading the request's ``context`` when there is one, or left unanswered:
-the chain then takes its best guess and offers the translation under each option.
+the chain then takes its best guess, and translates under each option only for a request that
+asks for alternatives (LibreTranslate's ``alternatives``, the clarify API's).
 """
 
 from __future__ import annotations
@@ -191,8 +192,9 @@ class TranslationService:
 
     def translate(self, account: Account, texts: list[str], target_lang: str, *, formality: str | None = None,
                   context: str | None = None, glossary: Glossary | None = None,
-                  max_questions: int | None = None) -> list[Transcript]:
-        """One transcript per text; the texts share one memory of answers (one question per batch)."""
+                  max_questions: int | None = None, alternatives: bool = False) -> list[Transcript]:
+        """One transcript per text; the texts share one memory of answers (one question per batch);
+        ``alternatives``: each text under the options of a question left open, too."""
         self.check_texts(texts)
         self.check_length("the context", context)
         questions = self.max_questions(max_questions)
@@ -201,13 +203,16 @@ class TranslationService:
         with self.gate.enter(), self.keys.billed(account, sum(billable(text, context) for text in texts)):
             try:
                 return [self.assistant.run(text, target_lang, context=context, user=user, max_questions=questions,
-                                           preferences=memory, glossary=glossary) for text in texts]
+                                           preferences=memory, glossary=glossary, alternatives=alternatives)
+                        for text in texts]
             except InputError as err:
                 raise ApiError(400, str(err)) from None
 
     def start(self, account: Account, text: str, target_lang: str, *, formality: str | None = None,
-              context: str | None = None, glossary: Glossary | None = None, max_questions: int | None = None):
-        """A dialogue for ``/v1/clarify``, driven to its first question (or to the end when none is left)."""
+              context: str | None = None, glossary: Glossary | None = None, max_questions: int | None = None,
+              alternatives: bool = False):
+        """A dialogue for ``/v1/clarify``, driven to its first question (or to the end when none is left);
+        ``alternatives``: at the end, the translation under the options of a skipped question, too."""
         self.check_texts([text])
         self.check_length("the context", context)
         questions = self.max_questions(max_questions)
@@ -215,7 +220,7 @@ class TranslationService:
             try:
                 dialogue = self.assistant.start(text, target_lang, context=context, max_questions=questions,
                                                 preferences=given_answers(formality, target_lang),
-                                                glossary=glossary)
+                                                glossary=glossary, alternatives=alternatives)
                 for _ in dialogue.drive(None):
                     pass
             except InputError as err:
