@@ -135,3 +135,18 @@ def test_the_clarify_apis_transcript_counts_each_step_over_its_requests():
     answered = client.post(f"/v1/clarify/{started['session']}",
                            json={"answers": [{"question": "q1", "answer": "formal"}]}).json()
     assert answered["transcript"]["usage"] == {"detect": asdict(ONE_REPLY), "translate": asdict(ONE_REPLY)}
+
+
+def test_alternatives_asked_for_later_in_another_thread_count_under_alternatives():
+    fake = reporting_fake(translate=["Pouvez-vous m'aider ?"])
+    dialogue = Assistant(fake, "fake:m").start(SOURCE, "fr")
+    for _ in dialogue.drive(OracleUser({"gender": "feminine"})):  # no formality label: the question is skipped
+        pass
+    assert "alternatives" not in dialogue.transcript.usage
+    before = len(fake.calls)
+    thread = threading.Thread(target=lambda: contextvars.Context().run(list, dialogue.alternatives()))
+    thread.start()
+    thread.join()
+    assert len(dialogue.transcript.alternatives) == 2
+    assert dialogue.transcript.usage["alternatives"].calls == len(fake.calls) - before >= 2
+    assert dialogue.transcript.usage["alternatives"].output_tokens == 7 * (len(fake.calls) - before)
