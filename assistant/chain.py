@@ -79,8 +79,8 @@ class Assistant:
         if context is not None:
             with transcript.timed("context"):
                 transcript.bounded_context = self.context_policy.for_source(context, transcript.source, target_lang)
-        return Dialogue(self.steps, transcript, max_questions if method == "intercpt" else 0, preferences,
-                        alternatives)
+        return Dialogue(self.steps.counted_for(transcript), transcript, max_questions if method == "intercpt" else 0,
+                        preferences, alternatives)
 
     def run(self, source: str, target_lang: str, *, method: str = "intercpt", context: str | None = None,
             user: User | None = None, max_questions: int = DEFAULT_MAX_QUESTIONS,

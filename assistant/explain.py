@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from .checks import expectations
 from .transcript import Transcript
+from .usage import total
 
 WHO = {"human": "you said", "preference": "you said earlier", "simulated": "the simulated user said",
        "oracle": "the gold label says"}
@@ -33,4 +34,15 @@ def explain(transcript: Transcript) -> list[str]:
             lines.append(f"could not check {check.name}: nothing in the translation marks it")
     for alternative in transcript.alternatives:
         lines.append(f"if {alternative.assumption}: {alternative.translation}")
+    if transcript.usage:
+        lines.append(cost(transcript))
     return lines
+
+
+def cost(transcript: Transcript) -> str:
+    """What the translation cost, e.g. "cost: 3 model calls, 1,420 tokens"."""
+    spent = total(transcript.usage.values())
+    line = f"cost: {spent.calls} model call{'s' if spent.calls != 1 else ''}, {spent.tokens:,} tokens"
+    if spent.unreported:
+        line += f" ({spent.unreported} call{'s' if spent.unreported != 1 else ''} reported no tokens)"
+    return line

@@ -6,6 +6,7 @@ users, so the dialogue (above) drives them and the steps never call back up.
 
 from __future__ import annotations
 
+import copy
 import re
 from collections.abc import Iterator
 from functools import lru_cache
@@ -28,6 +29,7 @@ from .nlp.referents import named_in_text
 from .parsing import Detection, clean_translation, decision_schema, parse_decisions, parse_detection
 from .prompts import load_prompt, prompts_root, tagged
 from .transcript import Check, Transcript, Turn
+from .usage import UsageCounter
 
 REPAIR_BUDGET = 3
 RETRY_TEMPERATURE = 0.7
@@ -146,6 +148,15 @@ class ModelSteps:
         self.structured_output = structured_output
         self.context_policy = context_policy or ContextPolicy()
         self._prompt_cache: dict[tuple, ChatPromptTemplate] = {}
+
+    def counted_for(self, transcript: Transcript) -> "ModelSteps":
+        """These steps with every model call counted in ``transcript.usage``, under the step the
+        transcript has open when the call starts. A copy, since one ``ModelSteps`` serves concurrent
+        dialogues; the count rides on the model's own callbacks, so it holds in whatever thread or
+        context the dialogue is advanced."""
+        counted = copy.copy(self)
+        counted.chat_model = self.chat_model.with_config(callbacks=[UsageCounter(transcript.open_step_usage)])
+        return counted
 
     def decide(self, source: str, target_lang: str, candidates: list[Candidate]) -> list[Turn]:
         """One call for all candidates whose type has fixed options: the model only says which ones the

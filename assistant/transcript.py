@@ -9,8 +9,10 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Iterator
 
 from .errors import DataError
+from .usage import StepUsage
 
-SCHEMA_VERSION = 3  # 2: glossary terms; 3: people settled without a question
+SCHEMA_VERSION = 4  # 2: glossary terms; 3: people settled without a question; 4: model calls and tokens per step
+UNTIMED_STEP = "other"  # where a model call made outside every timed step is counted
 
 
 @dataclass
@@ -94,7 +96,9 @@ class Transcript:
     ``alternatives`` are the translations under each option of a skipped question, computed only
     where someone asked for them (``alternatives_requested``); ``terms`` are the glossary entries
     found in the source;
-    ``timings`` maps a step name to seconds; ``context`` is what the caller supplied
+    ``timings`` maps a step name to seconds; ``usage`` maps it to the model calls and tokens it
+    spent (the chain's own model; a simulated user's model calls are not counted: they stand
+    for a person, who costs no model time); ``context`` is what the caller supplied
     (the translator only sees it with the with-context method); ``bounded_context`` is the
     part of it that a model reads (the with-context translator, the simulated user).
     """
@@ -110,20 +114,31 @@ class Transcript:
     alternatives_requested: bool = False
     checks: list[Check] = field(default_factory=list)
     timings: dict[str, float] = field(default_factory=dict)
+    usage: dict[str, StepUsage] = field(default_factory=dict)
     bounded_context: BoundedContext | None = None
     terms: list[Term] = field(default_factory=list)
     settled: list[Settled] = field(default_factory=list)
     schema_version: int = SCHEMA_VERSION
 
+    def __post_init__(self) -> None:
+        self._open_steps: list[str] = []  # not a field: which step a model call now belongs to
+
     @contextmanager
     def timed(self, step: str) -> Iterator[None]:
-        """Add the wall time of the ``with`` body to ``timings[step]``."""
+        """Add the wall time of the ``with`` body to ``timings[step]``; model calls made meanwhile
+        count in ``usage[step]``."""
         start = time.perf_counter()
+        self._open_steps.append(step)
         try:
             yield
         finally:
+            self._open_steps.remove(step)
             elapsed = time.perf_counter() - start
             self.timings[step] = round(self.timings.get(step, 0.0) + elapsed, 4)
+
+    def open_step_usage(self) -> StepUsage:
+        """The usage of the step open now (the innermost), where a model call starting now counts."""
+        return self.usage.setdefault(self._open_steps[-1] if self._open_steps else UNTIMED_STEP, StepUsage())
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -148,6 +163,7 @@ class Transcript:
         data["checks"] = [Check(**c) for c in data.get("checks", [])]
         data["terms"] = [Term(**t) for t in data.get("terms", [])]
         data["settled"] = [Settled(**s) for s in data.get("settled", [])]
+        data["usage"] = {step: StepUsage(**counts) for step, counts in data.get("usage", {}).items()}
         data["schema_version"] = SCHEMA_VERSION
         if data.get("bounded_context"):
             data["bounded_context"] = BoundedContext(**data["bounded_context"])

@@ -17,8 +17,10 @@ prompt cache load once:
 - ``datasets/fixtures/nothing_ambiguous.jsonl`` fr: texts with nothing to ask (the needless-question rate).
 
 Only the intercpt method asks, so the baselines are not run. A LangChain callback on the loaded model
-counts its calls, and the tokens of every call but the streamed translation, which reports none (prompt
-tokens, those evaluated rather than reused from the prompt cache, and generated tokens). Each set is a
+(this checkout's ``assistant/usage.py``, whatever the revision) counts its calls and the tokens their
+replies report (prompt tokens, those evaluated rather than reused from the prompt cache, and generated
+tokens); at a revision whose llama.cpp backend streams without token counts, the streamed translation
+reports none (``unreported`` calls). Each set is a
 resumable evaluator run in ``RUNS/<short-hash>/<set>`` (rerun the command to finish it; calls and
 tokens then cover the items run in the last invocation). Writes
 ``OUT/<short-hash>/``: each set's ``report.md``, ``summary.json`` and ``items.jsonl``, plus ``asking.json``
@@ -28,6 +30,8 @@ and ``asking.md`` (the revision's column of ``benchmarks/results/asking.md``).
 from __future__ import annotations
 
 import argparse
+import copy
+import importlib.util
 import json
 import os
 import shutil
@@ -35,6 +39,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
@@ -73,29 +78,15 @@ def at_revision(args: argparse.Namespace) -> int:
         shutil.rmtree(folder, ignore_errors=True)
 
 
-def call_counter() -> Any:
-    """A callback handler that counts the model's calls and the tokens its replies report."""
-    from langchain_core.callbacks import BaseCallbackHandler
-
-    class CallCounter(BaseCallbackHandler):
-        def __init__(self) -> None:
-            self.counts = {"calls": 0, "streamed": 0, "input_tokens": 0, "evaluated_tokens": 0, "output_tokens": 0}
-
-        def on_chat_model_start(self, serialized: Any, messages: Any, **kwargs: Any) -> None:
-            self.counts["calls"] += 1
-
-        def on_llm_end(self, response: Any, **kwargs: Any) -> None:
-            for generation in (g for batch in response.generations for g in batch):
-                usage = getattr(getattr(generation, "message", None), "usage_metadata", None)
-                if not usage:  # a streamed reply (the translation) reports no token counts
-                    self.counts["streamed"] += 1
-                    continue
-                cached = (usage.get("input_token_details") or {}).get("cache_read", 0)
-                self.counts["input_tokens"] += usage["input_tokens"]
-                self.counts["evaluated_tokens"] += usage["input_tokens"] - cached
-                self.counts["output_tokens"] += usage["output_tokens"]
-
-    return CallCounter()
+def usage_module() -> Any:
+    """This checkout's ``assistant/usage.py`` (its callback counts a model's calls and tokens), loaded
+    by its path: the revision measured may be older than the module, whose imports are all outside
+    the chain."""
+    spec = importlib.util.spec_from_file_location("intercpt_usage", ROOT / "assistant" / "usage.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up by name
+    spec.loader.exec_module(module)
+    return module
 
 
 def inside(args: argparse.Namespace) -> int:
@@ -104,7 +95,8 @@ def inside(args: argparse.Namespace) -> int:
     from evaluation.config import EvalConfig
     from evaluation.runner import evaluate
 
-    counter, loaded = call_counter(), {}
+    usage, loaded = usage_module(), {}
+    counter = usage.UsageCounter()
 
     def load(spec: Any) -> Any:
         if str(spec) not in loaded:
@@ -120,10 +112,10 @@ def inside(args: argparse.Namespace) -> int:
         config = EvalConfig(out=args.runs / args.inside / name, data=data.format(data=args.data, root=ROOT),
                             types=types, langs=(LANG,), methods=("intercpt",), translator=f"llamacpp:{args.model}",
                             user="oracle", limit=args.limit, seed=args.seed)
-        before = dict(counter.counts)
+        before = copy.copy(counter.total)
         summary = evaluate(config, progress=False, load_model=load)
         session = summary["run"]["sessions"][-1]
-        results["sets"][name] = set_result(summary, session, {k: counter.counts[k] - before[k] for k in before})
+        results["sets"][name] = set_result(summary, session, asdict(counter.total - before))
         results["sets"][name]["item_ids"] = [json.loads(line)["item"]["id"]
                                              for line in (config.out / "items.jsonl").read_text("utf-8").splitlines()]
         (out / name).mkdir(parents=True, exist_ok=True)
@@ -155,7 +147,8 @@ def render(results: dict[str, Any]) -> str:
     lines = [f"# Asking at {results['revision']}", "",
              f"Model `{results['model']}` (llama.cpp), target {results['lang']}, intercpt method, oracle answers, "
              f"at most {results['limit']} items per set (seed {results['seed']}); {results['wall_s']:.0f} s in all. "
-             "Tokens are those of the calls that report them: all but the streamed ones (the translation).", "",
+             "Tokens are those of the calls that report them (`unreported` in asking.json counts the others: "
+             "the streamed translation at a revision whose backend streams without token counts).", "",
              "| set | n | ask recall % | question precision % | questions/item | needless rate % | s/item | "
              "calls/item (streamed) | prompt tokens/item (evaluated) | output tokens/item |",
              "|---|---|---|---|---|---|---|---|---|---|"]

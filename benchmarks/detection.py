@@ -23,13 +23,13 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import yaml  # noqa: E402
-from langchain_core.callbacks import BaseCallbackHandler  # noqa: E402
 
 from assistant.ambiguity import family_of  # noqa: E402
 from assistant.backends import GenerationConfig, ModelSpec, load_chat_model  # noqa: E402
 from assistant.chain import MAX_QUESTIONS_LIMIT, Assistant  # noqa: E402
 from assistant.checks import read_formality, read_person_gender  # noqa: E402
 from assistant.detection import find_candidates  # noqa: E402
+from assistant.usage import total  # noqa: E402
 from evaluation.data import LoadReport  # noqa: E402
 from evaluation.loaders import ambigmt  # noqa: E402
 from tests.dev_sets import (address_question, asked_heads, cocoa_gender_shown, cocoa_items,  # noqa: E402
@@ -116,27 +116,15 @@ def two_people_rows(name: str, items: list[dict], asked) -> list[str]:
             f"| {name} | question about the open person (≥ 95 %) | {pct(open_, len(items))} |"]
 
 
-class CallCounter(BaseCallbackHandler):
-    """Counts the model calls made through the chat model it is attached to."""
-
-    def __init__(self) -> None:
-        self.calls = 0
-
-    def on_chat_model_start(self, *args, **kwargs) -> None:
-        self.calls += 1
-
-
 def chain_asked_heads(assistant: Assistant, text: str, calls: list[int]) -> set[str]:
     """The words of every gender question the chain asks (every question skipped, none capped)."""
-    counter = next(c for c in assistant.chat_model.callbacks if isinstance(c, CallCounter))
-    before = counter.calls
     dialogue = assistant.start(text, "fr", max_questions=MAX_QUESTIONS_LIMIT)
     asked = set()
     while (turn := dialogue.next_question()) is not None:
         if family_of(turn.ambiguity) == "gender":
             asked |= {w.lower() for w in re.findall(r"\w+", turn.span)}
         dialogue.answer(None, "none")
-    calls.append(counter.calls - before)
+    calls.append(total(dialogue.transcript.usage.values()).calls)
     return asked
 
 
@@ -146,7 +134,6 @@ def load_assistant(spec: str | None) -> Assistant | None:
         return None
     parsed = ModelSpec.parse(spec)
     chat_model = load_chat_model(parsed, GenerationConfig(temperature=0.0, seed=0))
-    chat_model.callbacks = [CallCounter()]
     return Assistant.for_model(chat_model, parsed)
 
 

@@ -15,6 +15,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+from . import costs
 from .config import EvalConfig
 from .data import Item
 from .metrics import (asking_metrics, bias, checker_metrics, corpus_scores, error_types, metrics_for,
@@ -45,9 +46,11 @@ def summarize(records: list[Record], run_info: dict[str, Any], load_notes: dict[
     for (kind, lang, method), members in groups.items():
         names = metrics_for_outputs(members) + (["comet"] if comet else [])
         scores = corpus_scores(members, names=names, bootstrap=bootstrap, seed=seed)
+        reference = groups.get((kind, lang, costs.REFERENCE_METHOD)) if method != costs.REFERENCE_METHOD else None
         rows.append({"type": kind, "lang": lang, "method": method, "n": len(members),
                      "errors": sum(r.error is not None for r in members), **_reply_counts(members),
-                     "scores": {name: score.to_dict() for name, score in scores.items()}})
+                     "scores": {name: score.to_dict() for name, score in scores.items()},
+                     "cost": costs.cost(members, reference)})
     for row in rows:
         row["significance"] = _significance(row, rows, groups, bootstrap, seed)
     ceilings = _checker_ceilings(records, bootstrap, seed)
@@ -176,7 +179,12 @@ def render_markdown(summary: dict[str, Any]) -> str:
              + ", ".join(f"{kind} {headline(kind)}" for kind in dict.fromkeys(r["type"] for r in groups)) + ")",
              f"- versions: {', '.join(f'{k} {v}' for k, v in run['versions'].items())}",
              f"- COMET: `{run['comet']}` (segment scores x100, run in COMET's own environment)" if run.get("comet")
-             else "- COMET: not requested (`--comet MODEL`)", ""]
+             else "- COMET: not requested (`--comet MODEL`)",
+             "- cost: per finished item, from its transcript: model calls (streamed ones), prompt tokens (those "
+             "evaluated, not read from the prompt cache), output tokens, model time (seconds of the chain's "
+             "steps: its model calls and the parsing around them, not the user's answer); "
+             f"× {costs.REFERENCE_METHOD}: the method's model time and calls over {costs.REFERENCE_METHOD}'s "
+             "on the items both finished", ""]
     data = summary["data"]
     if data.get("malformed") or data.get("gender_not_derived"):
         lines += [f"- data notes: {len(data.get('malformed', []))} unreadable row(s) skipped; gold gender could "
@@ -186,17 +194,17 @@ def render_markdown(summary: dict[str, Any]) -> str:
         names = [n for n in metrics_for(kind) if any(n in r["scores"] for r in groups if r["type"] == kind)]
         names += sorted({n for r in groups if r["type"] == kind for n in r["scores"]} - set(names))
         names = [n for n in names if n not in asking]
-        lines += [f"## {kind}", "", "| lang | method | n | " + " | ".join(names) + " | tested against |",
-                  "|---|---|---|" + "---|" * (len(names) + 1)]
+        lines += [f"## {kind}", "", "| lang | method | n | " + " | ".join([*names, "tested against", *costs.COLUMNS])
+                  + " |", "|---|---|---|" + "---|" * (len(names) + 1 + len(costs.COLUMNS))]
         for row in (r for r in groups if r["type"] == kind):
             significance = row["significance"] or {}
             cells = [format_cell(row["scores"].get(n), significance.get("p", {}).get(n)) for n in names]
-            lines.append(f"| {row['lang']} | {row['method']} | {row['n']} | " + " | ".join(cells)
-                         + f" | {significance.get('baseline', '–')} |")
+            cells += [significance.get("baseline", "–"), *costs.cells(row.get("cost"))]
+            lines.append(f"| {row['lang']} | {row['method']} | {row['n']} | " + " | ".join(cells) + " |")
         for row in (r for r in summary["checker_ceilings"] if r["type"] == kind):
-            cells = [format_cell(row["scores"].get(n), None) for n in names]
+            cells = [format_cell(row["scores"].get(n), None) for n in names] + ["–"] + costs.cells(None)
             lines.append(f"| {row['lang']} | *references (checker ceiling)* | {row['n']} | " + " | ".join(cells)
-                         + " | – |")
+                         + " |")
         lines += _reply_notes([r for r in groups if r["type"] == kind])
         errors = {k: v for k, v in summary["error_types"].items() if k.startswith(kind + "/")}
         if any(errors.values()):

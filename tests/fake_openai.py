@@ -1,9 +1,11 @@
 """A stand-in OpenAI-compatible model server, in a thread of the test process, whose behaviour a test
 switches: it answers (streamed when asked), hangs, fails with HTTP 500, answers a streamed request with
 one plain JSON completion (as some proxies do), or answers garbage; ``errors_left`` makes the next
-requests fail with HTTP 500 whatever the mode (a server that recovers). It counts the chat requests it
-gets and keeps their sizes and the last ones whole, so a test can see what the product sent; ``reply`` is
-a text, or a function of the request body that writes the reply (to answer each prompt in its own way)."""
+requests fail with HTTP 500 whatever the mode (a server that recovers). Every reply reports ``USAGE``
+(a streamed one in a last chunk, when the request asks for it and ``stream_usage`` is left on). It
+counts the chat requests it gets and keeps their sizes and the last ones whole, so a test can see what
+the product sent; ``reply`` is a text, or a function of the request body that writes the reply (to
+answer each prompt in its own way)."""
 
 from __future__ import annotations
 
@@ -17,6 +19,7 @@ from typing import Callable
 MODES = ("ok", "whole", "hang", "error", "garbage")
 HANG_LIMIT_S = 600.0  # a hung request is let go at the latest then, or when the server stops
 KEPT_BODIES = 200  # the last chat request bodies kept whole
+USAGE = {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2}  # the token counts of every reply
 
 
 class FakeOpenAIServer(ThreadingHTTPServer):
@@ -29,6 +32,7 @@ class FakeOpenAIServer(ThreadingHTTPServer):
                  mode: str = "ok", errors_left: int = 0, port: int = 0):
         """``port``: 0 for a free one, or the port of a stopped server this one stands in for."""
         self.delay, self.reply, self.mode, self.errors_left = delay, reply, mode, errors_left
+        self.stream_usage = True  # a streamed reply ends with its token counts when asked (False: never)
         self.requests = 0
         self.prompt_chars: list[int] = []
         self.bodies: deque[dict] = deque(maxlen=KEPT_BODIES)
@@ -92,11 +96,12 @@ class _Handler(BaseHTTPRequestHandler):
         if not request.get("stream") or server.mode == "whole":
             self._send(json.dumps({"id": "c", "object": "chat.completion", "created": 0, "model": "fake",
                                    "choices": [{"index": 0, "finish_reason": "stop", "message": answer}],
-                                   "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2}}
-                                  ).encode(), "application/json")
+                                   "usage": USAGE}).encode(), "application/json")
             return
-        chunks = [{"index": 0, "delta": answer, "finish_reason": None},
-                  {"index": 0, "delta": {}, "finish_reason": "stop"}]
-        events = [json.dumps({"id": "c", "object": "chat.completion.chunk", "created": 0, "model": "fake",
-                              "choices": [choice]}) for choice in chunks] + ["[DONE]"]
+        chunks = [{"choices": [{"index": 0, "delta": answer, "finish_reason": None}]},
+                  {"choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]}]
+        if server.stream_usage and (request.get("stream_options") or {}).get("include_usage"):
+            chunks.append({"choices": [], "usage": USAGE})
+        events = [json.dumps({"id": "c", "object": "chat.completion.chunk", "created": 0, "model": "fake", **chunk})
+                  for chunk in chunks] + ["[DONE]"]
         self._send("".join(f"data: {event}\n\n" for event in events).encode(), "text/event-stream")

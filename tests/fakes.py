@@ -30,7 +30,8 @@ class StepFake(BaseChatModel):
     """Routes each call by its prompt's tag to the detect, decide, user, translate or summary reply queue.
 
     A queue that runs dry repeats its last reply; an empty ``decide`` queue says "yes" (the text
-    leaves it open) for every numbered word. ``calls`` keeps (step, messages, kwargs).
+    leaves it open) for every numbered word. ``calls`` keeps (step, messages, kwargs). ``usage``: the
+    token counts every reply reports (a LangChain ``usage_metadata``; None: none).
     """
 
     detect: list[str] = []
@@ -39,6 +40,7 @@ class StepFake(BaseChatModel):
     translate: list[str] = []
     summary: list[str] = []
     calls: list[tuple[str, list, dict]] = []
+    usage: dict | None = None
 
     @property
     def _llm_type(self) -> str:
@@ -52,7 +54,7 @@ class StepFake(BaseChatModel):
             words = re.findall(r"^(\d+)\. ", messages[-1].content, flags=re.MULTILINE)
             queue = [json.dumps({number: "yes" for number in words})]
         reply = queue.pop(0) if len(queue) > 1 else queue[0]
-        return ChatResult(generations=[ChatGeneration(message=AIMessage(content=reply))])
+        return ChatResult(generations=[ChatGeneration(message=AIMessage(content=reply, usage_metadata=self.usage))])
 
     def steps(self) -> list[str]:
         return [step for step, _, _ in self.calls]

@@ -189,6 +189,18 @@ def test_a_reply_streams_token_by_token_as_the_whole_reply(model):
 
 
 @pytest.mark.real_model
+@pytest.mark.parametrize("max_tokens", [64, 3])  # ended by the model, cut at the limit
+def test_a_streamed_reply_reports_the_token_counts_of_the_whole_reply(model, max_tokens):
+    prompt = "Translate into French: Where is the station?"
+    chunks = list(model.bind(max_tokens=max_tokens).stream(prompt))
+    streamed = sum(chunks[1:], chunks[0]).usage_metadata
+    whole = model.bind(max_tokens=max_tokens).invoke(prompt).usage_metadata
+    assert streamed["input_tokens"] == whole["input_tokens"] > 10
+    assert streamed["output_tokens"] == whole["output_tokens"] > 0
+    assert 0 <= streamed["input_token_details"]["cache_read"] < streamed["input_tokens"]
+
+
+@pytest.mark.real_model
 def test_the_inverted_forms_are_forbidden_as_the_model_writes_them(test_model_path, llama_cpp_available):
     from assistant.backends.bad_words import forbidden_next, token_sequences
     from assistant.steps import forbidden_words

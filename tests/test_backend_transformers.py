@@ -55,12 +55,17 @@ def test_stop_sequences_cut_the_reply(hf_model):
     assert "5" not in reply.content and "6" not in reply.content
 
 
-def test_a_reply_streams_in_pieces_that_join_to_the_whole_reply(hf_model):
+def test_a_reply_streams_in_pieces_that_join_to_the_whole_reply_with_its_token_counts(hf_model):
     prompt = [SystemMessage("Translate English into French. Reply with the translation only."),
               HumanMessage("Good morning, how are you today? I hope the weather is fine where you live.")]
-    pieces = [chunk.content for chunk in hf_model.stream(prompt)]
+    chunks = list(hf_model.stream(prompt))
+    pieces = [chunk.content for chunk in chunks]
     assert len([p for p in pieces if p]) >= 2, pieces
-    assert "".join(pieces) == hf_model.invoke(prompt).content  # greedy decoding: the same text either way
+    whole = hf_model.invoke(prompt)
+    assert "".join(pieces) == whole.content  # greedy decoding: the same text either way
+    streamed = sum(chunks[1:], chunks[0]).usage_metadata  # the stream ends with the reply's token counts
+    assert (streamed["input_tokens"], streamed["output_tokens"]) == (whole.usage_metadata["input_tokens"],
+                                                                     whole.usage_metadata["output_tokens"])
 
 
 def test_a_stream_left_early_frees_the_model_at_once(hf_model):

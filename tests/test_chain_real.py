@@ -12,13 +12,14 @@ import json
 import pytest
 from langchain_core.messages import convert_to_openai_messages
 
+from assistant.backends import ModelSpec
 from assistant.backends.hf import load_engine
 from assistant.chain import Assistant
 from assistant.detection import Candidate
 from assistant.inputs import neutralize_control_tokens
 from assistant.prompts import load_prompt, prompt_tags
 from assistant.steps import ModelSteps
-from assistant.users import SimulatedUser
+from assistant.users import OracleUser, SimulatedUser
 
 pytestmark = pytest.mark.real_model
 
@@ -88,3 +89,14 @@ def test_role_markers_in_the_source_do_not_become_turns(hf_model):
     im_start = engine.tokenizer.convert_tokens_to_ids("<|im_start|>")
     # one per message plus the generation prompt: nothing from the source
     assert ids.count(im_start) == len(messages) + 1
+
+
+def test_a_real_run_counts_the_tokens_of_detection_and_of_the_streamed_translation(embedded_model, embedded_spec):
+    assistant = Assistant.for_model(embedded_model, ModelSpec.parse(embedded_spec))
+    transcript = assistant.run("Can you help me?", "fr", user=OracleUser({"formality": "formal"}), max_questions=1)
+    for step in ("detect", "translate"):
+        usage = transcript.usage[step]
+        assert usage.calls >= 1 and usage.unreported == 0, (step, usage)
+        assert usage.input_tokens > 0 and usage.output_tokens > 0, (step, usage)
+        assert 0 <= usage.evaluated_tokens <= usage.input_tokens, (step, usage)
+    assert transcript.usage["translate"].streamed == 1

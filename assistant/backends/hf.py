@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import copy
 import threading
-from collections.abc import Iterator
+from collections.abc import Generator
 from pathlib import Path
 from typing import Any
 
@@ -119,20 +119,22 @@ class HFEngine:
         usage = {"input_tokens": len(ids), "output_tokens": int(new_tokens.numel()), "cached_tokens": reused}
         return text, usage
 
-    def stream(self, messages: list[dict[str, str]], config: GenerationConfig) -> Iterator[str]:
-        """The reply piece by piece as it is decoded. ``generate`` runs in a thread and hands its text
-        to transformers' ``TextIteratorStreamer``; when the reader stops early (Stop in the page) the
-        generation ends at its next token, so the model is free again at once."""
+    def stream(self, messages: list[dict[str, str]], config: GenerationConfig) -> Generator[str, None, dict[str, int]]:
+        """The reply piece by piece as it is decoded; returns its token counts. ``generate`` runs in a
+        thread and hands its text to transformers' ``TextIteratorStreamer``; when the reader stops
+        early (Stop in the page) the generation ends at its next token, so the model is free again at once."""
         from transformers import TextIteratorStreamer
 
         ids = self.prompt_ids(messages)
         streamer = TextIteratorStreamer(self.tokenizer, skip_prompt=True, skip_special_tokens=True)
         abandoned = threading.Event()
         failures: list[BaseException] = []
+        generated: list[tuple[Any, int]] = []
 
         def run() -> None:
             try:
-                self._generate_after(ids, config, streamer=streamer, stopping_criteria=_stop_when(abandoned))
+                generated.append(self._generate_after(ids, config, streamer=streamer,
+                                                      stopping_criteria=_stop_when(abandoned)))
             except BaseException as err:  # noqa: BLE001 - raised again in the reader's thread
                 failures.append(err)
                 streamer.end()  # the reader would otherwise wait forever
@@ -148,6 +150,8 @@ class HFEngine:
             thread.join()
         if failures:
             raise failures[0]
+        new_tokens, reused = generated[0]
+        return {"input_tokens": len(ids), "output_tokens": int(new_tokens.numel()), "cached_tokens": reused}
 
     def _generate_after(self, ids: list[int], config: GenerationConfig, **extra: Any) -> tuple[Any, int]:
         """Generate after the prompt ``ids``, prefilling only what the prefix cache lacks: the new
@@ -261,7 +265,7 @@ class TransformersChatModel(InProcessChatModel):
         return chat_result(_cut_at_stop(text, stop), usage)
 
     def _pieces(self, messages: list[dict[str, Any]], stop: list[str] | None,
-                kwargs: dict[str, Any]) -> Iterator[str] | None:
+                kwargs: dict[str, Any]) -> Generator[str, None, dict[str, int]] | None:
         """None (the whole reply) for a call with stop sequences, since a piece may hold only the start of one."""
         return None if stop else self._engine.stream(messages, self.generation.updated(kwargs))
 

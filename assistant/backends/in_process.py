@@ -4,7 +4,7 @@ falls back to the whole reply where a backend cannot stream a call."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from typing import Any
 
 from langchain_core.callbacks import CallbackManagerForLLMRun
@@ -19,7 +19,8 @@ from .results import chat_chunks, whole_reply_chunk
 
 class InProcessChatModel(BaseChatModel):
     """A subclass says how to load its engine (``_load_engine``), how to generate (``_generate``) and
-    how to stream a call (``_pieces``: the reply's pieces, or None to send it whole)."""
+    how to stream a call (``_pieces``: the reply's pieces, returning its token counts once complete,
+    or None to send it whole)."""
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
 
@@ -35,7 +36,7 @@ class InProcessChatModel(BaseChatModel):
         raise NotImplementedError
 
     def _pieces(self, messages: list[dict[str, Any]], stop: list[str] | None,
-                kwargs: dict[str, Any]) -> Iterator[str] | None:
+                kwargs: dict[str, Any]) -> Generator[str, None, dict[str, int]] | None:
         raise NotImplementedError
 
     @property

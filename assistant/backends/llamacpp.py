@@ -20,7 +20,7 @@ import os
 import threading
 from contextlib import contextmanager
 from functools import lru_cache
-from collections.abc import Iterator
+from collections.abc import Generator
 from pathlib import Path
 from typing import Any
 
@@ -70,15 +70,38 @@ def _llama_cpp():
 
 @lru_cache(maxsize=1)
 def _counting_llama_class() -> type:
-    """``Llama`` that records how many prompt tokens a call evaluated; the rest came from a cache."""
+    """``Llama`` that records how many prompt tokens a call evaluated (the rest came from a cache) and
+    the tokens it sampled, so that a streamed reply, which llama-cpp-python gives without token
+    counts, reports them too."""
 
     class CountingLlama(_llama_cpp().Llama):
         prompt_evaluated: int | None = None
+        prompt_tokens = 0
+        sampled: list[int]  # set by each call's ``generate``
+
+        def generate(self, tokens, *args, **kwargs):
+            self.prompt_tokens, self.sampled = len(tokens), []
+            return super().generate(tokens, *args, **kwargs)
 
         def eval(self, tokens):
             if self.prompt_evaluated is None:
                 self.prompt_evaluated = len(tokens)
             super().eval(tokens)
+
+        def sample(self, *args, **kwargs):
+            token = super().sample(*args, **kwargs)
+            self.sampled.append(token)
+            return token
+
+        def call_usage(self) -> dict[str, int]:
+            """The token counts of the last call, as its non-streamed reply reports them: the end of
+            generation token it sampled last is no output token."""
+            output = len(self.sampled)
+            if output and _llama_cpp().llama_vocab_is_eog(self._model.vocab, self.sampled[-1]):
+                output -= 1
+            evaluated = self.prompt_tokens if self.prompt_evaluated is None else self.prompt_evaluated
+            return {"input_tokens": self.prompt_tokens, "output_tokens": output,
+                    "cached_tokens": self.prompt_tokens - evaluated}
 
     return CountingLlama
 
@@ -153,9 +176,11 @@ class LlamaCppEngine:
         return response["choices"][0]["message"]["content"] or "", counts
 
     def stream(self, messages: list[dict[str, Any]], config: GenerationConfig,
-               stop: list[str] | None = None) -> Iterator[str]:
-        """The reply piece by piece as llama.cpp decodes it (the lock is held until it is complete)."""
+               stop: list[str] | None = None) -> Generator[str, None, dict[str, int]]:
+        """The reply piece by piece as llama.cpp decodes it (the lock is held until it is complete);
+        returns its token counts."""
         with self.lock:
+            self.llama.prompt_evaluated = None
             chunks = self.llama.create_chat_completion(messages=messages, temperature=config.temperature,
                                                        seed=config.seed, max_tokens=config.max_tokens, stop=stop,
                                                        stream=True, **self._forbidding(config.bad_words))
@@ -163,6 +188,7 @@ class LlamaCppEngine:
                 piece = chunk["choices"][0]["delta"].get("content")
                 if piece:
                     yield piece
+            return self.llama.call_usage()
 
     def _forbidding(self, words: tuple[str, ...]) -> dict[str, Any]:
         """A logits processor that forbids ``words`` (none without words)."""
@@ -312,7 +338,7 @@ class LlamaCppChatModel(InProcessChatModel):
         return chat_result(text, usage)
 
     def _pieces(self, messages: list[dict[str, Any]], stop: list[str] | None,
-                kwargs: dict[str, Any]) -> Iterator[str] | None:
+                kwargs: dict[str, Any]) -> Generator[str, None, dict[str, int]] | None:
         """None (the whole reply) for a reply constrained to a schema or a choice; others stream
         (forbidden words included)."""
         if "response_format" in kwargs or "structured_outputs" in (kwargs.get("extra_body") or {}):

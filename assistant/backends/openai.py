@@ -174,6 +174,7 @@ def chat_model(base_url: str, model: str, generation: GenerationConfig, api_key:
         seed=generation.seed,
         timeout=CALL_TIMEOUT_S,
         max_retries=CALL_RETRIES,
+        stream_usage=True,  # a streamed reply ends with its token counts, as a whole one does
     )
 
 
