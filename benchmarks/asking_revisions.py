@@ -1,6 +1,6 @@
 """How well one git revision of the chain asks, on a small fixed sample: the before or after of a change.
 
-    python benchmarks/asking_revisions.py REV [--model FILE.gguf] [--limit 6] [--seed 0] [--sets NAME ...] \\
+    python benchmarks/asking_revisions.py REV [--model FILE.gguf] [--limit 6] [--seed 0] [--sets NAME ...] [--baseline] \\
         [--data /work/shared/datasets] [--runs runs/asking] [--out benchmarks/results/asking]
 
 REV (a commit, a branch, HEAD; committed code only) is checked out with ``git worktree add`` into a
@@ -16,7 +16,10 @@ prompt cache load once:
 - AmbigMT dev, it_resolution fr (``ambigmt:DATA/ambigmt-dev``): what "it" is;
 - ``datasets/fixtures/nothing_ambiguous.jsonl`` fr: texts with nothing to ask (the needless-question rate).
 
-Only the intercpt method asks, so the baselines are not run. A LangChain callback on the loaded model
+Only the intercpt method asks, so the baselines are not run, except with ``--baseline``: no-extra (the
+plain translation) then runs on the same items of each set, in its own run ``RUNS/<short-hash>/<set>-no-extra``
+after intercpt's, and each set gets the cost of intercpt as a multiple of no-extra's: model time (every
+timed step of the transcripts but ``answer``, the oracle's) and model calls. A LangChain callback on the loaded model
 (this checkout's ``assistant/usage.py``, whatever the revision) counts its calls and the tokens their
 replies report (prompt tokens, those evaluated rather than reused from the prompt cache, and generated
 tokens); at a revision whose llama.cpp backend streams without token counts, the streamed translation
@@ -70,7 +73,8 @@ def at_revision(args: argparse.Namespace) -> int:
     try:
         command = [sys.executable, str(Path(__file__).resolve()), "--inside", short, "--model", str(args.model),
                    "--limit", str(args.limit), "--seed", str(args.seed), "--data", str(args.data),
-                   "--runs", str(args.runs.resolve()), "--out", str(args.out.resolve()), "--sets", *args.sets]
+                   "--runs", str(args.runs.resolve()), "--out", str(args.out.resolve()), "--sets", *args.sets,
+                   *(["--baseline"] if args.baseline else [])]
         env = {**os.environ, "PYTHONPATH": str(tree)}
         return subprocess.run(command, cwd=tree, env=env).returncode
     finally:
@@ -109,13 +113,20 @@ def inside(args: argparse.Namespace) -> int:
                                "limit": args.limit, "seed": args.seed, "sets": {}}
     started = time.perf_counter()
     for name, (data, types) in ((n, SETS[n]) for n in args.sets):
-        config = EvalConfig(out=args.runs / args.inside / name, data=data.format(data=args.data, root=ROOT),
-                            types=types, langs=(LANG,), methods=("intercpt",), translator=f"llamacpp:{args.model}",
-                            user="oracle", limit=args.limit, seed=args.seed)
-        before = copy.copy(counter.total)
-        summary = evaluate(config, progress=False, load_model=load)
+        def run(method: str, folder: str) -> tuple[Any, dict[str, Any], dict[str, int]]:
+            config = EvalConfig(out=args.runs / args.inside / folder, data=data.format(data=args.data, root=ROOT),
+                                types=types, langs=(LANG,), methods=(method,), translator=f"llamacpp:{args.model}",
+                                user="oracle", limit=args.limit, seed=args.seed)
+            before = copy.copy(counter.total)
+            summary = evaluate(config, progress=False, load_model=load)
+            return config, summary, asdict(counter.total - before)
+
+        config, summary, counts = run("intercpt", name)
         session = summary["run"]["sessions"][-1]
-        results["sets"][name] = set_result(summary, session, asdict(counter.total - before))
+        results["sets"][name] = set_result(summary, session, counts)
+        if args.baseline:
+            plain, _, plain_counts = run("no-extra", f"{name}-no-extra")
+            results["sets"][name]["vs_no_extra"] = versus(config.out, counts, plain.out, plain_counts)
         results["sets"][name]["item_ids"] = [json.loads(line)["item"]["id"]
                                              for line in (config.out / "items.jsonl").read_text("utf-8").splitlines()]
         (out / name).mkdir(parents=True, exist_ok=True)
@@ -140,6 +151,25 @@ def set_result(summary: dict[str, Any], session: dict[str, Any], counts: dict[st
             else None, "totals": counts}
 
 
+def model_seconds(run: Path) -> dict[str, float]:
+    """Each finished item's model time in a run: its transcript's timed steps but the oracle's ``answer``."""
+    records = (json.loads(line) for line in (run / "items.jsonl").read_text("utf-8").splitlines())
+    return {r["item"]["id"]: sum(s for step, s in r["transcript"]["timings"].items() if step != "answer")
+            for r in records if r.get("transcript") and not r.get("error")}
+
+
+def versus(run: Path, counts: dict[str, int], plain_run: Path, plain_counts: dict[str, int]) -> dict[str, Any]:
+    """intercpt's model time (on the items both methods finished) and model calls (of the last invocation
+    of each run) as multiples of no-extra's."""
+    ours, theirs = model_seconds(run), model_seconds(plain_run)
+    shared = [i for i in ours if i in theirs]
+    time_ratio = sum(ours[i] for i in shared) / sum(theirs[i] for i in shared) if shared else None
+    calls_ratio = counts["calls"] / plain_counts["calls"] if plain_counts["calls"] else None
+    return {"items": len(shared), "model_time": round(time_ratio, 2) if time_ratio else None,
+            "calls": round(calls_ratio, 2) if calls_ratio else None,
+            "no_extra_s_per_item": round(sum(theirs[i] for i in shared) / len(shared), 2) if shared else None}
+
+
 def render(results: dict[str, Any]) -> str:
     """The revision's numbers, one row per set, in the order of ``benchmarks/results/asking.md``."""
     from evaluation.report import format_cell
@@ -159,6 +189,12 @@ def render(results: dict[str, Any]) -> str:
                      f"{per.get('calls', '—')} ({per.get('streamed', '—')}) | "
                      f"{per.get('input_tokens', '—')} ({per.get('evaluated_tokens', '—')}) | "
                      f"{per.get('output_tokens', '—')} |")
+    costs = [(name, found["vs_no_extra"]) for name, found in results["sets"].items() if found.get("vs_no_extra")]
+    if costs:
+        lines += ["", "intercpt against no-extra (the plain translation) on the same items:", "",
+                  "| set | items | no-extra model s/item | model time × | model calls × |", "|---|---|---|---|---|"]
+        lines += [f"| {name} | {v['items']} | {v['no_extra_s_per_item']} | {v['model_time']} | {v['calls']} |"
+                  for name, v in costs]
     return "\n".join(lines) + "\n"
 
 
@@ -183,7 +219,9 @@ def compare(revisions: list[str], out: Path) -> str:
                  ("calls / item (streamed)", [f"{p.get('calls', '—')} ({p.get('streamed', '—')})" for p in per]),
                  ("prompt tokens / item (evaluated)",
                   [f"{p.get('input_tokens', '—')} ({p.get('evaluated_tokens', '—')})" for p in per]),
-                 ("output tokens / item", [str(p.get("output_tokens", "—")) for p in per])]
+                 ("output tokens / item", [str(p.get("output_tokens", "—")) for p in per]),
+                 ("model time × no-extra", [str((f.get("vs_no_extra") or {}).get("model_time", "—")) for f in found]),
+                 ("model calls × no-extra", [str((f.get("vs_no_extra") or {}).get("calls", "—")) for f in found])]
         for i, (label, cells) in enumerate(rows):
             first = f"{NAMES.get(name, name)} ({found[0].get('n', '—')})" if i == 0 else ""
             lines.append(f"| {first} | {label} | " + " | ".join(cells) + " |")
@@ -202,6 +240,8 @@ def main() -> int:
     parser.add_argument("--runs", type=Path, default=ROOT / "runs" / "asking", help="where the evaluator runs go")
     parser.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results" / "asking")
     parser.add_argument("--sets", nargs="+", choices=list(SETS), default=list(SETS), help="the sets to run (default: all)")
+    parser.add_argument("--baseline", action="store_true",
+                        help="also run no-extra on the same items and report intercpt's cost as a multiple of it")
     parser.add_argument("--compare", nargs="+", metavar="SHORT_HASH",
                         help="print the comparison table of revisions already measured, in this order")
     args = parser.parse_args()
