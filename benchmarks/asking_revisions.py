@@ -133,6 +133,7 @@ def inside(args: argparse.Namespace) -> int:
         for file in COPIED:
             shutil.copyfile(config.out / file, out / name / file)
     results["wall_s"] = round(time.perf_counter() - started, 1)
+    keep_earlier_counts(results, out / "asking.json")
     (out / "asking.json").write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
     (out / "asking.md").write_text(render(results), encoding="utf-8")
     print(f"wrote {out}")
@@ -149,6 +150,17 @@ def set_result(summary: dict[str, Any], session: dict[str, Any], counts: dict[st
             "items_run": ran, "wall_s": session["wall_s"],
             "per_item": {k: round(v / ran, 1) for k, v in {"wall_s": session["wall_s"], **counts}.items()} if ran
             else None, "totals": counts}
+
+
+def keep_earlier_counts(results: dict[str, Any], written: Path) -> None:
+    """A set whose run was already complete ran no item in this invocation: its calls, tokens and
+    seconds are those an earlier invocation wrote."""
+    if not written.is_file():
+        return
+    earlier = json.loads(written.read_text(encoding="utf-8"))["sets"]
+    for name, found in results["sets"].items():
+        if not found["items_run"] and name in earlier:
+            results["sets"][name] = {**earlier[name], **{k: v for k, v in found.items() if k == "vs_no_extra"}}
 
 
 def model_seconds(run: Path) -> dict[str, float]:
