@@ -153,13 +153,13 @@ def set_result(summary: dict[str, Any], session: dict[str, Any], counts: dict[st
 
 
 def keep_earlier_counts(results: dict[str, Any], written: Path) -> None:
-    """A set whose run was already complete ran no item in this invocation: its calls, tokens and
-    seconds are those an earlier invocation wrote."""
+    """A set whose run was already complete made no model call in this invocation: its calls, tokens
+    and seconds are those an earlier invocation wrote."""
     if not written.is_file():
         return
     earlier = json.loads(written.read_text(encoding="utf-8"))["sets"]
     for name, found in results["sets"].items():
-        if not found["items_run"] and name in earlier:
+        if not found["totals"]["calls"] and name in earlier:
             results["sets"][name] = {**earlier[name], **{k: v for k, v in found.items() if k == "vs_no_extra"}}
 
 
