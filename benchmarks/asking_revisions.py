@@ -58,6 +58,8 @@ SETS = {
 }
 ASKING = ("ask_recall", "question_precision", "questions_per_item", "needless_rate")
 COPIED = ("report.md", "summary.json", "items.jsonl")
+# Not from any set: it raises the register of "you", what "it" is and a person's gender.
+WARM_UP_TEXT = "Can you bring it back tomorrow? The teacher says it is ready."
 
 
 def git(*args: str) -> str:
@@ -108,6 +110,7 @@ def inside(args: argparse.Namespace) -> int:
             loaded[str(spec)].callbacks = [counter]
         return loaded[str(spec)]
 
+    warm_up(load, args.model)
     out = args.out / args.inside
     results: dict[str, Any] = {"revision": args.inside, "model": str(args.model), "lang": LANG,
                                "limit": args.limit, "seed": args.seed, "sets": {}}
@@ -138,6 +141,18 @@ def inside(args: argparse.Namespace) -> int:
     (out / "asking.md").write_text(render(results), encoding="utf-8")
     print(f"wrote {out}")
     return 0
+
+
+def warm_up(load: Any, model: Path) -> None:
+    """Load the model and fill llama.cpp's cache of prompt states with every fixed prompt the sets use
+    (the decision, the question about "it", both translation prompts), uncounted: the first item of a
+    run would otherwise pay the whole prefix evaluation for the method that happens to run first."""
+    from assistant.backends import ModelSpec
+    from assistant.chain import Assistant
+
+    spec = ModelSpec.parse(f"llamacpp:{model}")
+    for method in ("intercpt", "no-extra"):
+        Assistant(load(spec), str(spec)).run(WARM_UP_TEXT, LANG, method=method)
 
 
 def set_result(summary: dict[str, Any], session: dict[str, Any], counts: dict[str, int]) -> dict[str, Any]:
