@@ -29,9 +29,13 @@ from .nlp.referents import named_in_text
 from .parsing import Detection, clean_translation, decision_schema, parse_decisions, parse_detection
 from .prompts import load_prompt, prompts_root, tagged
 from .transcript import Check, Transcript, Turn
-from .usage import UsageCounter
+from .usage import UsageCounter, total
 
 REPAIR_BUDGET = 3
+# The repairs of one translation stop once their calls have computed this many tokens (prompt tokens
+# evaluated, not restored from a cache, plus tokens written): attempts alone do not bound a long text
+# repaired one sentence at a time, a call per sentence. Three rewrites of a paragraph fit in it.
+REPAIR_TOKEN_BUDGET = 4000
 RETRY_TEMPERATURE = 0.7
 DECISION_TOKENS = 8  # reply tokens per word in a decide call: '"1": "yes", '
 
@@ -134,17 +138,21 @@ class ModelSteps:
 
     prompts: ``generalist`` detection prompts show examples of every ambiguity type;
         ``specialist`` ones only the type the pre-pass found.
-    repair_budget: how many sampled re-translations verify-and-repair may try.
+    repair_budget: how many sampled re-translations verify-and-repair may try;
+    repair_token_budget: the tokens its calls may compute for one translation (counted where the
+        steps are ``counted_for`` a transcript), whichever bound comes first.
     structured_output: the backend constrains replies to a JSON schema, so detection
         replies always parse; otherwise they are parsed tolerantly.
     context_policy: how much of a long context a model reads.
     """
 
     def __init__(self, chat_model: BaseChatModel, *, prompts: str = "generalist", repair_budget: int = REPAIR_BUDGET,
-                 structured_output: bool = False, context_policy: ContextPolicy | None = None):
+                 repair_token_budget: int = REPAIR_TOKEN_BUDGET, structured_output: bool = False,
+                 context_policy: ContextPolicy | None = None):
         self.chat_model = chat_model
         self.prompts = prompts
         self.repair_budget = repair_budget
+        self.repair_token_budget = repair_token_budget
         self.structured_output = structured_output
         self.context_policy = context_policy or ContextPolicy()
         self._prompt_cache: dict[tuple, ChatPromptTemplate] = {}
@@ -286,10 +294,9 @@ class ModelSteps:
                           ) -> tuple[str, list[Check]]:
         """Check ``translation`` against the answers in ``turns`` (and its length against the source's
         and its language, which catch a model that answered or obeyed the text instead of translating
-        it); where a
-        check fails (not where one could not read its answer: another attempt is no likelier to be
-        read, and costs a translation), repair within the repair budget: first a targeted rewrite of the words a
-        failed check names (pronouns, verb forms, a person's noun and agreement; the whole text when
+        it); where a check fails (not where one could not read its answer: another attempt is no
+        likelier to be read, and costs a translation), repair within the repair budgets (attempts
+        and tokens): first a targeted rewrite of the words a failed check names (pronouns, verb forms, a person's noun and agreement; the whole text when
         it is not a translation), then, for a text that is still not a translation, one sentence at
         a time, then sampled re-translations; the text that agrees best is kept. Every attempt is
         decoded with the words the answers forbid, and with the words that gave a person the wrong
@@ -315,6 +322,11 @@ class ModelSteps:
 
         checks, fixes = evaluate(translation)
         attempts = 1
+        before = total(transcript.usage.values())
+
+        def may_try() -> bool:
+            spent = total(transcript.usage.values()) - before  # the repairs' calls, counted where metered
+            return attempts <= self.repair_budget and spent.evaluated_tokens + spent.output_tokens < self.repair_token_budget
 
         def consider(candidate: str) -> None:
             """Count the attempt; keep the candidate if it agrees better."""
@@ -324,13 +336,13 @@ class ModelSteps:
             if _badness(candidate_checks) < _badness(checks):
                 translation, checks = candidate, candidate_checks
 
-        if fixes and attempts <= self.repair_budget:
+        if fixes and may_try():
             consider(self.rewrite(transcript, translation, fixes, turns, avoid=tuple(wrong_forms)))
-        if not_a_translation(checks) and attempts <= self.repair_budget:
+        if not_a_translation(checks) and may_try():
             by_sentence = self.translate_by_sentence(transcript, turns)
             if by_sentence is not None:
                 consider(by_sentence)
-        while _badness(checks)[0] and attempts <= self.repair_budget:  # an unchecked answer is no failure
+        while _badness(checks)[0] and may_try():  # an unchecked answer is no failure
             consider(self.translate(transcript, turns, sample_seed=attempts, avoid=tuple(wrong_forms)))
         for check in checks:
             check.attempts = attempts

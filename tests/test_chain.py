@@ -212,6 +212,16 @@ def test_verify_reports_failure_when_no_candidate_agrees():
     assert (check(transcript.checks, "formality").status, check(transcript.checks, "formality").attempts) == ("fail", 3)
 
 
+def test_repairs_stop_at_the_token_budget_before_the_attempts_run_out():
+    usage = {"input_tokens": 500, "output_tokens": 300, "total_tokens": 800}
+    fake = StepFake(detect=[ASK], translate=["Peux-tu m'aider ?"], calls=[], usage=usage)
+    assistant = Assistant(fake, "fake:m", repair_budget=5)
+    assistant.steps.repair_token_budget = 1500  # room for two repair calls of 800 tokens: the second starts at 800
+    transcript = assistant.run("Can you help me?", "fr", user=HumanUser(lambda t: "formal"))
+    assert (check(transcript.checks, "formality").status, check(transcript.checks, "formality").attempts) == ("fail", 3)
+    assert transcript.usage["verify"].calls == 2
+
+
 def test_verify_reports_unchecked_when_the_translation_has_no_marker():
     fake = StepFake(detect=[ASK], translate=["On peut m'aider ?"], calls=[])
     transcript = run(fake, "Can you help me?", user=HumanUser(lambda t: "formal"))
