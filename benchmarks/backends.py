@@ -134,6 +134,32 @@ def llamacpp_speed(path: str, text: str) -> dict:
             "decode_tokens_per_s": round(DECODE_TOKENS / decode, 2), "weight_bytes_per_token": gguf_decode_bytes(path)}
 
 
+def product_llamacpp_speed(path: str, text: str) -> dict:
+    """Decode through the product's own llama.cpp chat model (LangChain, sampling, token counting), on the
+    same GGUF and threads as the bare loop: a reply that copies ``text`` is streamed twice (the first
+    fills the prompt cache), and the second's decode speed is its tokens after the first over the
+    seconds from the first streamed piece to the last."""
+    from langchain_core.messages import HumanMessage
+
+    from assistant.backends import ModelSpec, load_chat_model
+
+    model = load_chat_model(ModelSpec.parse(f"llamacpp:{path}")).bind(max_tokens=DECODE_TOKENS + 1)
+    prompt = [HumanMessage(f"Copy this text exactly, from its first word:\n\n{text}")]
+    for _ in model.stream(prompt):
+        pass
+    stamps, written, prompt_tokens = [], 0, 0
+    for chunk in model.stream(prompt):
+        if chunk.content:
+            stamps.append(time.perf_counter())
+        if chunk.usage_metadata:
+            written, prompt_tokens = chunk.usage_metadata["output_tokens"], chunk.usage_metadata["input_tokens"]
+    if written < 2 or len(stamps) < 2:
+        raise RuntimeError(f"the reply was too short to time ({written} tokens)")
+    return {"prompt_tokens": prompt_tokens, "prefill_tokens_per_s": None,
+            "decode_tokens_per_s": round((written - 1) / (stamps[-1] - stamps[0]), 2),
+            "weight_bytes_per_token": gguf_decode_bytes(path)}
+
+
 def transformers_speed(path: str, text: str) -> dict:
     import torch
 
@@ -244,10 +270,15 @@ def markdown(results: dict) -> str:
              "| backend | weights read per token | prefill tok/s | decode tok/s | of the GGUF limit | "
              "of the limit for its own weights |", "| --- | --- | --- | --- | --- | --- |"]
     for name, s in results["speed"].items():
-        lines.append(f"| {name} | {s['weight_bytes_per_token'] / 1e6:.0f} MB | {s['prefill_tokens_per_s']} | "
+        lines.append(f"| {name} | {s['weight_bytes_per_token'] / 1e6:.0f} MB | {s['prefill_tokens_per_s'] or '—'} | "
                      f"{s['decode_tokens_per_s']} | {s['fraction_of_gguf_limit']:.0%} "
                      f"(limit {s['limit_tokens_per_s_gguf']}) | {s['fraction_of_own_limit']:.0%} "
                      f"(limit {s['limit_tokens_per_s_own_weights']}) |")
+    bare, product = (results["speed"].get(k) for k in ("llama.cpp", "llama.cpp through the product"))
+    if bare and product:
+        lines += ["", f"The product's llama.cpp decode (its chat model, streamed, sampling and counting tokens) runs at "
+                  f"**{product['decode_tokens_per_s'] / bare['decode_tokens_per_s']:.0%}** of the bare `Llama.eval` "
+                  "loop's on the same GGUF and threads (its prefill is cached by the first of two runs, so it has none)."]
     if results.get("vllm_startup"):
         lines += ["", "vLLM reads the model converted to bfloat16; \"one core\" is vLLM-CPU's own thread binding, "
                   "which reserves a core for its front end (`VLLM_CPU_NUM_OF_RESERVED_CPU=1`); the product's "
@@ -302,9 +333,11 @@ def main(argv: list[str] | None = None) -> int:
     log("1. memory bandwidth")
     results["memory_bandwidth"] = bandwidth = memory_bandwidth(args.device)
     results["device"] = args.device
-    in_process = {"llama.cpp": llamacpp_speed, "transformers": transformers_speed}
+    in_process = {"llama.cpp": llamacpp_speed, "llama.cpp through the product": product_llamacpp_speed,
+                  "transformers": transformers_speed}
     if args.device == "cuda":
         in_process.pop("llama.cpp")
+        in_process.pop("llama.cpp through the product")
     log(f"  {bandwidth['gb_per_s']} GB/s")
     log("2. prefill and decode tokens/s")
     text = prompt_text()
