@@ -8,8 +8,12 @@ from __future__ import annotations
 
 import copy
 import re
-from collections.abc import Iterator
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Iterator
+from dataclasses import replace
 from functools import lru_cache
+from typing import Any
 
 import yaml
 from langchain_core.language_models.chat_models import BaseChatModel
@@ -49,6 +53,30 @@ def _lines(text: str, start: int, end: int) -> list[tuple[int, int]]:
             bounds.append((start + line.start() + len(piece) - len(piece.lstrip()),
                            start + line.end() - len(piece) + len(piece.rstrip())))
     return bounds
+
+
+class _RecentReadings:
+    """The model's readings (decisions, questions) of the last texts it read, by their inputs: a
+    file or a batch repeats segments ("Cancel", "Yes."), and a greedy call on the same inputs reads
+    them the same way again. Bounded; shared by the threads of a server."""
+
+    SIZE = 512
+
+    def __init__(self) -> None:
+        self._readings: OrderedDict[tuple, Any] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def lookup(self, key: tuple, read: Callable[[], Any]) -> Any:
+        with self._lock:
+            if key in self._readings:
+                self._readings.move_to_end(key)
+                return self._readings[key]
+        value = read()  # outside the lock: a model call
+        with self._lock:
+            self._readings[key] = value
+            while len(self._readings) > self.SIZE:
+                self._readings.popitem(last=False)
+        return value
 
 
 def _badness(checks: list[Check]) -> tuple[int, int]:
@@ -153,6 +181,7 @@ class ModelSteps:
         self.prompts = prompts
         self.repair_budget = repair_budget
         self.repair_token_budget = repair_token_budget
+        self._seen = _RecentReadings()  # shared by the counted copies: identical segments are read once
         self.structured_output = structured_output
         self.context_policy = context_policy or ContextPolicy()
         self._prompt_cache: dict[tuple, ChatPromptTemplate] = {}
@@ -173,6 +202,12 @@ class ModelSteps:
         them, and asking beats guessing)."""
         if not candidates:
             return []
+        verdicts = self._seen.lookup(("decide", source, target_lang, tuple(candidates), self.prompts),
+                                     lambda: self._decisions(source, target_lang, candidates))
+        return [self.fixed_turn(c, target_lang) for c, open_ in zip(candidates, verdicts) if open_]
+
+    def _decisions(self, source: str, target_lang: str, candidates: list[Candidate]) -> list[bool]:
+        """The decide call's verdict for each candidate: does the text leave it open?"""
         groups = tuple(dict.fromkeys(c.ambiguity for c in candidates)) if self.prompts == "specialist" else None
         words = "\n".join(f'{i}. "{c.span}": {get_type(c.ambiguity).label}{_may_refer(c)}'
                            for i, c in enumerate(candidates, 1))
@@ -184,8 +219,7 @@ class ModelSteps:
             verdicts = parse_decisions(chain.invoke({"source": source, "words": words}), len(candidates))
             if verdicts is not None:
                 break
-        verdicts = _one_referent_each(candidates, verdicts or [True] * len(candidates))
-        return [self.fixed_turn(c, target_lang) for c, open_ in zip(candidates, verdicts) if open_]
+        return _one_referent_each(candidates, verdicts or [True] * len(candidates))
 
     @staticmethod
     def fixed_turn(candidate: Candidate, target_lang: str) -> Turn:
@@ -194,6 +228,13 @@ class ModelSteps:
                     question=kind.fixed_question(candidate.span, target_lang), options=list(kind.options(target_lang)))
 
     def ask(self, source: str, target_lang: str, candidate: Candidate, context: str | None = None) -> Turn | None:
+        """The question about ``candidate`` (see ``_question``), or None; a text read before with the
+        same context gets the same question again without a model call."""
+        turn = self._seen.lookup(("ask", source, target_lang, candidate, context, self.prompts),
+                                 lambda: self._question(source, target_lang, candidate, context))
+        return replace(turn) if turn is not None else None  # its answer goes into a copy of its own
+
+    def _question(self, source: str, target_lang: str, candidate: Candidate, context: str | None) -> Turn | None:
         """One detection call for a type with open options ("it", a word's sense), in which the model
         writes the question and its options (retried once, sampling, if unparsable): a question, or None.
         Where the type wants options from the text, only those naming a noun phrase of the source or

@@ -129,7 +129,9 @@ def test_cli_document_mode_keeps_one_register_and_asks_once(intercpt_cli, embedd
     assert asked and len(asked) == len(set(asked)), turns  # each distinct question once
     assert all(t["answer"] == "formal, I am writing to my director" for t in turns if t["ambiguity"] == "formality")
     registers = [read_formality(p["translation"], "fr") for p in paragraphs]
-    assert "formal" in registers and "informal" not in registers, registers  # one register: "vous"
+    assert "informal" not in registers, registers  # one register: "vous", or none that can be read
+    # (a translation without a marker is left as it is, "unchecked": a re-translation costs a call a
+    # check that failed earns, and one that read nothing did not)
     for paragraph, register in zip(paragraphs, registers):  # a paragraph the model left untranslated says so
         checks = {c["name"]: c["status"] for c in paragraph["checks"]}
         assert register == "formal" or checks.get("formality") != "pass", paragraph
