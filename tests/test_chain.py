@@ -345,3 +345,15 @@ def test_drive_streams_the_translation_then_reports_done():
     kinds = [step.kind for step in dialogue.drive(OracleUser({"formality": "formal"}))]
     assert kinds[:2] == ["asked", "answered"] and kinds[2] == "translating" and kinds[-1] == "done"
     assert "token" in kinds and dialogue.transcript.translation == "Pouvez-vous m'aider ?"
+
+
+def test_an_identical_segment_is_read_once_and_its_question_is_a_fresh_copy():
+    fake = StepFake(detect=[ASK_IT], translate=["Il est joli."], calls=[])
+    assistant = Assistant(fake, "fake:m")
+    first = assistant.run("I saw a hat and a car. Is it pretty?", "fr", user=HumanUser(lambda turn: "a hat"))
+    second = assistant.run("I saw a hat and a car. Is it pretty?", "fr", user=NoUser())
+    assert fake.steps().count("detect") == 1
+    assert (first.turns[0].answer, second.turns[0].answer) == ("a hat", None)
+    assert "detect" not in second.usage and second.turns[0].question == first.turns[0].question
+    assistant.run("I saw a hat and a car. Was it pretty?", "fr", user=NoUser())
+    assert fake.steps().count("detect") == 2  # another text is read again
