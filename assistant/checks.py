@@ -1,7 +1,7 @@
 """Read formality and grammatical gender off a translation, to verify it against what the user said.
 
 Per target language: T-V pronouns and possessives for formality, and for Japanese the register
-of the whole text (``nlp.target_gender.japanese_register``); for the gender of a person, the
+of the whole text (``nlp.japanese_register``); for the gender of a person, the
 words that translate the person asked about (``nlp.target_gender.gender_of_mention``: spaCy
 morphology for French and Spanish, rules for German), located from the source and the span the
 question named; gendered pronouns for what "it" stands for. A reader answers ``None`` when the
@@ -20,8 +20,8 @@ from functools import lru_cache
 from .ambiguity import ambiguity_types
 from .nlp.language import is_target_not_english
 from .nlp.people import Mention, find_person_mentions, unsettled
-from .nlp.target_gender import (HONORIFIC, PLAIN, POLITE, Reading, gender_of_mention, japanese_register,
-                                target_pipeline)
+from .nlp.japanese_register import HONORIFIC, PLAIN, POLITE, japanese_register
+from .nlp.target_gender import Reading, gender_of_mention, target_pipeline
 from .transcript import Check, Turn
 
 FORMAL, INFORMAL = "formal", "informal"
@@ -131,8 +131,11 @@ def _markers(text: str, patterns: dict[str, list[re.Pattern]], label: str | None
 
 
 def formality_reading(text: str, lang: str) -> Reading:
-    """``read_formality`` with the pronouns and verb forms it rests on ("vous", "votre"); none for
-    Japanese, whose register is read from sentence endings."""
+    """``read_formality`` with the pronouns and verb forms it rests on ("vous", "votre"); for
+    Japanese, the sentences whose endings give the register (a repair names them)."""
+    if lang == "ja":
+        register = japanese_register(text)
+        return Reading(_REGISTER_FORMALITY.get(register.label), register.evidence)
     label = read_formality(text, lang)
     return Reading(label, _markers(text, _FORMALITY.get(lang, {}), label))
 

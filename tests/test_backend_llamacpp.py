@@ -210,3 +210,17 @@ def test_the_inverted_forms_are_forbidden_as_the_model_writes_them(test_model_pa
     sequences = token_sequences(forbidden_words([("formality", "informal")], "fr"), encode)
     *written, last = encode("Pouvez-vous")  # "-vous" is one token, not " vous"
     assert last in forbidden_next(sequences, written)
+
+
+@pytest.mark.real_model
+def test_japanese_endings_are_forbidden_inside_the_tokens_the_model_merges_them_into(test_model_path,
+                                                                                     llama_cpp_available):
+    from assistant.steps import forbidden_words
+
+    engine = llamacpp.load_engine(str(test_model_path))
+    encode = lambda text: engine.llama.tokenize(text.encode(), add_bos=False, special=False)  # noqa: E731
+    ban = engine._text_ban(tuple(sorted(forbidden_words([("formality", "informal")], "ja"))))
+    merged = encode("ありがとうございます") + encode("行きました")  # each ending inside a longer token
+    assert set(merged) - set(encode("行")) <= set(ban.forbidden(b""))
+    plain = encode("ありがとう。駅に行った。")
+    assert not set(plain) & set(ban.forbidden(b""))

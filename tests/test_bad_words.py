@@ -65,3 +65,23 @@ def assert_forbidden_words_stay_out(model) -> None:
     assert "vous" in free or "votre" in free, free  # what the model writes when free
     assert constrained.strip() and not any(word in constrained for word in ("vous", "Vous", "votre", "Votre", "vos",
                                                                             "Vos")), constrained
+
+
+# Pieces as a byte-level tokenizer has them (Qwen2.5 writes のです, ですか and ありがとうございます as one token each).
+JA_VOCAB = [piece.encode() for piece in ["の", "です", "のです", "ですか", "で", "す", "ありがとうございます", "。", "だ", "よ",
+                                         "ま", "行", "きました"]]
+
+
+def test_japanese_words_are_forbidden_inside_any_token_and_across_tokens():
+    from assistant.backends.bad_words import TextBan, is_unspaced
+
+    assert is_unspaced("です") and is_unspaced("だ。") and not is_unspaced("vous") and not is_unspaced("-tu")
+    ban = TextBan(["です", "ます", "ました"], JA_VOCAB)
+    ids = {piece.decode(): n for n, piece in enumerate(JA_VOCAB)}
+    always = {ids[w] for w in ("です", "のです", "ですか", "ありがとうございます", "きました")}
+    assert set(ban.forbidden("今日は".encode())) == always
+    assert set(ban.forbidden("それはで".encode())) == always | {ids["す"]}  # で + す spells です
+    assert set(ban.forbidden("それはで".encode()[:-1])) == always  # a character cut in two is no で yet
+    assert ids["。"] not in ban.forbidden("です".encode()) and ids["の"] not in ban.forbidden("ま".encode())
+    after_copula = TextBan(["だ。"], JA_VOCAB)
+    assert after_copula.forbidden("まだ".encode()) == [ids["。"]] and after_copula.forbidden("だよ".encode()) == []

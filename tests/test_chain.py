@@ -19,9 +19,9 @@ def check(checks, name):
     return next(c for c in checks if c.name == name)
 
 
-def run(fake, source="Do you think it is pretty?", **kwargs):
+def run(fake, source="Do you think it is pretty?", target_lang="fr", **kwargs):
     kwargs.setdefault("user", NoUser())
-    return Assistant(fake, "fake:model").run(source, "fr", **kwargs)
+    return Assistant(fake, "fake:model").run(source, target_lang, **kwargs)
 
 
 def test_question_budget_caps_the_questions():
@@ -357,3 +357,32 @@ def test_an_identical_segment_is_read_once_and_its_question_is_a_fresh_copy():
     assert "detect" not in second.usage and second.turns[0].question == first.turns[0].question
     assistant.run("I saw a hat and a car. Was it pretty?", "fr", user=NoUser())
     assert fake.steps().count("detect") == 2  # another text is read again
+
+
+# CoCoA-MT train en-ja, topical_chat line 2: the source, its formal (polite) and informal (plain) references.
+COCOA_SOURCE = "He's probably losing it a bit to be honest. It wouldn't surprise me."
+COCOA_POLITE = "正直なところ彼はおそらく少し負けています。これは特に驚くべきことではありませんが。"
+COCOA_PLAIN = "正直なところ彼はおそらく少し負けているね。これは特に驚くべきことではないが。"
+
+
+@pytest.mark.parametrize(("answer", "forbidden", "allowed"), [
+    ("plain (だ/る: friends, family)", {"です", "ます", "ました", "ください"}, "だ。"),
+    ("polite (です/ます: colleagues, strangers)", {"だ。", "だよ", "だった。"}, "ます"),
+])
+def test_every_japanese_translation_after_a_register_answer_forbids_the_other_registers_endings(answer, forbidden, allowed):
+    fake = StepFake(translate=[COCOA_PLAIN], calls=[])
+    transcript = run(fake, "I think the train leaves at noon.", user=HumanUser(lambda turn: answer), target_lang="ja")
+    assert [t.ambiguity for t in transcript.turns] == ["formality"]
+    calls = [kwargs for step, _, kwargs in fake.calls if step == "translate"]
+    assert calls and all(forbidden <= set(k["extra_body"]["bad_words"]) for k in calls)
+    assert not any(allowed in k["extra_body"]["bad_words"] for k in calls)
+
+
+def test_a_japanese_register_fix_names_the_sentences_that_read_wrong():
+    fake = StepFake(translate=[COCOA_POLITE, COCOA_PLAIN], calls=[])
+    transcript = run(fake, COCOA_SOURCE, user=HumanUser(lambda turn: "plain (だ/る: friends, family)"), target_lang="ja")
+    rewrite = [messages for step, messages, _ in fake.calls if step == "translate"][1][-1].content
+    assert "“正直なところ彼はおそらく少し負けています。”" in rewrite and "formal. Use plain, casual forms" in rewrite
+    assert transcript.translation == COCOA_PLAIN
+    assert (check(transcript.checks, "formality").observed, check(transcript.checks, "formality").status) == (
+        "informal", "pass")

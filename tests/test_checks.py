@@ -149,6 +149,12 @@ def test_formality_on_cocoa_references(measure, lang, floors):
               [(formality_reading(i), i.attributes["formality"]) for i in items], floors)
 
 
+def test_japanese_register_on_cocoa_references(measure):
+    items = cocoa_items(_shared("cocoa-mt"), "ja", every=2)
+    _accuracy(measure, "formality (register) CoCoA-MT train ja (every 2nd source, formal and informal references)",
+              [(formality_reading(i), i.attributes["formality"]) for i in items], (0.97, 0.88))
+
+
 def test_japanese_register_on_references(measure):
     readings = [(read_formality(item[level], "ja"), FORMAL if level == "polite" else INFORMAL)
                 for item in japanese_items() for level in ("polite", "plain")]

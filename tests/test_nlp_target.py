@@ -3,7 +3,8 @@
 import pytest
 
 from assistant.nlp.people import find_person_mentions
-from assistant.nlp.target_gender import gender_of_mention, japanese_register
+from assistant.nlp.japanese_register import japanese_register
+from assistant.nlp.target_gender import gender_of_mention
 
 SOURCE = "The accountant met the director because she needed advice."
 
@@ -38,3 +39,49 @@ def test_nothing_gendered_reads_none():
 ])
 def test_japanese_register(text, label):
     assert japanese_register(text).label == label
+
+
+# CoCoA-MT train en-ja (topical_chat, lines 1-3): professional translations of one English source each,
+# the formal reference polite (teineigo) and the informal one plain (kudaketa), as the data set labels them.
+COCOA_REFERENCES = [
+    ("今、話は私のスピードの方に移っています...笑。はい、私は、他のウォルト・ディズニー映画だけでなくジャングル・ブックも好きでした。",
+     "polite"),
+    ("今、話は私のスピードの方に移っているね...笑。はい、私は、他のウォルト・ディズニー映画だけでなくジャングル・ブックも好きだったんだ。",
+     "plain"),
+    ("正直なところ彼はおそらく少し負けています。これは特に驚くべきことではありませんが。", "polite"),
+    ("正直なところ彼はおそらく少し負けているね。これは特に驚くべきことではないが。", "plain"),
+    ("はい、私も！明らかに5000年前の靴の方が現代の靴よりも機能が優れています。彼らがどうやってその技を見つけたのか知りたいです。", "polite"),
+    ("はい、私も！明らかに5000年前の靴の方が現代の靴よりも機能が優れている。彼らがどうやってその技を見つけたのか知りたいよ。", "plain"),
+]
+
+
+@pytest.mark.parametrize("morphology", [False, True])
+@pytest.mark.parametrize("text, label", COCOA_REFERENCES)
+def test_japanese_register_of_real_references(monkeypatch, text, label, morphology):
+    from assistant.nlp import japanese_register as reader
+
+    if morphology:
+        pytest.importorskip("sudachipy", reason="the ja extra is not installed")
+    monkeypatch.setattr(reader, "morphology_available", lambda: morphology)
+    reading = reader.japanese_register(text)
+    assert reading.label == label
+    assert reading.evidence and all(sentence in text for sentence in reading.evidence)  # the sentences it read
+
+
+def test_japanese_register_is_read_from_each_sentence_s_predicate_by_morphology():
+    from assistant.nlp.japanese_register import POLITE, PLAIN, sentence_registers
+
+    pytest.importorskip("sudachipy", reason="the ja extra is not installed")
+    # the same references: a clause-final が is looked through to the predicate before it
+    assert sentence_registers("これは特に驚くべきことではありませんが。")[0][0] == POLITE
+    assert sentence_registers("これは特に驚くべきことではないが。")[0][0] == PLAIN
+    # "...笑": the parse splits the sentence at the dots; "笑" (lol) marks no register
+    assert [label for label, _ in sentence_registers("今、話は私のスピードの方に移っているね...笑。")] == [PLAIN, None]
+
+
+def test_sentences_in_two_registers_read_as_none_with_both_named():
+    from assistant.nlp.japanese_register import japanese_register
+
+    mixed = COCOA_REFERENCES[2][0].split("。")[0] + "。" + COCOA_REFERENCES[5][0]   # polite, then plain
+    reading = japanese_register(mixed)
+    assert reading.label is None and "正直なところ彼はおそらく少し負けています。" in reading.evidence

@@ -29,7 +29,7 @@ from langchain_core.messages import BaseMessage, convert_to_openai_messages
 from langchain_core.outputs import ChatResult
 
 from ..errors import BackendError, ModelLoadError
-from .bad_words import forbidden_next, token_sequences
+from .bad_words import TextBan, forbidden_next, is_unspaced, token_sequences
 from .config import GenerationConfig
 from .hub import first_line, hub_reachable
 from .presets import get_preset, is_preset_target
@@ -191,20 +191,35 @@ class LlamaCppEngine:
             return self.llama.call_usage()
 
     def _forbidding(self, words: tuple[str, ...]) -> dict[str, Any]:
-        """A logits processor that forbids ``words`` (none without words)."""
+        """A logits processor that forbids ``words`` (none without words): Japanese ones as text
+        wherever they appear, the others as their token sequences."""
         if not words:
             return {}
         import numpy as np
 
-        sequences = token_sequences(words, lambda text: self.llama.tokenize(text.encode(), add_bos=False,
-                                                                            special=False))
+        sequences = token_sequences([w for w in words if not is_unspaced(w)],
+                                    lambda text: self.llama.tokenize(text.encode(), add_bos=False, special=False))
+        unspaced = tuple(sorted(w for w in words if is_unspaced(w)))
+        text_ban = self._text_ban(unspaced) if unspaced else None
 
         def forbid(ids: Any, scores: Any) -> Any:
             for token in forbidden_next(sequences, ids):
                 scores[token] = -np.inf
+            if text_ban is not None:
+                tail = self.llama.detokenize(list(ids[-text_ban.longest:])) if len(ids) else b""
+                scores[np.asarray(text_ban.forbidden(tail), dtype=np.intp)] = -np.inf
             return scores
 
         return {"logits_processor": _llama_cpp().LogitsProcessorList([forbid])}
+
+    @lru_cache(maxsize=8)
+    def _text_ban(self, words: tuple[str, ...]) -> TextBan:
+        """The ban of ``words`` over this model's vocabulary (built once per list: it scans every token)."""
+        return TextBan(words, self._vocabulary())
+
+    @lru_cache(maxsize=1)
+    def _vocabulary(self) -> tuple[bytes, ...]:
+        return tuple(self.llama.detokenize([i]) for i in range(self.llama.n_vocab()))
 
     def _constraint(self, constraint: dict[str, Any]) -> dict[str, Any]:
         """The chain's constraint fields (as sent to vLLM) as llama.cpp arguments."""

