@@ -24,9 +24,9 @@ from langchain_core.runnables import Runnable, RunnableLambda
 from .ambiguity import get_type
 from .checks import addresses_several, expectations, not_a_translation, reading_of, text_checks, without_markup
 from .context import ContextPolicy
-from .context.sentences import split_sentences
 from .context.abstract import Summarizer
 from .detection import Candidate
+from .fidelity import FIDELITY, compare, source_pieces, without_pieces
 from .glossary import Glossary, check_terms
 from .inputs import OPAQUE_TOKEN
 from .nlp.referents import named_in_text
@@ -44,15 +44,8 @@ RETRY_TEMPERATURE = 0.7
 DECISION_TOKENS = 8  # reply tokens per word in a decide call: '"1": "yes", '
 
 
-def _lines(text: str, start: int, end: int) -> list[tuple[int, int]]:
-    """The bounds of the non-blank lines of ``text[start:end]``, without surrounding whitespace."""
-    bounds = []
-    for line in re.finditer(r"[^\n]+", text[start:end]):
-        piece = line.group()
-        if piece.strip():
-            bounds.append((start + line.start() + len(piece) - len(piece.lstrip()),
-                           start + line.end() - len(piece) + len(piece.rstrip())))
-    return bounds
+def _failed(checks: list[Check], name: str) -> bool:
+    return any(check.name == name and check.status == "fail" for check in checks)
 
 
 class _RecentReadings:
@@ -288,8 +281,7 @@ class ModelSteps:
         small model that drops or answers part of a longer text translates a single sentence
         faithfully. Markup alone (a chat-template token) is kept as it is. None for a single sentence."""
         source = transcript.source
-        bounds = [line for s in split_sentences(source)
-                  for line in _lines(source, s.base + s.span.start_char, s.base + s.span.end_char)]
+        bounds = [(piece.start, piece.end) for piece in source_pieces(source)]
         if len(bounds) < 2:
             return None
         pieces = []
@@ -346,11 +338,16 @@ class ModelSteps:
         wanted = [(name, expected, turn.span) for turn in turns for name, expected in expectations([turn])]
         lang = transcript.target_lang
         wrong_forms: dict[str, None] = {}
+        prompt_lines = clarifications(transcript, turns)
+        removed: dict[str, tuple] = {}  # a text whose added sentences were cut -> those sentences
 
         def evaluate(text: str) -> tuple[list[Check], list[str]]:
             """The checks of ``text``, and the fix each failed answer check asks for."""
             checks = text_checks(transcript.source, text, lang)
             fixes = [repair_reminder(check.name, "failed", lang) for check in checks if check.status == "fail"]
+            fidelity = compare(transcript.source, text, lang, prompt_lines)
+            checks += [check for check in [fidelity.check(removed.get(text, ()))] if check is not None]
+            fixes += fidelity.fixes()
             for name, expected, span in wanted:
                 reading = reading_of(name, text, lang, transcript.source, span)
                 observed = reading.label
@@ -361,6 +358,7 @@ class ModelSteps:
                     wrong_forms.update(dict.fromkeys(reading.inflected))
             return checks + check_terms(transcript.terms, text, lang), fixes
 
+        translation = self.without_echoes(transcript, translation, prompt_lines, removed)
         checks, fixes = evaluate(translation)
         attempts = 1
         before = total(transcript.usage.values())
@@ -373,13 +371,14 @@ class ModelSteps:
             """Count the attempt; keep the candidate if it agrees better."""
             nonlocal translation, checks, attempts
             attempts += 1
+            candidate = self.without_echoes(transcript, candidate, prompt_lines, removed)
             candidate_checks, _ = evaluate(candidate)
             if _badness(candidate_checks) < _badness(checks):
                 translation, checks = candidate, candidate_checks
 
         if fixes and may_try():
             consider(self.rewrite(transcript, translation, fixes, turns, avoid=tuple(wrong_forms)))
-        if not_a_translation(checks) and may_try():
+        if (not_a_translation(checks) or _failed(checks, FIDELITY)) and may_try():
             by_sentence = self.translate_by_sentence(transcript, turns)
             if by_sentence is not None:
                 consider(by_sentence)
@@ -388,6 +387,22 @@ class ModelSteps:
         for check in checks:
             check.attempts = attempts
         return translation, checks
+
+    @staticmethod
+    def without_echoes(transcript: Transcript, translation: str, prompt_lines: list[str], removed: dict) -> str:
+        """``translation`` without the sentences that restate the prompt's own lines (a small model
+        translates "Address the person formally…" and appends it), where cutting them leaves a text
+        that adds nothing and leaves out no more than before (what was cut goes in ``removed``);
+        otherwise as it is, for the repair. No model call."""
+        found = compare(transcript.source, translation, transcript.target_lang, prompt_lines)
+        if not found.added:
+            return translation
+        trimmed = without_pieces(translation, found.added)
+        after = compare(transcript.source, trimmed, transcript.target_lang, prompt_lines)
+        if after.added or len(after.omitted) > len(found.omitted):
+            return translation
+        removed[trimmed] = found.added
+        return trimmed
 
     def rewrite(self, transcript: Transcript, translation: str, fixes: list[str],
                 turns: list[Turn] | None = None, avoid: tuple[str, ...] = ()) -> str:

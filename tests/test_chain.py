@@ -144,7 +144,7 @@ def test_skipped_question_gives_alternatives_for_two_options_when_asked_for():
     assert [(a.assumption, a.translation) for a in transcript.alternatives] == [
         ("you → formal", "Pouvez-vous m'aider ?"), ("you → informal", "Peux-tu m'aider ?")]
     assert [check(a.checks, "formality").status for a in transcript.alternatives] == ["pass", "pass"]
-    assert [c.name for c in transcript.checks] == ["length", "language"]
+    assert [c.name for c in transcript.checks] == ["length", "language", "fidelity"]
 
 
 def test_verify_and_repair_picks_the_candidate_that_agrees():

