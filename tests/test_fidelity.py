@@ -11,7 +11,7 @@ import assistant.fidelity as fidelity
 from assistant.chain import Assistant
 from assistant.fidelity import compare
 from assistant.steps import repair_reminder
-from assistant.users import HumanUser, OracleUser
+from assistant.users import HumanUser
 from tests.fakes import StepFake
 
 SOURCE = "That hurts your stomach, okay. I think you're lactose intolerant."
@@ -40,13 +40,15 @@ def test_a_translated_instruction_appended_to_a_right_translation_is_cut_without
 
 
 def test_a_left_out_sentence_fails_the_check_and_the_repair_is_told_which():
-    first_only = "Cela vous fait mal au ventre, d'accord."
-    assert compare(SOURCE, first_only, "fr", FORMAL).check().status == "fail"
-    fake = StepFake(translate=[first_only, REFERENCE], calls=[])
-    transcript = run(fake)
-    assert transcript.translation == REFERENCE and check(transcript.checks, "fidelity").status == "pass"
+    source = "That's another thing. You have to think on your feet because they always do things that are unexpected."
+    reference = "C'est autre chose. Vous devez être réactif, car ils font toujours des choses inattendues."
+    first_only = "C'est autre chose."
+    assert compare(source, first_only, "fr", FORMAL).check().status == "fail"
+    fake = StepFake(translate=[first_only, reference], calls=[])
+    transcript = run(fake, source)
+    assert transcript.translation == reference and check(transcript.checks, "fidelity").status == "pass"
     rewrite = [messages for step, messages, _ in fake.calls if step == "translate"][1][-1].content
-    assert "Translate “I think you're lactose intolerant.” too" in rewrite
+    assert "Translate “You have to think on your feet because they always do things that are unexpected.” too" in rewrite
 
 
 def test_an_addition_that_cannot_be_cut_cleanly_is_repaired_and_failing_is_shown_as_failing():
@@ -83,6 +85,6 @@ def test_without_the_sentence_encoder_the_check_degrades_and_says_what_it_could_
 @pytest.mark.real_model
 def test_a_real_run_records_the_fidelity_check(embedded_model, embedded_spec):
     transcript = Assistant(embedded_model, embedded_spec).run("Oh my God! Why do you pay so much?", "fr",
-                                                               user=OracleUser({"formality": "formal"}))
+                                                               method="no-extra")
     found = check(transcript.checks, "fidelity")
     assert found.status == "pass", (transcript.translation, found.observed)
