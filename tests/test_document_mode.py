@@ -46,7 +46,7 @@ def test_each_question_is_asked_once_and_its_answer_applied_in_every_paragraph()
     for transcript in result.paragraphs:
         assert [t.answer for t in transcript.turns if t.ambiguity == "formality"] == ["formal"]
     assert [t.answered_by for t in result.paragraphs[3].turns] == ["preference", "preference"]
-    prompts = [m[-1].content for step, m, _ in fake.calls if step == "translate"]
+    prompts = [m[-1].content for step, m, _ in fake.calls if step == "translate" and "<clarifications>" in m[-1].content]
     assert len(prompts) >= 4 and all("vous" in prompt for prompt in prompts)  # the formal reminder, every time
     assert result.translation == "\n\n".join(["Vous avez raison."] * 4)
 

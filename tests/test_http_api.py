@@ -60,8 +60,8 @@ def test_formality_answers_the_question_in_advance(client):
 
 def test_without_formality_the_best_guess_comes_alone_at_one_model_call_more_than_nothing_open():
     calls = {}
-    for text in ("Can you help me?", "Good morning."):
-        client = make_client()
+    for text, reply in (("Can you help me?", "Pouvez-vous m'aider ?"), ("Good morning.", "Bonjour.")):
+        client = make_client(StepFake(translate=[reply], detect=['{"ambiguous": false}'], calls=[]))
         response = client.post("/v2/translate", data={"text": text, "target_lang": "fr"}, headers=KEY)
         assert response.status_code == 200, response.text  # a form body, one text
         calls[text] = client.fake.steps()
