@@ -60,7 +60,7 @@ def test_the_simulated_users_calls_are_not_the_chains():
 def test_dialogues_on_one_assistant_count_only_their_own_calls():
     fake = reporting_fake(translate=["Pouvez-vous m'aider ?"])
     assistant = Assistant(fake, "fake:m")
-    first, second = assistant.start(SOURCE, "fr"), assistant.start("Are you there?", "fr", method="no-extra")
+    first, second = assistant.start(SOURCE, "fr"), assistant.start("Can you help me?", "fr", method="no-extra")
     first.next_question()
     for _ in second.drive(None):
         pass
