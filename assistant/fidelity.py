@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import importlib.util
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 import yaml
@@ -53,7 +53,7 @@ class Fidelity:
 
     added: tuple[Piece, ...]
     omitted: tuple[Piece, ...]
-    signal: str  # "encoder" or "words"
+    signal: str  # "encoder", "one for one" (as many sentences as the source) or "words" (no encoder)
 
     def check(self, removed: tuple[Piece, ...] = ()) -> Check | None:
         """The check a translator reads: which sentence was added or left out, and which added
@@ -62,8 +62,9 @@ class Fidelity:
             return None
         said = ([f"added “{p.text}”" for p in self.added] + [f"left out “{p.text}”" for p in self.omitted])
         cut = [f"removed “{p.text}”, which the source does not say" for p in removed]
-        read = ("every sentence translates one of the source's" if self.signal == "encoder" else
-                "no sentence restates the instructions (left-out sentences not read: no sentence encoder)")
+        read = {"encoder": "every sentence translates one of the source's",
+                "one for one": "as many sentences as the source, none restating the instructions"}.get(
+            self.signal, "no sentence restates the instructions (left-out sentences not read: no sentence encoder)")
         observed = "; ".join(said + cut) if said else "; ".join([*cut, read])
         return Check(name=FIDELITY, expected="the source's sentences only", status="fail" if said else "pass",
                      observed=observed)
@@ -137,9 +138,11 @@ def _compare(source: str, translation: str, lang: str, prompt_lines: tuple[str, 
         return Fidelity((), (), "none")
     if not outputs:  # nothing translated: every sentence is left out, whatever the signal
         return Fidelity((), tuple(sources), "encoder" if use_encoder else "words")
-    if use_encoder:
-        return _by_encoder(sources, outputs, prompt_lines)
-    return _by_words(source, outputs, prompt_lines)
+    if not use_encoder:
+        return _by_words(source, outputs, prompt_lines)
+    if len(outputs) == len(sources):  # one for one: no encoder to load or run; only its words are read
+        return replace(_by_words(source, outputs, prompt_lines), signal="one for one")
+    return _by_encoder(sources, outputs, prompt_lines)
 
 
 def _windows(pieces: list[Piece]) -> list[str]:
