@@ -17,12 +17,10 @@ import re
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
-import yaml
-
 from .checks import without_markup
 from .context.encoders import ENCODERS, load_encoder
 from .context.sentences import split_sentences
-from .prompts import prompts_root
+from .prompts import prompt_table
 from .transcript import Check
 
 FIDELITY = "fidelity"
@@ -71,7 +69,7 @@ class Fidelity:
 
     def fixes(self) -> list[str]:
         """What a repair is told: each sentence to leave out, each to translate."""
-        told = yaml.safe_load((prompts_root() / "reminders.yaml").read_text(encoding="utf-8"))[FIDELITY]
+        told = prompt_table("reminders")[FIDELITY]
         return ([told["added"].format(sentence=p.text) for p in self.added]
                 + [told["omitted"].format(sentence=p.text) for p in self.omitted])
 

@@ -43,6 +43,13 @@ def prompts_root() -> Path:
     return shipped_dir("prompts")
 
 
+@lru_cache(maxsize=None)
+def prompt_table(name: str) -> dict[str, Any]:
+    """A data table of ``prompts/`` (``reminders``, ``forbidden_words``), read once: the repair loop
+    consults it for every candidate."""
+    return yaml.safe_load((prompts_root() / f"{name}.yaml").read_text(encoding="utf-8"))
+
+
 @dataclass(frozen=True)
 class PromptSpec:
     """One validated prompt file."""

@@ -12,10 +12,8 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from dataclasses import replace
-from functools import lru_cache
 from typing import Any
 
-import yaml
 from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.output_parsers import StrOutputParser
 from langchain_core.prompts import ChatPromptTemplate
@@ -31,7 +29,7 @@ from .glossary import Glossary, check_terms
 from .inputs import OPAQUE_TOKEN
 from .nlp.referents import named_in_text
 from .parsing import Detection, clean_translation, decision_schema, parse_decisions, parse_detection
-from .prompts import load_prompt, prompts_root, tagged
+from .prompts import load_prompt, prompt_table, tagged
 from .transcript import Check, Transcript, Turn
 from .usage import UsageCounter, total
 
@@ -77,21 +75,11 @@ def _badness(checks: list[Check]) -> tuple[int, int]:
     return (sum(c.status == "fail" for c in checks), sum(c.status == "unchecked" for c in checks))
 
 
-@lru_cache(maxsize=1)
-def _reminders() -> dict:
-    return yaml.safe_load((prompts_root() / "reminders.yaml").read_text(encoding="utf-8"))
-
-
-@lru_cache(maxsize=1)
-def _forbidden_words() -> dict:
-    return yaml.safe_load((prompts_root() / "forbidden_words.yaml").read_text(encoding="utf-8"))
-
-
 def forbidden_words(expected: list[tuple[str, str]], lang: str, source: str | None = None) -> tuple[str, ...]:
     """The words that answers forbid the translator, from their (check, label) pairs: after
     "informal", the formal register's pronouns ("vous", "votre"); and when ``source`` names no
     third person, also the words that then can only mean "you" (Spanish "su", German "Sie")."""
-    table = _forbidden_words()
+    table = prompt_table("forbidden_words")
     sections = [table]
     if source is not None and not _third_person(source):
         sections.append(table["unless_third_person"])
@@ -101,13 +89,13 @@ def forbidden_words(expected: list[tuple[str, str]], lang: str, source: str | No
 
 def _third_person(source: str) -> bool:
     """Whether an English text says he, she, they, its… (a word of the table's ``third_person``)."""
-    words = set(_forbidden_words()["third_person"])
+    words = set(prompt_table("forbidden_words")["third_person"])
     return any(word in words for word in re.findall(r"[a-z]+(?:'s)?", source.lower()))
 
 
 def repair_reminder(check: str, expected: str, lang: str) -> str:
     """The explicit instruction that goes with an answer meaning ``expected`` for ``check``."""
-    return _reminders().get(check, {}).get(expected, {}).get(lang) or f"Use the {expected} form."
+    return prompt_table("reminders").get(check, {}).get(expected, {}).get(lang) or f"Use the {expected} form."
 
 
 def _fix(check: str, expected: str, observed: str, span: str, words: tuple[str, ...], lang: str) -> str:
@@ -130,7 +118,7 @@ def clarifications(transcript: Transcript, turns: list[Turn]) -> list[str]:
         if get_type(turn.ambiguity).family == "formality" and addresses_several(turn.answer):
             lines.append(repair_reminder("formality", "several", lang))
     if transcript.terms:
-        lines += [_reminders()["terms"], *Glossary.prompt_lines(transcript.terms)]
+        lines += [prompt_table("reminders")["terms"], *Glossary.prompt_lines(transcript.terms)]
     return lines
 
 
@@ -327,11 +315,14 @@ class ModelSteps:
                           ) -> tuple[str, list[Check]]:
         """Check ``translation`` against the answers in ``turns`` (and its length against the source's
         and its language, which catch a model that answered or obeyed the text instead of translating
-        it); where a check fails (not where one could not read its answer: another attempt is no
-        likelier to be read, and costs a translation), repair within the repair budgets (attempts
-        and tokens): first a targeted rewrite of the words a failed check names (pronouns, verb forms, a person's noun and agreement; the whole text when
-        it is not a translation), then, for a text that is still not a translation, one sentence at
-        a time, then sampled re-translations; the text that agrees best is kept. Every attempt is
+        it, and its sentences against the source's: ``fidelity``); a sentence restating the prompt's
+        own lines is cut first, without a model call. Where a check fails (not where one could not
+        read its answer: another attempt is no likelier to be read, and costs a translation), repair
+        within the repair budgets (attempts and tokens): first a targeted rewrite of the words a
+        failed check names (pronouns, verb forms, a person's noun and agreement; a sentence added or
+        left out; the whole text when it is not a translation), then, for a text that is still not a
+        translation or still adds or leaves out a sentence, one sentence at a time, then sampled
+        re-translations; the text that agrees best is kept. Every attempt is
         decoded with the words the answers forbid, and with the words that gave a person the wrong
         gender in an earlier attempt ("procureur" after "a woman"). Returns it and its checks."""
         turns = transcript.turns if turns is None else turns

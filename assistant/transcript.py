@@ -11,7 +11,9 @@ from typing import Any, Iterator
 from .errors import DataError
 from .usage import StepUsage
 
-SCHEMA_VERSION = 4  # 2: glossary terms; 3: people settled without a question; 4: model calls and tokens per step, and whether alternatives were asked for
+# 2: glossary terms; 3: people settled without a question; 4: model calls and tokens per step, and
+# whether alternatives were asked for
+SCHEMA_VERSION = 4
 UNTIMED_STEP = "other"  # where a model call made outside every timed step is counted
 
 

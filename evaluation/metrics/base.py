@@ -79,8 +79,9 @@ class Metric(ABC):
     ``kinds`` names the ambiguity types the metric is reported for (None: every type); a metric
     whose types come from the ambiguity table overrides ``reported_for`` instead. ``methods``
     names the methods it is reported for (None: every method; the asking metrics: intercpt only);
-    ``reads_alternatives``: it reads the translations under the options of a skipped question. And ``reported_for_output`` decides per output (a metric that needs data only some data sets
-    carry, such as CoCoA-MT's annotated references, checks for it there).
+    ``reads_alternatives``: it reads the translations under the options of a skipped question. And
+    ``reported_for_output`` decides per output (a metric that needs data only some data sets carry,
+    such as CoCoA-MT's annotated references, checks for it there).
     """
 
     name: str

@@ -8,8 +8,9 @@ are taken one request at a time, the same answer sent again changes nothing (the
 session's current state), a different one to a question already answered is a conflict (409).
 A question with options takes one of them; an open one ("it", a word's sense: options the model
 proposed) also takes free text; ``null`` skips a question (with ``alternatives: true`` at the
-start, the translations under its options then come with the transcript). Sessions are kept in memory, a bounded number for an hour, finished ones too, so a
-retried last answer gets the transcript again.
+start, the translations under its options then come with the transcript). Sessions are kept in
+memory, a bounded number for an hour, finished ones too, so a retried last answer gets the
+transcript again.
 """
 
 from __future__ import annotations
