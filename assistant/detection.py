@@ -173,10 +173,11 @@ def _gendered_in(mention: Mention, doc: Any, lang: str) -> bool:
 
 def _group_span(parsed: Parsed, group: MentionGroup) -> tuple[str, int]:
     """The words one question about a group names: coordinated mentions as the source writes them
-    ("the doctors and nurses"), otherwise the first mention."""
+    ("the doctors and nurses", "the professor and politician"), otherwise the first mention."""
     first, last = min(group.mentions, key=lambda m: m.start), max(group.mentions, key=lambda m: m.end)
-    coordinated = all(m.sentence == first.sentence for m in group.mentions) and _coordinated(group) \
-        and last.end - first.start < 80
+    heads = {m.head_index for m in group.mentions}
+    coordinated = all(m.sentence == first.sentence for m in group.mentions) \
+        and (_coordinated(group) or any(m.role_of in heads for m in group.mentions)) and last.end - first.start < 80
     return (parsed.source[first.start:last.end] if coordinated else first.text), first.start
 
 

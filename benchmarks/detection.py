@@ -100,28 +100,68 @@ def needless(rows: list[str], assistant: Assistant | None) -> None:
     pre-pass (parse and grammar rules alone) and, with ``--model``, after that model's decide call."""
     items = two_people()
     name = f"two people, real text ({len(items)}, tests/data/two_people_real.yaml)"
-    rows += two_people_rows(name + ", pre-pass", items, lambda text: asked_heads(text))
+    for reader, asked, calls in readers(assistant, "decide", asked_heads, "gender"):
+        heads = [asked(i["text"]) for i in items]
+        rows += split_rows(f"{name}, {reader}", "question about the settled person (≤ 30 %)",
+                           [i["settled"].lower() in h for i, h in zip(items, heads)])
+        rows += split_rows(f"{name}, {reader}", "question about the open person (≥ 95 %)",
+                           [i["unsettled"].lower() in h for i, h in zip(items, heads)])
+        if calls:
+            rows.append(f"| {name}, {reader} | model calls per sentence | {sum(calls) / len(calls):.2f} |")
+
+
+def people_and_things(rows: list[str], assistant: Assistant | None) -> None:
+    """Person-looking things and real people asked about, by the pre-pass and, with ``--model``,
+    by the chain (the pre-pass, then that model's decide call)."""
+    items = person_looking_things()
+    for reader, asked, _ in readers(assistant, "decide", asked_heads, "gender"):
+        hits = [i["word"].split()[0].lower() in asked(i["text"]) for i in items]
+        for label, name, target in (("thing", "person-looking thing", "≤ 5 %"), ("person", "real person", "≥ 95 %")):
+            rows += split_rows(f"person-looking things (tests/data), {reader}", f"{name} asked ({target})",
+                               [h if i["label"] == label else None for i, h in zip(items, hits)])
+
+
+def referent_it(rows: list[str], assistant: Assistant | None) -> None:
+    """Expletive and referential "it" asked about, by the pre-pass and, with ``--model``, by the
+    chain (the pre-pass, then that model's call that writes the question)."""
+    items = expletive_it()
+    for reader, asked, _ in readers(assistant, "detect", lambda text: {"it"} if it_question(text) else set(),
+                                    "referent"):
+        hits = ["it" in asked(i["text"]) for i in items]
+        for label, name in (("expletive", "expletive/clausal \"it\" asked (≤ 5 %)"),
+                            ("referential", "referential \"it\" asked (recall)")):
+            rows += split_rows(f"expletive it (tests/data), {reader}", name,
+                               [h if i["label"] == label else None for i, h in zip(items, hits)])
+
+
+def readers(assistant: Assistant | None, call: str, pre_pass, family: str) -> list[tuple[str, object, list[int]]]:
+    """(name, words asked about for a text, model calls per text): the pre-pass alone and, with a
+    model, the whole chain."""
+    found = [("pre-pass", pre_pass, [])]
     if assistant is not None:
-        calls = []
-        rows += two_people_rows(f"{name}, decide call of {assistant.model_spec}", items,
-                                lambda text: chain_asked_heads(assistant, text, calls))
-        rows.append(f"| {name}, decide call | model calls per sentence | {sum(calls) / len(calls):.2f} |")
+        calls: list[int] = []
+        found.append((f"{call} call of {assistant.model_spec}",
+                      lambda text: chain_asked_heads(assistant, text, calls, family), calls))
+    return found
 
 
-def two_people_rows(name: str, items: list[dict], asked) -> list[str]:
-    heads = [asked(i["text"]) for i in items]
-    settled = sum(i["settled"].lower() in h for i, h in zip(items, heads))
-    open_ = sum(i["unsettled"].lower() in h for i, h in zip(items, heads))
-    return [f"| {name} | question about the settled person (≤ 30 %) | {pct(settled, len(items))} |",
-            f"| {name} | question about the open person (≥ 95 %) | {pct(open_, len(items))} |"]
+def split_rows(name: str, measure: str, hits: list[bool | None]) -> list[str]:
+    """One row for the items in the set file's even places (the half whose errors rules may be tuned
+    on), one for its odd places (held out: no rule is written looking at them), one for all;
+    ``None`` marks an item that does not count for this measure."""
+    rows = []
+    for half, part in (("tuning half", hits[0::2]), ("held-out half", hits[1::2]), ("all", hits)):
+        counted = [h for h in part if h is not None]
+        rows.append(f"| {name}, {half} | {measure} | {pct(sum(counted), len(counted))} |")
+    return rows
 
 
-def chain_asked_heads(assistant: Assistant, text: str, calls: list[int]) -> set[str]:
-    """The words of every gender question the chain asks (every question skipped, none capped)."""
+def chain_asked_heads(assistant: Assistant, text: str, calls: list[int], family: str = "gender") -> set[str]:
+    """The words of every question of ``family`` the chain asks (every question skipped, none capped)."""
     dialogue = assistant.start(text, "fr", max_questions=MAX_QUESTIONS_LIMIT)
     asked = set()
     while (turn := dialogue.next_question()) is not None:
-        if family_of(turn.ambiguity) == "gender":
+        if family_of(turn.ambiguity) == family:
             asked |= {w.lower() for w in re.findall(r"\w+", turn.span)}
         dialogue.answer(None, "none")
     calls.append(total(dialogue.transcript.usage.values()).calls)
@@ -152,20 +192,45 @@ def needed_questions(rows: list[str]) -> None:
                     f"{pct(sum(q.get('why') == why for q in labelled), len(labelled))} |")
 
 
-def people_and_things(rows: list[str]) -> None:
+def people_and_things(rows: list[str], assistant: Assistant | None) -> None:
+    """Person-looking things and real people asked about, by the pre-pass and, with ``--model``,
+    by the chain (the pre-pass, then that model's decide call)."""
     items = person_looking_things()
-    for label, name, target in (("thing", "person-looking thing", "≤ 5 %"), ("person", "real person", "≥ 95 %")):
-        chosen = [i for i in items if i["label"] == label]
-        asked = sum(i["word"].split()[0].lower() in asked_heads(i["text"]) for i in chosen)
-        rows.append(f"| person-looking things (tests/data) | {name} asked ({target}) | {pct(asked, len(chosen))} |")
+    readers = [("pre-pass", asked_heads)]
+    if assistant is not None:
+        calls: list[int] = []
+        readers.append((f"decide call of {assistant.model_spec}", lambda text: chain_asked_heads(assistant, text, calls)))
+    for reader, asked in readers:
+        for label, name, target in (("thing", "person-looking thing", "≤ 5 %"), ("person", "real person", "≥ 95 %")):
+            for half, part in halves(items):
+                chosen = [i for i in part if i["label"] == label]
+                hits = sum(i["word"].split()[0].lower() in asked(i["text"]) for i in chosen)
+                rows.append(f"| person-looking things (tests/data), {reader}, {half} | {name} asked ({target}) | "
+                            f"{pct(hits, len(chosen))} |")
 
 
-def referent_it(rows: list[str]) -> None:
+def referent_it(rows: list[str], assistant: Assistant | None) -> None:
+    """Expletive and referential "it" asked about, by the pre-pass and, with ``--model``, by the
+    chain (the pre-pass, then that model's detection call writing the question)."""
     items = expletive_it()
-    for label, name in (("expletive", "expletive/clausal \"it\" asked (≤ 5 %)"),
-                        ("referential", "referential \"it\" asked (recall)")):
-        chosen = [i for i in items if i["label"] == label]
-        rows.append(f"| expletive it (tests/data) | {name} | {pct(sum(it_question(i['text']) for i in chosen), len(chosen))} |")
+    readers = [("pre-pass", it_question)]
+    if assistant is not None:
+        calls: list[int] = []
+        readers.append((f"detect call of {assistant.model_spec}",
+                        lambda text: "it" in chain_asked_heads(assistant, text, calls, family="referent")))
+    for reader, asked in readers:
+        for label, name in (("expletive", "expletive/clausal \"it\" asked (≤ 5 %)"),
+                            ("referential", "referential \"it\" asked (recall)")):
+            for half, part in halves(items):
+                chosen = [i for i in part if i["label"] == label]
+                rows.append(f"| expletive it (tests/data), {reader}, {half} | {name} | "
+                            f"{pct(sum(asked(i['text']) for i in chosen), len(chosen))} |")
+
+
+def halves(items: list[dict]) -> list[tuple[str, list[dict]]]:
+    """A set's items in its file's even places (the half whose errors rules may be tuned on), in its
+    odd places (held out: no rule is written looking at them), and all of them."""
+    return [("tuning half", items[0::2]), ("held-out half", items[1::2]), ("all", items)]
 
 
 def ambigmt_it(data: Path, rows: list[str]) -> None:
@@ -200,9 +265,10 @@ def main() -> None:
         cocoa(args.data, lang, args.every, rows)
     ambigmt_people(args.data, rows)
     japanese(rows)
-    needless(rows, load_assistant(args.model))
-    people_and_things(rows)
-    referent_it(rows)
+    assistant = load_assistant(args.model)
+    needless(rows, assistant)
+    people_and_things(rows, assistant)
+    referent_it(rows, assistant)
     ambigmt_it(args.data, rows)
     needed_questions(rows)
     timing(args.data, rows)

@@ -87,8 +87,9 @@ def it_question(text: str, lang: str = "fr") -> bool:
 
 
 def asked_heads(text: str, lang: str = "fr") -> set[str]:
-    """The words of every gender question the pre-pass raises."""
-    return {w for c in find_candidates(text, lang) if family_of(c.ambiguity) == "gender" for w in _words(c.span)}
+    """The words of every gender question the pre-pass raises ("Kerr's" also as "Kerr")."""
+    words = {w for c in find_candidates(text, lang) if family_of(c.ambiguity) == "gender" for w in _words(c.span)}
+    return words | {w.removesuffix("'s") for w in words}
 
 
 SPEECH_PARTICIPANTS = {"i", "me", "myself", "you", "yourself"}

@@ -41,6 +41,14 @@ def test_a_first_name_is_asked_about_even_when_the_list_knows_it():
     assert asked("Blair said [pr] would come.") == [("neutral_names", "Blair")]
 
 
+def test_two_roles_of_one_person_are_one_question_about_a_person_and_two_people_are_two():
+    assert asked("The professor and politician gave a speech.") == [
+        ("neutral_professions", "The professor and politician")]
+    assert asked("When Johnny Mercer and Harold Arlen began their collaboration in 1940, Mercer had several "
+                 "film songs to his credit.") == [
+        ("neutral_names", "Johnny Mercer"), ("neutral_names", "Harold Arlen")]
+
+
 def test_one_question_covers_a_group_with_group_options():
     assert asked("The doctors and nurses worked all night.", "es") == [("group_gender", "The doctors and nurses")]
     kind = get_type("group_gender")

@@ -32,6 +32,7 @@ def labelled(text: str) -> str:
     "it was too late for the morning edition",  # time: a fixed phrase
     "great grandfather, you know what I am saying that's how it is",  # idioms
     "she called it a day and went to bed",
+    "the nays have it",
     "the truth is that he didn't want to do it",  # an action
 ])
 def test_it_that_stands_for_nothing_or_a_clause_is_not_asked(text):

@@ -103,6 +103,17 @@ def test_coordinated_plurals_form_one_group():
     assert [g.text for g in groups] == ["The doctors / nurses"]
 
 
+@pytest.mark.parametrize("text, expected", [
+    # Brown Corpus: one pronoun may be either's, and each may be a man or a woman
+    ("When Johnny Mercer and Harold Arlen began their collaboration in 1940, Mercer, like Arlen, had several "
+     "substantial film songs to his credit.", ["Johnny Mercer / Mercer", "Harold Arlen / Arlen"]),
+    ("The accountant and the lawyer met at noon.", ["The accountant", "the lawyer"]),
+    ("The professor and politician gave a speech.", ["The professor / politician"]),  # one person, two roles
+])
+def test_coordinated_individuals_are_asked_about_one_by_one(text, expected):
+    assert [g.text for g in group_mentions(unsettled(find_person_mentions(text)))] == expected
+
+
 def test_a_placeholder_after_one_name_is_that_person():
     groups = group_mentions(unsettled(find_person_mentions("Blair said [pr] would come.")))
     assert [g.text for g in groups] == ["Blair / [pr]"]

@@ -77,6 +77,8 @@ class Mention:
     evidence: str | None = None
     agreement: tuple[str, ...] = ()
     conjunct_of: int | None = None  # head index of the mention it is coordinated with
+    # head index of the noun whose determiner it shares: "the professor and politician" is one person
+    role_of: int | None = None
     undecided_pronouns: list[str] = field(default_factory=list)  # gendered pronouns that may be its
     # What a first name usually is. Never enough to settle a gender (Jessie, Alex, Sasha; the product
     # cannot know the person), but a pronoun of the other gender is not this person's.
@@ -162,13 +164,18 @@ def group_mentions(mentions: list[Mention]) -> list[MentionGroup]:
 
 
 def _same_referent(a: Mention, b: Mention) -> bool:
-    """One question covers both: a repeated noun or name, coordinated mentions, and a mention that
-    agrees with another in its sentence ("you became Buddhist", "you all")."""
+    """One question covers both: a repeated noun or name, coordinated groups ("the doctors and
+    nurses"), and a mention that agrees with another in its sentence ("you became Buddhist", "you
+    all"). Two coordinated individuals ("Johnny Mercer and Harold Arlen", "the accountant and the
+    lawyer") are two questions: one answer cannot give each a gender of their own."""
     if a.head.lower() == b.head.lower() and a.kind in ("name", "noun") and a.number == b.number:
         return True
     if a.sentence == b.sentence and (b.head in a.agreement or a.head in b.agreement):
         return True
-    return a.conjunct_of == b.head_index or b.conjunct_of == a.head_index
+    if a.role_of == b.head_index or b.role_of == a.head_index:
+        return True
+    coordinated = a.conjunct_of == b.head_index or b.conjunct_of == a.head_index
+    return coordinated and PLURAL in (a.number, b.number)
 
 
 def _parse(text: str) -> Any:
@@ -369,13 +376,27 @@ def _make(token: Any, kind: str, number: str, *, sentence_of: dict[int, int], te
                                                                               "nummod", "predet", "advmod")])
     start = doc[left].idx if text is None else token.idx
     end = token.idx + len(token.text if text is None else text)
+    role_of = _role_of(token)
     return Mention(doc.user_data.get("source", doc.text)[start:end], start, end, text or token.text, token.i,
                    sentence_of[token.i], number, kind, settled, evidence,
-                   _agreement(token) if agreement is None else agreement, _conjunct_of(token))
+                   _agreement(token) if agreement is None else agreement,
+                   None if role_of is not None else _conjunct_of(token), role_of=role_of)
 
 
 def _conjunct_of(token: Any) -> int | None:
     return token.head.i if token.dep_ == "conj" else None
+
+
+def _role_of(token: Any) -> int | None:
+    """The noun a singular common noun is a second role of: coordinated with it under its determiner
+    or possessor, with none of its own ("the professor and politician", "my friend and colleague",
+    not "the accountant and the lawyer")."""
+    head = token.head
+    if token.dep_ != "conj" or token.tag_ != "NN" or head.tag_ != "NN":
+        return None
+    own = any(c.dep_ in ("det", "poss") for c in token.children)
+    shared = any(c.dep_ in ("det", "poss") for c in head.children)
+    return head.i if shared and not own else None
 
 
 def _agreement(token: Any) -> tuple[str, ...]:
