@@ -1,6 +1,7 @@
 """Record the questions the chain asks on a fixed sample of real text, for a translator to label.
 
-    python benchmarks/question_sample.py --model MODEL.gguf --po django.po [--out tests/data/asked_questions.yaml]
+    python benchmarks/question_sample.py --model MODEL.gguf --po django.po [--out tests/data/asked_questions.yaml] \
+        [--labels OLD.yaml]
 
 The sample is drawn with a fixed seed, before any question is seen, from text written by others:
 the English turns of CoCoA-MT's train split (conversations and call-centre turns), GATE's dev half
@@ -10,7 +11,9 @@ catalogue (Django's ``contrib/admin/locale/fr/LC_MESSAGES/django.po``: ``pip dow
 --no-deps`` and unzip it), whose placeholders are masked as the file formats mask them. Every
 question the chain asks into French is recorded (each skipped, none capped), with ``needed``
 left empty for the labeller; the rule for labelling is the file's header, written before any
-question was read. ``benchmarks/detection.py`` reports the share of needed questions.
+question was read. With ``--labels`` (an earlier labelled file), a question asked again word for word
+(same text, type, words, question and options) keeps its label, so only new questions wait for the
+labeller. ``benchmarks/detection.py`` reports the share of needed questions.
 """
 
 from __future__ import annotations
@@ -91,6 +94,22 @@ def questions(assistant: Assistant, text: str) -> list[dict]:
     return asked
 
 
+LABEL_KEYS = ("needed", "why")
+
+
+def identity(question: dict) -> tuple:
+    """What makes two recorded questions the same question for a labeller."""
+    return (question["text"], question["type"], question["span"], question["question"], tuple(question["options"]))
+
+
+def earlier_labels(path: Path | None) -> dict[tuple, dict]:
+    """The labels of an earlier run's questions, by ``identity``."""
+    if path is None:
+        return {}
+    labelled = yaml.safe_load(path.read_text(encoding="utf-8")) or []
+    return {identity(q): {k: q[k] for k in LABEL_KEYS if k in q} for q in labelled if q.get("needed") is not None}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--model", required=True, help="model spec (a .gguf path runs on llama.cpp)")
@@ -98,7 +117,9 @@ def main() -> None:
     parser.add_argument("--po", type=Path, help="a French gettext catalogue with English msgids")
     parser.add_argument("--per-source", type=int, default=25)
     parser.add_argument("--out", type=Path, default=TESTS_DATA / "asked_questions.yaml")
+    parser.add_argument("--labels", type=Path, help="an earlier labelled file whose labels identical questions keep")
     args = parser.parse_args()
+    labels = earlier_labels(args.labels)
     spec = ModelSpec.parse(args.model)
     assistant = Assistant.for_model(load_chat_model(spec, GenerationConfig(temperature=0.0, seed=0)), spec)
     revision = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
@@ -109,6 +130,8 @@ def main() -> None:
     count = 0
     for item in sample(args):
         asked = [{**item, **question} for question in questions(assistant, item["text"])]
+        for question in asked:
+            question.update(labels.get(identity(question), {}))
         with args.out.open("a", encoding="utf-8") as out:  # written as it goes: a stopped run keeps its questions
             out.write(yaml.safe_dump(asked, allow_unicode=True, sort_keys=False, width=120) if asked else "")
         count += len(asked)

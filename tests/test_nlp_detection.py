@@ -49,6 +49,10 @@ def test_two_roles_of_one_person_are_one_question_about_a_person_and_two_people_
         ("neutral_names", "Johnny Mercer"), ("neutral_names", "Harold Arlen")]
 
 
+def test_a_people_named_by_a_plural_demonym_is_a_group_even_when_tagged_singular():
+    assert asked("Moldavians voted against the plan.") == [("group_gender", "Moldavians")]
+
+
 def test_one_question_covers_a_group_with_group_options():
     assert asked("The doctors and nurses worked all night.", "es") == [("group_gender", "The doctors and nurses")]
     kind = get_type("group_gender")

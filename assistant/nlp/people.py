@@ -221,7 +221,8 @@ def _mention_at(token: Any, source: str, sentence_of: dict[int, int]) -> Mention
                          evidence=f"the noun {token.text}" if noun.gender else None)
         if token.dep_ in ARGUMENTS | {"ROOT"} and (token.ent_type_ == "NORP" or lower.endswith(_PERSON_SUFFIX)
                                                    or token.tag_ == "NNPS" and lower.endswith(_DEMONYM_SUFFIX)):
-            return _make(token, "noun", _number(token), sentence_of=sentence_of)  # the Viennese, creationists
+            plural = token.ent_type_ == "NORP" and lower.endswith(_DEMONYM_SUFFIX)  # "Moldavians" tagged NNP
+            return _make(token, "noun", PLURAL if plural else _number(token), sentence_of=sentence_of)  # the Viennese
         if lower in RELATIVE_ONLY and (_has_who_clause(token) or _agreement(token)):
             return _make(token, "indefinite", RELATIVE_ONLY[lower], sentence_of=sentence_of)
         if token.pos_ == "PROPN" and token.dep_ in SUBJECTS | {"poss", "dobj"} and not token.ent_type_:
