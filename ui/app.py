@@ -18,7 +18,7 @@ import gradio as gr
 from assistant.chain import DEFAULT_MAX_QUESTIONS, METHODS, PROMPT_VARIANTS, Assistant
 from assistant.errors import InputError
 from assistant.languages import LANGUAGES
-from assistant.transcript import Transcript
+from assistant.transcript import Transcript, Turn
 
 from .files import FileHandlers
 from .handlers import ASK_EACH_TIME, REGISTERS, ChatHandlers, ChatOptions, View, preferences_markdown, read_upload
@@ -29,6 +29,7 @@ from .panels import file_panel, glossary_panel
 MAX_ALTERNATIVES = 2   # the chain offers the first two options of a skipped question
 MAX_ANSWER_ROWS = 5    # the settings allow at most 5 questions
 ANSWERED_BY = {"human": "your answer", "none": "skipped", "simulated": "the simulated user"}
+UNSENT = object()  # a component this request has sent nothing to yet
 
 
 def as_message(message: Any) -> dict:
@@ -156,25 +157,33 @@ def build_demo(assistants: dict[str, Assistant], model_spec: str, concurrency: i
                                                     value=turn.answer or SKIP)
             return updates
 
+        def question_panel(pending: Turn | None, source: str | None = None) -> dict:
+            """The word in question and "My message answers the question": on screen only while a
+            question is open."""
+            marked = highlighted_source(source or "", pending.span) if pending else None
+            return {question_source: gr.update(visible=pending is not None, value=marked),
+                    as_answer: gr.update(visible=pending is not None, value=False)}
+
         def show(views: Iterator[View], history: list, session_id: str, asked: str | None,
                  typed: str | None = None) -> Iterator[dict]:
-            """Each view as the page's updates: the chat, the streamed translation, the question panel;
-            the ``typed`` text leaves the input box once its request succeeded, and stays after an error."""
+            """Each view as the page's updates: the chat, the streamed translation, the question panel
+            (gone from the request's first step, back with a question); the ``typed`` text leaves the
+            input box once its request succeeded, and stays after an error."""
             base = without_status(history) + ([{"role": "user", "content": asked}] if asked else [])
+            panel_for: Any = UNSENT  # the question the panel was sent for
             for view in views:
                 shown = view.messages + ([result_message(view.transcript)] if view.transcript else [])
                 chat = base + [as_message(m) for m in shown]
                 updates: dict = {chatbot: chat, session: session_id}
+                if view.pending is not panel_for:
+                    updates |= question_panel(view.pending, view.source)
+                    panel_for = view.pending
                 if view.draft is not None:
                     updates[translation] = view.draft
                 if view.pending is not None or view.transcript is not None or view.failed:
                     if typed is not None:
                         updates[text] = typed if view.failed else ""
                     updates[saved_chat] = chat
-                    updates[question_source] = gr.update(
-                        visible=view.pending is not None,
-                        value=highlighted_source(view.source or "", view.pending.span) if view.pending else None)
-                    updates[as_answer] = gr.update(visible=view.pending is not None, value=False)
                 if view.transcript is not None:
                     t = view.transcript
                     updates |= {translation: t.translation, account: account_markdown(t),
@@ -238,13 +247,13 @@ def build_demo(assistants: dict[str, Assistant], model_spec: str, concurrency: i
             note = handlers.stop(session_id)
             chat = without_status(history) + [{"role": "assistant", "content": note}]
             last = handlers.sessions.get(session_id).last  # a half-written draft must not pass for a translation
-            return {chatbot: chat, saved_chat: chat, question_source: gr.update(visible=False),
-                    as_answer: gr.update(visible=False, value=False), translation: last.translation if last else ""}
+            return {chatbot: chat, saved_chat: chat, **question_panel(None),
+                    translation: last.translation if last else ""}
 
         def clear_all(session_id: str | None) -> dict:
             handlers.clear(session_id)
-            return {saved_chat: [], question_source: gr.update(visible=False), translation: "", account: "",
-                    as_answer: gr.update(visible=False, value=False), transcript_view: None, **result_updates(None)}
+            return {saved_chat: [], translation: "", account: "", transcript_view: None, **question_panel(None),
+                    **result_updates(None)}
 
         def undo_last(evt: gr.UndoData, history: list, session_id: str | None) -> dict:
             source = handlers.sessions.get(session_id).source
@@ -252,7 +261,7 @@ def build_demo(assistants: dict[str, Assistant], model_spec: str, concurrency: i
             start = text_start(history, source, evt.index)  # an answer is taken back with its text
             chat = history[:evt.index if start is None else start]
             return {chatbot: chat, saved_chat: chat, text: str(evt.value or "") if start is None else source,
-                    question_source: gr.update(visible=False), as_answer: gr.update(visible=False, value=False)}
+                    **question_panel(None)}
 
         def check_upload(path: str | None) -> tuple[Any, str]:
             try:

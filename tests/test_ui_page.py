@@ -1,0 +1,105 @@
+"""The page in real Chromium against the real server (``build_app``, as ``intercpt ui`` serves it) on a fake
+chat model: what is on screen when, on a desktop and on a phone (issue #28). The real model's browser test
+is in test_ui.py."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+
+import pytest
+
+from assistant.chain import PROMPT_VARIANTS, Assistant
+from tests.browser import ARTIFACTS, launch_chromium, send, serving
+from tests.fakes import StepFake, prompt_step
+
+SOURCE = "Can you help me?"
+# The fake's translation under each answer its prompt carries, and its guess under none.
+BY_ANSWER = {"A: formal": "Pouvez-vous m'aider ?", "A: informal": "Peux-tu m'aider ?"}
+GUESS = "Tu pourrais m'aider ?"
+TRANSLATE_WAIT_S = 120.0  # the longest a held translation waits for its test
+# Set, the fake translates at once; cleared (``held_translations``), a translation waits until it is set.
+TRANSLATIONS = threading.Event()
+TRANSLATIONS.set()
+DESKTOP = {"width": 1280, "height": 1000}
+PHONE = {"width": 390, "height": 844}
+TOUCH_PX = 44  # the smallest touch target
+
+
+class PageFake(StepFake):
+    """Asks about "you" (the decide queue's default) and translates by the answer its prompt carries,
+    once ``TRANSLATIONS`` lets it."""
+
+    def _generate(self, messages, stop=None, run_manager=None, **kwargs):
+        if prompt_step(run_manager) == "translate":
+            assert TRANSLATIONS.wait(TRANSLATE_WAIT_S), "a held translation was never let go"
+            prompt = messages[-1].content
+            self.translate = [next((text for said, text in BY_ANSWER.items() if said in prompt), GUESS)]
+        return super()._generate(messages, stop=stop, run_manager=run_manager, **kwargs)
+
+
+@pytest.fixture(scope="module")
+def page_url():
+    from ui.server import build_app
+
+    fake = PageFake(calls=[])
+    with serving(build_app({v: Assistant(fake, "fake:m", prompts=v) for v in PROMPT_VARIANTS}, "fake:m")) as url:
+        yield url
+
+
+@pytest.fixture
+def held_translations() -> Iterator[threading.Event]:
+    """Translations wait until the test sets the event it gets (and at its end)."""
+    TRANSLATIONS.clear()
+    yield TRANSLATIONS
+    TRANSLATIONS.set()
+
+
+@pytest.fixture
+def browser():
+    from playwright.sync_api import expect, sync_playwright
+
+    ARTIFACTS.mkdir(exist_ok=True)
+    expect.set_options(timeout=20_000)  # a busy 2-core machine
+    with sync_playwright() as playwright:
+        chromium = launch_chromium(playwright)
+        yield chromium
+        chromium.close()
+
+
+def open_page(browser, url: str, viewport: dict):
+    page = browser.new_page(viewport=viewport)
+    page.goto(url)
+    return page
+
+
+def ask(page):
+    """Send the source and wait for its question; the "formal" answer button."""
+    from playwright.sync_api import expect
+
+    send(page, SOURCE)
+    formal = page.get_by_role("button", name="formal — « vous »", exact=True)
+    expect(formal).to_be_visible()
+    return formal
+
+
+def test_the_question_panel_shows_only_while_a_question_is_open(page_url, browser, held_translations):
+    """Item 3: after the last answer, "The word in question" and "My message answers the question" go, during
+    the translation and after it."""
+    from playwright.sync_api import expect
+
+    page = open_page(browser, page_url, DESKTOP)
+    panel = [page.locator("#question-source"), page.locator("#as-answer")]
+    formal = ask(page)
+    for part in panel:
+        expect(part).to_be_visible()
+    formal.click()
+    expect(page.locator("#status")).to_contain_text("Translating")
+    for part in panel:
+        expect(part).to_be_hidden()
+    page.screenshot(path=str(ARTIFACTS / "page-translating-after-the-answer.png"))
+    held_translations.set()
+    expect(page.locator("#translation textarea")).to_have_value(BY_ANSWER["A: formal"])
+    expect(page.locator("#status")).to_have_text("")
+    for part in panel:
+        expect(part).to_be_hidden()
