@@ -130,7 +130,7 @@ def test_browser_flow(app_url, measure):
         page.screenshot(path=str(ARTIFACTS / "ui-alternatives.png"), full_page=True)
         formal_variant = page.locator("#alternative-0 textarea").input_value()
         page.locator("#use-0").click()
-        expect(account).to_contain_text("you → formal, because you said")
+        expect(account).to_contain_text("you → formal, because the card you picked")
         expect(translation).to_have_value(formal_variant)
 
         # Change the answer: translated again at once, nothing asked again.

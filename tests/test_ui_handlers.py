@@ -13,7 +13,7 @@ from assistant.ambiguity import get_type
 from assistant.chain import PROMPT_VARIANTS, Assistant
 from assistant.errors import InputError
 from tests.fakes import StepFake
-from ui.handlers import SETTING, ChatHandlers, ChatOptions, preferences_from, read_upload
+from ui.handlers import PICKED, SETTING, ChatHandlers, ChatOptions, preferences_from, read_upload
 from ui.labels import SKIP, model_display_name
 from ui.messages import account_markdown, describe_error, highlighted_source
 from ui.sessions import SessionStore
@@ -254,6 +254,7 @@ def test_use_an_alternative_makes_it_the_translation_and_its_assumption_the_answ
     chat(h, SKIP, "s")
     chosen = h.use_alternative("s", 0)
     assert chosen.translation == "Pouvez-vous m'aider ?" and chosen.turns[0].answer == "formal"
+    assert chosen.turns[0].answered_by == PICKED  # the person picked a card; they said nothing
     assert h.sessions.get("s").last is chosen and len(chosen.alternatives) == 2
 
 

@@ -12,6 +12,7 @@ import pytest
 from assistant.chain import PROMPT_VARIANTS, Assistant
 from tests.browser import ARTIFACTS, launch_chromium, send, serving
 from tests.fakes import StepFake, prompt_step
+from ui.labels import SKIP_LABEL
 
 SOURCE = "Can you help me?"
 # The fake's translation under each answer its prompt carries, and its guess under none.
@@ -68,7 +69,9 @@ def browser():
 
 
 def open_page(browser, url: str, viewport: dict):
-    page = browser.new_page(viewport=viewport)
+    """The page in a fresh browser context whose clipboard a test may read."""
+    context = browser.new_context(viewport=viewport, permissions=["clipboard-read", "clipboard-write"])
+    page = context.new_page()
     page.goto(url)
     return page
 
@@ -103,3 +106,32 @@ def test_the_question_panel_shows_only_while_a_question_is_open(page_url, browse
     expect(page.locator("#status")).to_have_text("")
     for part in panel:
         expect(part).to_be_hidden()
+
+
+def test_after_skip_the_box_says_what_it_assumes_and_each_card_copies_and_is_used(page_url, browser):
+    """Item 4: the translation box says which card it is, or that it assumes neither; each card has a copy
+    button; "Use this one" is recorded as the card picked, and the chat shows the text picked."""
+    from playwright.sync_api import expect
+
+    page = open_page(browser, page_url, DESKTOP)
+    translation, note = page.locator("#translation textarea"), page.locator("#translation-note")
+    account, replies = page.locator("#account"), page.locator("#chat .bot-row")
+    ask(page)
+    page.get_by_role("button", name=SKIP_LABEL).click()
+    expect(page.locator("#use-1")).to_be_visible()
+    expect(translation).to_have_value(GUESS)
+    expect(note).to_contain_text("neither")  # the guess is neither card's text
+    page.screenshot(path=str(ARTIFACTS / "page-variants.png"), full_page=True)
+    for i, variant in enumerate((BY_ANSWER["A: formal"], BY_ANSWER["A: informal"])):
+        card = page.locator(f"#alternative-{i}").first
+        expect(card).to_contain_text(f"you → {('formal', 'informal')[i]}")
+        card.get_by_role("button", name="Copy").click()
+        assert page.evaluate("navigator.clipboard.readText()") == variant
+
+    page.locator("#use-0").click()
+    expect(translation).to_have_value(BY_ANSWER["A: formal"])
+    expect(note).to_contain_text("you → formal")
+    expect(account).to_contain_text("you → formal, because the card you picked")
+    expect(account).not_to_contain_text("because you said")
+    expect(replies.last).to_contain_text(BY_ANSWER["A: formal"])
+    page.screenshot(path=str(ARTIFACTS / "page-variant-used.png"), full_page=True)

@@ -23,7 +23,8 @@ from assistant.transcript import Transcript, Turn
 from .files import FileHandlers
 from .handlers import ASK_EACH_TIME, REGISTERS, ChatHandlers, ChatOptions, View, preferences_markdown, read_upload
 from .labels import SKIP, SKIP_LABEL, answer_options, model_display_name, option_label
-from .messages import account_markdown, checks_markdown, context_markdown, highlighted_source, result_message
+from .messages import (account_markdown, checks_markdown, context_markdown, highlighted_source, result_message,
+                       variants_note)
 from .panels import file_panel, glossary_panel
 
 MAX_ALTERNATIVES = 2   # the chain offers the first two options of a skipped question
@@ -113,12 +114,13 @@ def build_demo(assistants: dict[str, Assistant], model_spec: str, concurrency: i
             with gr.Column(scale=1, min_width=320):
                 translation = gr.Textbox(label="Translation", buttons=["copy"], interactive=False, lines=3,
                                          elem_id="translation")
+                translation_note = gr.Markdown(elem_id="translation-note")
                 account = gr.Markdown(elem_id="account")
                 cards, card_texts, card_uses, card_notes = [], [], [], []
                 for i in range(MAX_ALTERNATIVES):
                     with gr.Group(visible=False, elem_id=f"alternative-{i}") as card:
+                        card_texts.append(gr.Textbox(buttons=["copy"], interactive=False))  # the label: its option
                         card_notes.append(gr.Markdown())
-                        card_texts.append(gr.Textbox(show_label=False, buttons=["copy"], interactive=False))
                         card_uses.append(gr.Button("Use this one", size="sm", elem_id=f"use-{i}"))
                     cards.append(card)
                 rows, row_notes, row_choices, row_changes = [], [], [], []
@@ -132,19 +134,20 @@ def build_demo(assistants: dict[str, Assistant], model_spec: str, concurrency: i
                 with gr.Accordion("Transcript (JSON)", open=False):
                     transcript_view = gr.JSON(label="Transcript")
         settings = [lang, method, max_questions, prompts, simulate, context, upload, register, people]
-        result_parts = [*cards, *card_notes, *card_texts, *rows, *row_notes, *row_choices]
+        result_parts = [translation_note, *cards, *card_notes, *card_texts, *rows, *row_notes, *row_choices]
         run_outputs = [chatbot, text, as_answer, question_source, translation, account, transcript_view, session,
                        saved_chat, *result_parts]
 
         def result_updates(t: Transcript | None) -> dict:
-            """The alternative cards and the answered questions of a finished translation (hidden without one)."""
-            updates: dict = {}
+            """The alternative cards, what the translation box holds beside them, and the answered questions
+            of a finished translation (hidden without one)."""
+            updates: dict = {translation_note: variants_note(t)}
             alternatives = t.alternatives if t else []
             for i in range(MAX_ALTERNATIVES):
                 alt = alternatives[i] if i < len(alternatives) else None
                 updates[cards[i]] = gr.update(visible=alt is not None)
-                updates[card_notes[i]] = f"**If {alt.assumption}** — {checks_markdown(alt.checks)}" if alt else ""
-                updates[card_texts[i]] = alt.translation if alt else ""
+                updates[card_notes[i]] = checks_markdown(alt.checks) if alt else ""
+                updates[card_texts[i]] = gr.update(value=alt.translation, label=f"If {alt.assumption}") if alt else ""
             turns = t.turns if t else []
             for i in range(MAX_ANSWER_ROWS):
                 turn = turns[i] if i < len(turns) else None
@@ -235,12 +238,15 @@ def build_demo(assistants: dict[str, Assistant], model_spec: str, concurrency: i
             return run
 
         def use(index: int):
-            def run(session_id: str | None) -> dict:
+            def run(history: list, session_id: str | None) -> dict:
                 chosen = handlers.use_alternative(session_id or "", index)
                 if chosen is None:
                     return {account: "_That alternative is gone: translate the text again._"}
-                return {translation: chosen.translation, account: account_markdown(chosen),
-                        transcript_view: chosen.to_dict(), **result_updates(chosen)}
+                picked = {"role": "user", "content": f"Use this one: if {chosen.alternatives[index].assumption}"}
+                chat = without_status(history) + [picked, as_message(result_message(chosen))]
+                return {chatbot: chat, saved_chat: chat, translation: chosen.translation,
+                        account: account_markdown(chosen), transcript_view: chosen.to_dict(),
+                        **result_updates(chosen)}
             return run
 
         def stop_all(history: list, session_id: str | None) -> dict:
@@ -284,7 +290,8 @@ def build_demo(assistants: dict[str, Assistant], model_spec: str, concurrency: i
         runs.append(summarize_button.click(handlers.summarize, inputs=[context, upload, lang, session],
                                            outputs=context_view, api_visibility="private", **model_slot))
         for i, button in enumerate(card_uses):
-            button.click(use(i), [session], [translation, account, transcript_view, *result_parts],
+            button.click(use(i), [chatbot, session],
+                         [chatbot, saved_chat, translation, account, transcript_view, *result_parts],
                          api_visibility="private")
         stop.click(stop_all, [chatbot, session], [chatbot, saved_chat, question_source, as_answer, translation],
                    cancels=runs, queue=False, api_visibility="private")

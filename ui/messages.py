@@ -66,6 +66,18 @@ def result_message(transcript: Transcript) -> gr.ChatMessage:
     return gr.ChatMessage(content=f"**{transcript.translation}**" + (f"\n\n{account}" if account else ""))
 
 
+def variants_note(transcript: Transcript | None) -> str:
+    """What the translation box holds beside a skipped question's variant cards: the card it is, or the
+    model's own guess, which matches neither (empty without cards)."""
+    alternatives = transcript.alternatives if transcript else []
+    if not alternatives:
+        return ""
+    same = next((a for a in alternatives if a.translation == transcript.translation), None)
+    if same is not None:
+        return f"_Assumes **{same.assumption}**: the card “If {same.assumption}” below._"
+    return "_The model's own guess, which assumes neither option: use a card below to pick one._"
+
+
 def describe_error(err: Exception) -> str:
     """A short cause for the person: the chain's own message without command-line flags, or a
     backend failure's kind; a backend failure's detail (server URLs, traces) goes to the log only."""
