@@ -7,8 +7,7 @@ import re
 import pytest
 
 from assistant.chain import PROMPT_VARIANTS, Assistant
-from tests.browser import ARTIFACTS, launch_chromium, send
-from tests.live_server import free_port
+from tests.browser import ARTIFACTS, launch_chromium, send, serving
 
 pytestmark = pytest.mark.real_model
 
@@ -33,15 +32,12 @@ STOP_WATCHING = "() => { clearInterval(window.watchTranslation); return window.s
 @pytest.fixture(scope="module")
 def app_url(hf_model, test_model_path):
     from assistant.backends import ModelSpec
-    from ui.app import build_demo
+    from ui.server import build_app
 
     spec = ModelSpec.parse(f"transformers:{test_model_path}")
     assistants = {variant: Assistant.for_model(hf_model, spec, prompts=variant) for variant in PROMPT_VARIANTS}
-    demo = build_demo(assistants, str(spec))
-    port = free_port()
-    demo.queue().launch(server_name="127.0.0.1", server_port=port, prevent_thread_lock=True, quiet=True)
-    yield f"http://127.0.0.1:{port}/"
-    demo.close()
+    with serving(build_app(assistants, str(spec))) as url:
+        yield url
 
 
 def _chat(client, message: str):

@@ -135,3 +135,32 @@ def test_after_skip_the_box_says_what_it_assumes_and_each_card_copies_and_is_use
     expect(account).not_to_contain_text("because you said")
     expect(replies.last).to_contain_text(BY_ANSWER["A: formal"])
     page.screenshot(path=str(ARTIFACTS / "page-variant-used.png"), full_page=True)
+
+
+def test_on_a_phone_the_question_shows_whole_the_translation_comes_before_the_settings_and_targets_are_big(
+        page_url, browser):
+    """Item 6, on a 390×844 screen: a question asked after a translation shows whole in the chat without
+    scrolling it, the translation comes before Settings and Preferences, and every button a person taps
+    is at least 44 px tall."""
+    from playwright.sync_api import expect
+
+    page = open_page(browser, page_url, PHONE)
+    ask(page)
+    page.get_by_role("button", name=SKIP_LABEL).click()
+    expect(page.locator("#use-1")).to_be_visible()
+    translation = page.locator("#translation").bounding_box()
+    for folded in ("#settings", "#preferences"):
+        assert translation["y"] < page.locator(folded).bounding_box()["y"], folded
+    for target in ("#send", "#stop", "#use-0", "#use-1", "#change-0"):
+        assert page.locator(target).bounding_box()["height"] >= TOUCH_PX, target
+
+    ask(page)  # the same text again: a second question below the first translation
+    page.evaluate("s => window.scrollBy(0, document.querySelector(s).getBoundingClientRect().top)", "#chat")
+    page.screenshot(path=str(ARTIFACTS / "page-phone-question.png"))
+    options = page.locator("#chat button.option")
+    expect(options.first).to_be_visible()
+    # whole on the screen, as the chat box scrolled itself (the page scrolled to the chat box's top)
+    for part in [page.locator("#chat .bot-row").last.locator("p").first, *options.all()]:
+        expect(part).to_be_in_viewport(ratio=1)
+    for option in options.all():
+        assert option.bounding_box()["height"] >= TOUCH_PX, option.inner_text()

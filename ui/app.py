@@ -1,7 +1,8 @@
 """The browser page: layout and event wiring around ``ChatHandlers``.
 
-Two columns on a desktop (source and conversation | translation), one on a phone with the input
-first and the settings folded away. The conversation and the preferences live in the browser
+Two columns on a desktop (source and conversation | translation) above the folded settings and
+preferences; on a phone one column in that order, so the input, the question and the translation come
+before the settings. The conversation and the preferences live in the browser
 (``gr.BrowserState``) and survive a reload; the dialogue state stays on the server
 (``ui.sessions``). Stop cancels every event that runs the model, whichever button started it.
 """
@@ -11,6 +12,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Iterator
 from dataclasses import asdict
+from pathlib import Path
 from typing import Any
 
 import gradio as gr
@@ -31,6 +33,8 @@ MAX_ALTERNATIVES = 2   # the chain offers the first two options of a skipped que
 MAX_ANSWER_ROWS = 5    # the settings allow at most 5 questions
 ANSWERED_BY = {"human": "your answer", "none": "skipped", "simulated": "the simulated user"}
 UNSENT = object()  # a component this request has sent nothing to yet
+STYLESHEET = Path(__file__).with_name("page.css")  # what Gradio's components cannot be told; given at mount
+TOUCH = ["touch-target"]  # a button at least 44 px tall on a phone (page.css)
 
 
 def as_message(message: Any) -> dict:
@@ -80,37 +84,15 @@ def build_demo(assistants: dict[str, Assistant], model_spec: str, concurrency: i
                     as_answer = gr.Checkbox(False, label="My message answers the question", visible=False,
                                             elem_id="as-answer", min_width=120)
                 with gr.Row():
-                    send = gr.Button("Translate", variant="primary", elem_id="send")
-                    stop = gr.Button("Stop", variant="stop", elem_id="stop")
+                    send = gr.Button("Translate", variant="primary", elem_id="send", elem_classes=TOUCH)
+                    stop = gr.Button("Stop", variant="stop", elem_id="stop", elem_classes=TOUCH)
                 status = gr.Markdown(elem_id="status")
                 question_source = gr.HighlightedText(label="The word in question", visible=False,
                                                      color_map={"in question": "orange"}, show_legend=False,
                                                      show_inline_category=False,
                                                      elem_id="question-source")
-                chatbot = gr.Chatbot(label="Conversation", height=420, elem_id="chat")
-                with gr.Accordion("Settings", open=False, elem_id="settings"):
-                    method = gr.Radio(choices=list(METHODS), value="intercpt", label="Method",
-                                      info="intercpt asks first; with-context uses the context; no-extra uses nothing")
-                    max_questions = gr.Slider(0, MAX_ANSWER_ROWS, value=DEFAULT_MAX_QUESTIONS, step=1,
-                                              label="Maximum questions")
-                    prompts = gr.Radio(choices=list(PROMPT_VARIANTS), value="generalist", label="Detection prompts")
-                    simulate = gr.Checkbox(value=False, label="Simulated user (answers from the context)")
-                    context = gr.Textbox(label="Context (optional)", lines=4,
-                                         placeholder="Background the assistant may use: who is speaking to whom…")
-                    upload = gr.File(label="Context file (.txt, UTF-8, at most 200 KB)", file_types=[".txt"],
-                                     type="filepath", elem_id="upload")
-                    upload_note = gr.Markdown(elem_id="upload-note")
-                    with gr.Accordion("What a model reads of the context", open=False):
-                        context_view = gr.Markdown(context_markdown(None), elem_id="context-view")
-                        summarize_button = gr.Button("Summarize it for me", size="sm")
-                    gr.Textbox(value=model_display_name(model_spec), label="Model", interactive=False)
-                with gr.Accordion("Preferences", open=False, elem_id="preferences"):
-                    register = gr.Radio(choices=list(REGISTERS), value=ASK_EACH_TIME, label="Address people",
-                                        info="formal or informal “you”, applied without asking", elem_id="register")
-                    people = gr.Textbox(label="People", lines=2, placeholder="Blair: a woman", elem_id="people",
-                                        info="one a line: the gender to use for a named person")
-                    preferences_view = gr.Markdown(preferences_markdown(ASK_EACH_TIME, ""), elem_id="preferences-view")
-                    glossary_panel(files, session)
+                # Most of a phone's screen: a question shows whole with its answer buttons.
+                chatbot = gr.Chatbot(label="Conversation", height="min(75vh, 640px)", elem_id="chat")
             with gr.Column(scale=1, min_width=320):
                 translation = gr.Textbox(label="Translation", buttons=["copy"], interactive=False, lines=3,
                                          elem_id="translation")
@@ -121,7 +103,8 @@ def build_demo(assistants: dict[str, Assistant], model_spec: str, concurrency: i
                     with gr.Group(visible=False, elem_id=f"alternative-{i}") as card:
                         card_texts.append(gr.Textbox(buttons=["copy"], interactive=False))  # the label: its option
                         card_notes.append(gr.Markdown())
-                        card_uses.append(gr.Button("Use this one", size="sm", elem_id=f"use-{i}"))
+                        card_uses.append(gr.Button("Use this one", size="sm", elem_id=f"use-{i}",
+                                                   elem_classes=TOUCH))
                     cards.append(card)
                 rows, row_notes, row_choices, row_changes = [], [], [], []
                 for i in range(MAX_ANSWER_ROWS):
@@ -129,10 +112,35 @@ def build_demo(assistants: dict[str, Assistant], model_spec: str, concurrency: i
                         row_notes.append(gr.Markdown())
                         row_choices.append(gr.Dropdown(allow_custom_value=True, show_label=False, min_width=140,
                                                        elem_id=f"answer-choice-{i}"))
-                        row_changes.append(gr.Button("Change answer", size="sm", elem_id=f"change-{i}"))
+                        row_changes.append(gr.Button("Change answer", size="sm", elem_id=f"change-{i}",
+                                                     elem_classes=TOUCH))
                     rows.append(row)
                 with gr.Accordion("Transcript (JSON)", open=False):
                     transcript_view = gr.JSON(label="Transcript")
+        # Below both columns: on a phone the conversation and the translation come first.
+        with gr.Accordion("Settings", open=False, elem_id="settings"):
+            method = gr.Radio(choices=list(METHODS), value="intercpt", label="Method",
+                              info="intercpt asks first; with-context uses the context; no-extra uses nothing")
+            max_questions = gr.Slider(0, MAX_ANSWER_ROWS, value=DEFAULT_MAX_QUESTIONS, step=1,
+                                      label="Maximum questions")
+            prompts = gr.Radio(choices=list(PROMPT_VARIANTS), value="generalist", label="Detection prompts")
+            simulate = gr.Checkbox(value=False, label="Simulated user (answers from the context)")
+            context = gr.Textbox(label="Context (optional)", lines=4,
+                                 placeholder="Background the assistant may use: who is speaking to whom…")
+            upload = gr.File(label="Context file (.txt, UTF-8, at most 200 KB)", file_types=[".txt"],
+                             type="filepath", elem_id="upload")
+            upload_note = gr.Markdown(elem_id="upload-note")
+            with gr.Accordion("What a model reads of the context", open=False):
+                context_view = gr.Markdown(context_markdown(None), elem_id="context-view")
+                summarize_button = gr.Button("Summarize it for me", size="sm", elem_classes=TOUCH)
+            gr.Textbox(value=model_display_name(model_spec), label="Model", interactive=False)
+        with gr.Accordion("Preferences", open=False, elem_id="preferences"):
+            register = gr.Radio(choices=list(REGISTERS), value=ASK_EACH_TIME, label="Address people",
+                                info="formal or informal “you”, applied without asking", elem_id="register")
+            people = gr.Textbox(label="People", lines=2, placeholder="Blair: a woman", elem_id="people",
+                                info="one a line: the gender to use for a named person")
+            preferences_view = gr.Markdown(preferences_markdown(ASK_EACH_TIME, ""), elem_id="preferences-view")
+            glossary_panel(files, session)
         settings = [lang, method, max_questions, prompts, simulate, context, upload, register, people]
         result_parts = [translation_note, *cards, *card_notes, *card_texts, *rows, *row_notes, *row_choices]
         run_outputs = [chatbot, text, as_answer, question_source, translation, account, transcript_view, session,
