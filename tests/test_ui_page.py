@@ -164,3 +164,32 @@ def test_on_a_phone_the_question_shows_whole_the_translation_comes_before_the_se
         expect(part).to_be_in_viewport(ratio=1)
     for option in options.all():
         assert option.bounding_box()["height"] >= TOUCH_PX, option.inner_text()
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_the_answer_menu_shows_each_label_whole(page_url, browser, viewport):
+    """Item 7 (the layout's part): the menu of an answered question shows the answer chosen whole, on a
+    desktop and on a phone, not "skip — offer me the va"."""
+    from playwright.sync_api import expect
+
+    page = open_page(browser, page_url, viewport)
+    ask(page)
+    page.get_by_role("button", name=SKIP_LABEL).click()
+    expect(page.locator("#use-1")).to_be_visible()
+    menu = page.locator("#answer-choice-0 input")
+    expect(menu).to_have_value(SKIP_LABEL)
+    menu.click()
+    options = page.get_by_role("option")
+    expect(options.first).to_be_visible()
+    for i in range(options.count()):
+        if i:
+            menu.click()
+        label = options.nth(i).inner_text().removeprefix("✓").strip()  # the chosen one is ticked
+        options.nth(i).click()
+        expect(menu).to_have_value(label)
+        width, room = menu.evaluate("box => [box.scrollWidth, box.clientWidth]")
+        assert width <= room, (label, width, room)
+    page.locator("#translation").click()  # the menu closes
+    expect(options.first).to_be_hidden()
+    menu.scroll_into_view_if_needed()
+    page.screenshot(path=str(ARTIFACTS / f"page-answer-menu-{viewport['width']}.png"))

@@ -108,12 +108,14 @@ def build_demo(assistants: dict[str, Assistant], model_spec: str, concurrency: i
                     cards.append(card)
                 rows, row_notes, row_choices, row_changes = [], [], [], []
                 for i in range(MAX_ANSWER_ROWS):
-                    with gr.Row(visible=False, elem_id=f"answer-{i}", equal_height=True) as row:
+                    # The answer above its menu: the menu as wide as the column, so no answer's label is cut.
+                    with gr.Column(visible=False, elem_id=f"answer-{i}", variant="panel") as row:
                         row_notes.append(gr.Markdown())
-                        row_choices.append(gr.Dropdown(allow_custom_value=True, show_label=False, min_width=140,
-                                                       elem_id=f"answer-choice-{i}"))
-                        row_changes.append(gr.Button("Change answer", size="sm", elem_id=f"change-{i}",
-                                                     elem_classes=TOUCH))
+                        with gr.Row(equal_height=True):
+                            row_choices.append(gr.Dropdown(allow_custom_value=True, show_label=False, container=False,
+                                                           scale=3, min_width=300, elem_id=f"answer-choice-{i}"))
+                            row_changes.append(gr.Button("Change answer", size="sm", scale=1, min_width=120,
+                                                         elem_id=f"change-{i}", elem_classes=TOUCH))
                     rows.append(row)
                 with gr.Accordion("Transcript (JSON)", open=False):
                     transcript_view = gr.JSON(label="Transcript")
