@@ -126,7 +126,7 @@ def test_after_skip_the_box_says_what_it_assumes_and_each_card_copies_and_is_use
         card = page.locator(f"#alternative-{i}").first
         expect(card).to_contain_text(f"you → {('formal', 'informal')[i]}")
         card.get_by_role("button", name="Copy").click()
-        assert page.evaluate("navigator.clipboard.readText()") == variant
+        page.wait_for_function("text => navigator.clipboard.readText().then(copied => copied === text)", arg=variant)
 
     page.locator("#use-0").click()
     expect(translation).to_have_value(BY_ANSWER["A: formal"])
