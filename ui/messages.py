@@ -67,14 +67,15 @@ def result_message(transcript: Transcript) -> gr.ChatMessage:
 
 
 def variants_note(transcript: Transcript | None) -> str:
-    """What the translation box holds beside a skipped question's variant cards: the card it is, or the
-    model's own guess, which matches neither (empty without cards)."""
-    alternatives = transcript.alternatives if transcript else []
-    if not alternatives:
+    """What the translation box holds beside a skipped question's variant cards: the card it is, the
+    text of every card, or the model's own guess, which matches none (empty without cards)."""
+    if transcript is None or not transcript.alternatives:
         return ""
-    same = next((a for a in alternatives if a.translation == transcript.translation), None)
-    if same is not None:
-        return f"_Assumes **{same.assumption}**: the card “If {same.assumption}” below._"
+    same = [a for a in transcript.alternatives if a.translation == transcript.translation]
+    if len(same) == 1:
+        return f"_Assumes **{same[0].assumption}**: the card “If {same[0].assumption}” below._"
+    if same:
+        return "_The same under every option: each card below holds this text._"
     return "_The model's own guess, which assumes neither option: use a card below to pick one._"
 
 
