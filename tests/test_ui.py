@@ -2,21 +2,15 @@
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
-import socket
-from pathlib import Path
 
 import pytest
 
 from assistant.chain import PROMPT_VARIANTS, Assistant
+from tests.browser import ARTIFACTS, launch_chromium, send, serving
 
 pytestmark = pytest.mark.real_model
 
-ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
-CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 QUESTION_SOURCE = "Can you help me?"
 # Long enough that its translation streams in several pieces a person can see arrive.
 BROWSER_SOURCE = "Can you help me carry these boxes to the car after lunch?"
@@ -35,24 +29,15 @@ WATCH_TRANSLATION = """() => {
 STOP_WATCHING = "() => { clearInterval(window.watchTranslation); return window.seenTranslations; }"
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def app_url(hf_model, test_model_path):
     from assistant.backends import ModelSpec
-    from ui.app import build_demo
+    from ui.server import build_app
 
     spec = ModelSpec.parse(f"transformers:{test_model_path}")
     assistants = {variant: Assistant.for_model(hf_model, spec, prompts=variant) for variant in PROMPT_VARIANTS}
-    demo = build_demo(assistants, str(spec))
-    port = _free_port()
-    demo.queue().launch(server_name="127.0.0.1", server_port=port, prevent_thread_lock=True, quiet=True)
-    yield f"http://127.0.0.1:{port}/"
-    demo.close()
+    with serving(build_app(assistants, str(spec))) as url:
+        yield url
 
 
 def _chat(client, message: str):
@@ -101,20 +86,6 @@ def test_bad_input_is_a_message_not_a_crash(app_url):
     assert "nothing to translate" in str(chat)
 
 
-def _launch_chromium(playwright):
-    chromium = shutil.which("chromium")
-    if chromium is None:
-        if os.environ.get("CI"):
-            pytest.fail("Debian's chromium is not installed (apt-get install chromium)")
-        pytest.skip("Debian's chromium is not installed")
-    return playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_FLAGS)
-
-
-def _send(page, text: str) -> None:
-    page.get_by_placeholder("English text to translate").fill(text)
-    page.locator("#send").click()
-
-
 def test_browser_flow(app_url, measure):
     """A translator's session in real Chromium: question, streamed translation, alternatives, a
     changed answer, a preference, Clear with a question pending, a reload, and a phone screen."""
@@ -125,14 +96,14 @@ def test_browser_flow(app_url, measure):
     slow = 600_000  # one model call takes up to a minute on 2 busy cores
     expect.set_options(timeout=30_000)  # what the page does at once can still wait for a busy CPU
     with sync_playwright() as playwright:
-        browser = _launch_chromium(playwright)
+        browser = launch_chromium(playwright)
         page = browser.new_page(viewport={"width": 1280, "height": 1000})
         page.goto(app_url)
         translation, account = page.locator("#translation textarea"), page.locator("#account")
         chat, status = page.locator("#chat"), page.locator("#status")
 
         # The question names its word, highlighted in the source; the buttons say what they mean.
-        _send(page, BROWSER_SOURCE)
+        send(page, BROWSER_SOURCE)
         expect(status).to_contain_text("Looking for ambiguities…")
         formal = page.get_by_role("button", name="formal — « vous »", exact=True)
         expect(formal).to_be_visible(timeout=slow)
@@ -155,7 +126,7 @@ def test_browser_flow(app_url, measure):
         page.screenshot(path=str(ARTIFACTS / "ui-alternatives.png"), full_page=True)
         formal_variant = page.locator("#alternative-0 textarea").input_value()
         page.locator("#use-0").click()
-        expect(account).to_contain_text("you → formal, because you said")
+        expect(account).to_contain_text("you → formal, because the card you picked")
         expect(translation).to_have_value(formal_variant)
 
         # Change the answer: translated again at once, nothing asked again.
@@ -168,10 +139,10 @@ def test_browser_flow(app_url, measure):
         page.screenshot(path=str(ARTIFACTS / "ui-translation.png"), full_page=True)
 
         # Clear with a question pending: the next text is a new text, not the answer.
-        _send(page, QUESTION_SOURCE)
+        send(page, QUESTION_SOURCE)
         expect(formal).to_be_visible(timeout=slow)
         chat.get_by_role("button", name="Clear").click()
-        _send(page, "Where is the station?")
+        send(page, "Where is the station?")
         expect(chat).to_contain_text("Where is the station?")
         expect(account).not_to_contain_text("you →", timeout=slow)
         expect(translation).not_to_have_value("", timeout=slow)
@@ -182,14 +153,14 @@ def test_browser_flow(app_url, measure):
         page.get_by_role("button", name="Preferences").click()
         page.locator("#register").get_by_text("formal", exact=True).click()
         expect(page.locator("#preferences-view")).to_contain_text("you → formal")
-        _send(page, SECOND_SOURCE)
+        send(page, SECOND_SOURCE)
         expect(account).to_contain_text("your setting", timeout=slow)
         expect(formal).to_have_count(0)
 
         # Stop, whatever runs: no spinner left, nothing pending, no half-written translation left in
         # its box, the page ready for the next text.
         finished = translation.input_value()
-        _send(page, STOPPED_SOURCE)
+        send(page, STOPPED_SOURCE)
         expect(translation).not_to_have_value(finished, timeout=slow)  # its draft is being written
         page.locator("#stop").click()
         expect(chat).to_contain_text("Stopped.")

@@ -12,10 +12,11 @@ from langchain_core.outputs import ChatGenerationChunk
 from assistant.ambiguity import get_type
 from assistant.chain import PROMPT_VARIANTS, Assistant
 from assistant.errors import InputError
+from assistant.transcript import Alternative, Transcript
 from tests.fakes import StepFake
-from ui.handlers import SETTING, ChatHandlers, ChatOptions, preferences_from, read_upload
+from ui.handlers import PICKED, SETTING, ChatHandlers, ChatOptions, preferences_from, read_upload
 from ui.labels import SKIP, model_display_name
-from ui.messages import account_markdown, describe_error, highlighted_source
+from ui.messages import account_markdown, describe_error, highlighted_source, variants_note
 from ui.sessions import SessionStore
 
 ASK = '{"ambiguous": true, "question": "Formal or informal?", "options": ["formal", "informal"]}'
@@ -254,7 +255,21 @@ def test_use_an_alternative_makes_it_the_translation_and_its_assumption_the_answ
     chat(h, SKIP, "s")
     chosen = h.use_alternative("s", 0)
     assert chosen.translation == "Pouvez-vous m'aider ?" and chosen.turns[0].answer == "formal"
+    assert chosen.turns[0].answered_by == PICKED  # the person picked a card; they said nothing
     assert h.sessions.get("s").last is chosen and len(chosen.alternatives) == 2
+
+
+@pytest.mark.parametrize(("cards", "says"), [
+    (["Pouvez-vous m'aider ?", "Peux-tu m'aider ?"], "_Assumes **you → formal**: the card “If you → formal”"),
+    (["Vous pouvez m'aider ?", "Peux-tu m'aider ?"], "_The model's own guess, which assumes neither option"),
+    (["Pouvez-vous m'aider ?", "Pouvez-vous m'aider ?"], "_The same under every option"),
+    ([], ""),
+])
+def test_the_line_under_the_translation_says_which_card_it_is(cards, says):
+    transcript = Transcript("Can you help me?", "fr", "intercpt", "fake:m", translation="Pouvez-vous m'aider ?")
+    transcript.alternatives = [Alternative(f"you → {option}", text) for option, text in zip(("formal", "informal"),
+                                                                                           cards)]
+    assert variants_note(transcript).startswith(says)
 
 
 def test_backend_errors_show_a_short_cause_and_log_the_detail(caplog):

@@ -1,7 +1,8 @@
 """The browser page: layout and event wiring around ``ChatHandlers``.
 
-Two columns on a desktop (source and conversation | translation), one on a phone with the input
-first and the settings folded away. The conversation and the preferences live in the browser
+Two columns on a desktop (source and conversation | translation) above the folded settings and
+preferences; on a phone one column in that order, so the input, the question and the translation come
+before the settings. The conversation and the preferences live in the browser
 (``gr.BrowserState``) and survive a reload; the dialogue state stays on the server
 (``ui.sessions``). Stop cancels every event that runs the model, whichever button started it.
 """
@@ -11,6 +12,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Iterator
 from dataclasses import asdict
+from pathlib import Path
 from typing import Any
 
 import gradio as gr
@@ -18,17 +20,21 @@ import gradio as gr
 from assistant.chain import DEFAULT_MAX_QUESTIONS, METHODS, PROMPT_VARIANTS, Assistant
 from assistant.errors import InputError
 from assistant.languages import LANGUAGES
-from assistant.transcript import Transcript
+from assistant.transcript import Transcript, Turn
 
 from .files import FileHandlers
 from .handlers import ASK_EACH_TIME, REGISTERS, ChatHandlers, ChatOptions, View, preferences_markdown, read_upload
 from .labels import SKIP, SKIP_LABEL, answer_options, model_display_name, option_label
-from .messages import account_markdown, checks_markdown, context_markdown, highlighted_source, result_message
+from .messages import (account_markdown, checks_markdown, context_markdown, highlighted_source, result_message,
+                       variants_note)
 from .panels import file_panel, glossary_panel
 
 MAX_ALTERNATIVES = 2   # the chain offers the first two options of a skipped question
 MAX_ANSWER_ROWS = 5    # the settings allow at most 5 questions
 ANSWERED_BY = {"human": "your answer", "none": "skipped", "simulated": "the simulated user"}
+UNSENT = object()  # a component this request has sent nothing to yet
+STYLESHEET = Path(__file__).with_name("page.css")  # what Gradio's components cannot be told; given at mount
+TOUCH = ["touch-target"]  # a button at least 44 px tall on a phone (page.css)
 
 
 def as_message(message: Any) -> dict:
@@ -78,72 +84,80 @@ def build_demo(assistants: dict[str, Assistant], model_spec: str, concurrency: i
                     as_answer = gr.Checkbox(False, label="My message answers the question", visible=False,
                                             elem_id="as-answer", min_width=120)
                 with gr.Row():
-                    send = gr.Button("Translate", variant="primary", elem_id="send")
-                    stop = gr.Button("Stop", variant="stop", elem_id="stop")
+                    send = gr.Button("Translate", variant="primary", elem_id="send", elem_classes=TOUCH)
+                    stop = gr.Button("Stop", variant="stop", elem_id="stop", elem_classes=TOUCH)
                 status = gr.Markdown(elem_id="status")
                 question_source = gr.HighlightedText(label="The word in question", visible=False,
                                                      color_map={"in question": "orange"}, show_legend=False,
                                                      show_inline_category=False,
                                                      elem_id="question-source")
-                chatbot = gr.Chatbot(label="Conversation", height=420, elem_id="chat")
-                with gr.Accordion("Settings", open=False, elem_id="settings"):
-                    method = gr.Radio(choices=list(METHODS), value="intercpt", label="Method",
-                                      info="intercpt asks first; with-context uses the context; no-extra uses nothing")
-                    max_questions = gr.Slider(0, MAX_ANSWER_ROWS, value=DEFAULT_MAX_QUESTIONS, step=1,
-                                              label="Maximum questions")
-                    prompts = gr.Radio(choices=list(PROMPT_VARIANTS), value="generalist", label="Detection prompts")
-                    simulate = gr.Checkbox(value=False, label="Simulated user (answers from the context)")
-                    context = gr.Textbox(label="Context (optional)", lines=4,
-                                         placeholder="Background the assistant may use: who is speaking to whom…")
-                    upload = gr.File(label="Context file (.txt, UTF-8, at most 200 KB)", file_types=[".txt"],
-                                     type="filepath", elem_id="upload")
-                    upload_note = gr.Markdown(elem_id="upload-note")
-                    with gr.Accordion("What a model reads of the context", open=False):
-                        context_view = gr.Markdown(context_markdown(None), elem_id="context-view")
-                        summarize_button = gr.Button("Summarize it for me", size="sm")
-                    gr.Textbox(value=model_display_name(model_spec), label="Model", interactive=False)
-                with gr.Accordion("Preferences", open=False, elem_id="preferences"):
-                    register = gr.Radio(choices=list(REGISTERS), value=ASK_EACH_TIME, label="Address people",
-                                        info="formal or informal “you”, applied without asking", elem_id="register")
-                    people = gr.Textbox(label="People", lines=2, placeholder="Blair: a woman", elem_id="people",
-                                        info="one a line: the gender to use for a named person")
-                    preferences_view = gr.Markdown(preferences_markdown(ASK_EACH_TIME, ""), elem_id="preferences-view")
-                    glossary_panel(files, session)
+                # Most of a phone's screen: a question shows whole with its answer buttons.
+                chatbot = gr.Chatbot(label="Conversation", height="min(75vh, 640px)", elem_id="chat")
             with gr.Column(scale=1, min_width=320):
                 translation = gr.Textbox(label="Translation", buttons=["copy"], interactive=False, lines=3,
                                          elem_id="translation")
+                translation_note = gr.Markdown(elem_id="translation-note")
                 account = gr.Markdown(elem_id="account")
                 cards, card_texts, card_uses, card_notes = [], [], [], []
                 for i in range(MAX_ALTERNATIVES):
                     with gr.Group(visible=False, elem_id=f"alternative-{i}") as card:
+                        card_texts.append(gr.Textbox(buttons=["copy"], interactive=False))  # the label: its option
                         card_notes.append(gr.Markdown())
-                        card_texts.append(gr.Textbox(show_label=False, buttons=["copy"], interactive=False))
-                        card_uses.append(gr.Button("Use this one", size="sm", elem_id=f"use-{i}"))
+                        card_uses.append(gr.Button("Use this one", size="sm", elem_id=f"use-{i}",
+                                                   elem_classes=TOUCH))
                     cards.append(card)
                 rows, row_notes, row_choices, row_changes = [], [], [], []
                 for i in range(MAX_ANSWER_ROWS):
-                    with gr.Row(visible=False, elem_id=f"answer-{i}", equal_height=True) as row:
+                    # The answer above its menu: the menu as wide as the column, so no answer's label is cut.
+                    with gr.Column(visible=False, elem_id=f"answer-{i}", variant="panel") as row:
                         row_notes.append(gr.Markdown())
-                        row_choices.append(gr.Dropdown(allow_custom_value=True, show_label=False, min_width=140,
-                                                       elem_id=f"answer-choice-{i}"))
-                        row_changes.append(gr.Button("Change answer", size="sm", elem_id=f"change-{i}"))
+                        with gr.Row(equal_height=True):
+                            row_choices.append(gr.Dropdown(allow_custom_value=True, show_label=False, container=False,
+                                                           scale=3, min_width=300, elem_id=f"answer-choice-{i}"))
+                            row_changes.append(gr.Button("Change answer", size="sm", scale=1, min_width=120,
+                                                         elem_id=f"change-{i}", elem_classes=TOUCH))
                     rows.append(row)
                 with gr.Accordion("Transcript (JSON)", open=False):
                     transcript_view = gr.JSON(label="Transcript")
+        # Below both columns: on a phone the conversation and the translation come first.
+        with gr.Accordion("Settings", open=False, elem_id="settings"):
+            method = gr.Radio(choices=list(METHODS), value="intercpt", label="Method",
+                              info="intercpt asks first; with-context uses the context; no-extra uses nothing")
+            max_questions = gr.Slider(0, MAX_ANSWER_ROWS, value=DEFAULT_MAX_QUESTIONS, step=1,
+                                      label="Maximum questions")
+            prompts = gr.Radio(choices=list(PROMPT_VARIANTS), value="generalist", label="Detection prompts")
+            simulate = gr.Checkbox(value=False, label="Simulated user (answers from the context)")
+            context = gr.Textbox(label="Context (optional)", lines=4,
+                                 placeholder="Background the assistant may use: who is speaking to whom…")
+            upload = gr.File(label="Context file (.txt, UTF-8, at most 200 KB)", file_types=[".txt"],
+                             type="filepath", elem_id="upload")
+            upload_note = gr.Markdown(elem_id="upload-note")
+            with gr.Accordion("What a model reads of the context", open=False):
+                context_view = gr.Markdown(context_markdown(None), elem_id="context-view")
+                summarize_button = gr.Button("Summarize it for me", size="sm", elem_classes=TOUCH)
+            gr.Textbox(value=model_display_name(model_spec), label="Model", interactive=False)
+        with gr.Accordion("Preferences", open=False, elem_id="preferences"):
+            register = gr.Radio(choices=list(REGISTERS), value=ASK_EACH_TIME, label="Address people",
+                                info="formal or informal “you”, applied without asking", elem_id="register")
+            people = gr.Textbox(label="People", lines=2, placeholder="Blair: a woman", elem_id="people",
+                                info="one a line: the gender to use for a named person")
+            preferences_view = gr.Markdown(preferences_markdown(ASK_EACH_TIME, ""), elem_id="preferences-view")
+            glossary_panel(files, session)
         settings = [lang, method, max_questions, prompts, simulate, context, upload, register, people]
-        result_parts = [*cards, *card_notes, *card_texts, *rows, *row_notes, *row_choices]
+        result_parts = [translation_note, *cards, *card_notes, *card_texts, *rows, *row_notes, *row_choices]
         run_outputs = [chatbot, text, as_answer, question_source, translation, account, transcript_view, session,
                        saved_chat, *result_parts]
 
         def result_updates(t: Transcript | None) -> dict:
-            """The alternative cards and the answered questions of a finished translation (hidden without one)."""
-            updates: dict = {}
+            """The alternative cards, what the translation box holds beside them, and the answered questions
+            of a finished translation (hidden without one)."""
+            updates: dict = {translation_note: variants_note(t)}
             alternatives = t.alternatives if t else []
             for i in range(MAX_ALTERNATIVES):
                 alt = alternatives[i] if i < len(alternatives) else None
                 updates[cards[i]] = gr.update(visible=alt is not None)
-                updates[card_notes[i]] = f"**If {alt.assumption}** — {checks_markdown(alt.checks)}" if alt else ""
-                updates[card_texts[i]] = alt.translation if alt else ""
+                updates[card_notes[i]] = checks_markdown(alt.checks) if alt else ""
+                updates[card_texts[i]] = gr.update(value=alt.translation, label=f"If {alt.assumption}") if alt else ""
             turns = t.turns if t else []
             for i in range(MAX_ANSWER_ROWS):
                 turn = turns[i] if i < len(turns) else None
@@ -156,25 +170,33 @@ def build_demo(assistants: dict[str, Assistant], model_spec: str, concurrency: i
                                                     value=turn.answer or SKIP)
             return updates
 
+        def question_panel(pending: Turn | None, source: str | None = None) -> dict:
+            """The word in question and "My message answers the question": on screen only while a
+            question is open."""
+            marked = highlighted_source(source or "", pending.span) if pending else None
+            return {question_source: gr.update(visible=pending is not None, value=marked),
+                    as_answer: gr.update(visible=pending is not None, value=False)}
+
         def show(views: Iterator[View], history: list, session_id: str, asked: str | None,
                  typed: str | None = None) -> Iterator[dict]:
-            """Each view as the page's updates: the chat, the streamed translation, the question panel;
-            the ``typed`` text leaves the input box once its request succeeded, and stays after an error."""
+            """Each view as the page's updates: the chat, the streamed translation, the question panel
+            (gone from the request's first step, back with a question); the ``typed`` text leaves the
+            input box once its request succeeded, and stays after an error."""
             base = without_status(history) + ([{"role": "user", "content": asked}] if asked else [])
+            panel_for: Any = UNSENT  # the question the panel was sent for
             for view in views:
                 shown = view.messages + ([result_message(view.transcript)] if view.transcript else [])
                 chat = base + [as_message(m) for m in shown]
                 updates: dict = {chatbot: chat, session: session_id}
+                if view.pending is not panel_for:
+                    updates |= question_panel(view.pending, view.source)
+                    panel_for = view.pending
                 if view.draft is not None:
                     updates[translation] = view.draft
                 if view.pending is not None or view.transcript is not None or view.failed:
                     if typed is not None:
                         updates[text] = typed if view.failed else ""
                     updates[saved_chat] = chat
-                    updates[question_source] = gr.update(
-                        visible=view.pending is not None,
-                        value=highlighted_source(view.source or "", view.pending.span) if view.pending else None)
-                    updates[as_answer] = gr.update(visible=view.pending is not None, value=False)
                 if view.transcript is not None:
                     t = view.transcript
                     updates |= {translation: t.translation, account: account_markdown(t),
@@ -226,25 +248,28 @@ def build_demo(assistants: dict[str, Assistant], model_spec: str, concurrency: i
             return run
 
         def use(index: int):
-            def run(session_id: str | None) -> dict:
+            def run(history: list, session_id: str | None) -> dict:
                 chosen = handlers.use_alternative(session_id or "", index)
                 if chosen is None:
                     return {account: "_That alternative is gone: translate the text again._"}
-                return {translation: chosen.translation, account: account_markdown(chosen),
-                        transcript_view: chosen.to_dict(), **result_updates(chosen)}
+                picked = {"role": "user", "content": f"Use this one: if {chosen.alternatives[index].assumption}"}
+                chat = without_status(history) + [picked, as_message(result_message(chosen))]
+                return {chatbot: chat, saved_chat: chat, translation: chosen.translation,
+                        account: account_markdown(chosen), transcript_view: chosen.to_dict(),
+                        **result_updates(chosen)}
             return run
 
         def stop_all(history: list, session_id: str | None) -> dict:
             note = handlers.stop(session_id)
             chat = without_status(history) + [{"role": "assistant", "content": note}]
             last = handlers.sessions.get(session_id).last  # a half-written draft must not pass for a translation
-            return {chatbot: chat, saved_chat: chat, question_source: gr.update(visible=False),
-                    as_answer: gr.update(visible=False, value=False), translation: last.translation if last else ""}
+            return {chatbot: chat, saved_chat: chat, **question_panel(None),
+                    translation: last.translation if last else ""}
 
         def clear_all(session_id: str | None) -> dict:
             handlers.clear(session_id)
-            return {saved_chat: [], question_source: gr.update(visible=False), translation: "", account: "",
-                    as_answer: gr.update(visible=False, value=False), transcript_view: None, **result_updates(None)}
+            return {saved_chat: [], translation: "", account: "", transcript_view: None, **question_panel(None),
+                    **result_updates(None)}
 
         def undo_last(evt: gr.UndoData, history: list, session_id: str | None) -> dict:
             source = handlers.sessions.get(session_id).source
@@ -252,7 +277,7 @@ def build_demo(assistants: dict[str, Assistant], model_spec: str, concurrency: i
             start = text_start(history, source, evt.index)  # an answer is taken back with its text
             chat = history[:evt.index if start is None else start]
             return {chatbot: chat, saved_chat: chat, text: str(evt.value or "") if start is None else source,
-                    question_source: gr.update(visible=False), as_answer: gr.update(visible=False, value=False)}
+                    **question_panel(None)}
 
         def check_upload(path: str | None) -> tuple[Any, str]:
             try:
@@ -275,7 +300,8 @@ def build_demo(assistants: dict[str, Assistant], model_spec: str, concurrency: i
         runs.append(summarize_button.click(handlers.summarize, inputs=[context, upload, lang, session],
                                            outputs=context_view, api_visibility="private", **model_slot))
         for i, button in enumerate(card_uses):
-            button.click(use(i), [session], [translation, account, transcript_view, *result_parts],
+            button.click(use(i), [chatbot, session],
+                         [chatbot, saved_chat, translation, account, transcript_view, *result_parts],
                          api_visibility="private")
         stop.click(stop_all, [chatbot, session], [chatbot, saved_chat, question_source, as_answer, translation],
                    cancels=runs, queue=False, api_visibility="private")

@@ -39,6 +39,7 @@ ANSWER_PREFIX = "answer:"
 ASK_EACH_TIME = "ask me"
 REGISTERS = (ASK_EACH_TIME, "formal", "informal")
 SETTING = "your setting"  # who answered a question that a preference of the page's settings settled
+PICKED = "the card you picked"  # who answered a skipped question whose variant card was used
 NO_OPEN_QUESTION = ("That question is no longer open (it was answered, stopped, cleared, or the session expired "
                     "after an hour idle). Nothing was translated: send your text again.")
 STOPPED = "Stopped. Nothing is waiting for an answer: type a new text, or press ↻ to run the last one again."
@@ -207,7 +208,8 @@ class ChatHandlers:
             yield View([error_message(describe_error(err))], failed=True)
 
     def use_alternative(self, session_id: str, index: int) -> Transcript | None:
-        """Make alternative ``index`` of the last translation the translation, its assumption the answer."""
+        """Make alternative ``index`` of the last translation the translation, its assumption the answer
+        (given by the card picked: the person said nothing)."""
         last = self.sessions.get(session_id).last
         if last is None or not 0 <= index < len(last.alternatives):
             return None
@@ -216,7 +218,7 @@ class ChatHandlers:
         for turn in chosen.turns:
             option = next((o for o in turn.options if f"{turn.span} → {o}" == alternative.assumption), None)
             if option is not None:
-                turn.answer, turn.answered_by = option, "human"
+                turn.answer, turn.answered_by = option, PICKED
                 break
         chosen.translation, chosen.checks = alternative.translation, list(alternative.checks)
         chosen.alternatives = last.alternatives

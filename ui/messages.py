@@ -66,6 +66,19 @@ def result_message(transcript: Transcript) -> gr.ChatMessage:
     return gr.ChatMessage(content=f"**{transcript.translation}**" + (f"\n\n{account}" if account else ""))
 
 
+def variants_note(transcript: Transcript | None) -> str:
+    """What the translation box holds beside a skipped question's variant cards: the card it is, the
+    text of every card, or the model's own guess, which matches none (empty without cards)."""
+    if transcript is None or not transcript.alternatives:
+        return ""
+    same = [a for a in transcript.alternatives if a.translation == transcript.translation]
+    if len(same) == 1:
+        return f"_Assumes **{same[0].assumption}**: the card “If {same[0].assumption}” below._"
+    if same:
+        return "_The same under every option: each card below holds this text._"
+    return "_The model's own guess, which assumes neither option: use a card below to pick one._"
+
+
 def describe_error(err: Exception) -> str:
     """A short cause for the person: the chain's own message without command-line flags, or a
     backend failure's kind; a backend failure's detail (server URLs, traces) goes to the log only."""

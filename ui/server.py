@@ -125,11 +125,11 @@ def build_app(assistants: dict[str, Assistant], model_spec: str, settings: Serve
     if web_app:
         import gradio as gr
 
-        from .app import build_demo
+        from .app import STYLESHEET, build_demo
 
         demo = build_demo(assistants, model_spec, concurrency=concurrency)
         demo.queue(default_concurrency_limit=concurrency, max_size=settings.queue_size or None)
-        app = gr.mount_gradio_app(app, demo, path="/", auth=settings.credentials(),
+        app = gr.mount_gradio_app(app, demo, path="/", auth=settings.credentials(), css_paths=[STYLESHEET],
                                   max_file_size=settings.max_file_size * MB)
     app.add_middleware(RequestDeadlines, seconds=settings.request_timeout)
     app.add_middleware(UploadGuard, max_bytes=settings.max_file_size * MB)

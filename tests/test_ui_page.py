@@ -1,0 +1,195 @@
+"""The page in real Chromium against the real server (``build_app``, as ``intercpt ui`` serves it) on a fake
+chat model: what is on screen when, on a desktop and on a phone (issue #28). The real model's browser test
+is in test_ui.py."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+
+import pytest
+
+from assistant.chain import PROMPT_VARIANTS, Assistant
+from tests.browser import ARTIFACTS, launch_chromium, send, serving
+from tests.fakes import StepFake, prompt_step
+from ui.labels import SKIP_LABEL
+
+SOURCE = "Can you help me?"
+# The fake's translation under each answer its prompt carries, and its guess under none.
+BY_ANSWER = {"A: formal": "Pouvez-vous m'aider ?", "A: informal": "Peux-tu m'aider ?"}
+GUESS = "Tu pourrais m'aider ?"
+TRANSLATE_WAIT_S = 120.0  # the longest a held translation waits for its test
+# Set, the fake translates at once; cleared (``held_translations``), a translation waits until it is set.
+TRANSLATIONS = threading.Event()
+TRANSLATIONS.set()
+DESKTOP = {"width": 1280, "height": 1000}
+PHONE = {"width": 390, "height": 844}
+TOUCH_PX = 44  # the smallest touch target
+
+
+class PageFake(StepFake):
+    """Asks about "you" (the decide queue's default) and translates by the answer its prompt carries,
+    once ``TRANSLATIONS`` lets it."""
+
+    def _generate(self, messages, stop=None, run_manager=None, **kwargs):
+        if prompt_step(run_manager) == "translate":
+            assert TRANSLATIONS.wait(TRANSLATE_WAIT_S), "a held translation was never let go"
+            prompt = messages[-1].content
+            self.translate = [next((text for said, text in BY_ANSWER.items() if said in prompt), GUESS)]
+        return super()._generate(messages, stop=stop, run_manager=run_manager, **kwargs)
+
+
+@pytest.fixture(scope="module")
+def page_url():
+    from ui.server import build_app
+
+    fake = PageFake(calls=[])
+    with serving(build_app({v: Assistant(fake, "fake:m", prompts=v) for v in PROMPT_VARIANTS}, "fake:m")) as url:
+        yield url
+
+
+@pytest.fixture
+def held_translations() -> Iterator[threading.Event]:
+    """Translations wait until the test sets the event it gets (and at its end)."""
+    TRANSLATIONS.clear()
+    yield TRANSLATIONS
+    TRANSLATIONS.set()
+
+
+@pytest.fixture
+def browser():
+    from playwright.sync_api import expect, sync_playwright
+
+    ARTIFACTS.mkdir(exist_ok=True)
+    expect.set_options(timeout=20_000)  # a busy 2-core machine
+    with sync_playwright() as playwright:
+        chromium = launch_chromium(playwright)
+        yield chromium
+        chromium.close()
+
+
+def open_page(browser, url: str, viewport: dict):
+    """The page in a fresh browser context whose clipboard a test may read."""
+    context = browser.new_context(viewport=viewport, permissions=["clipboard-read", "clipboard-write"])
+    page = context.new_page()
+    page.goto(url)
+    return page
+
+
+def ask(page):
+    """Send the source and wait for its question; the "formal" answer button."""
+    from playwright.sync_api import expect
+
+    send(page, SOURCE)
+    formal = page.get_by_role("button", name="formal — « vous »", exact=True)
+    expect(formal).to_be_visible()
+    return formal
+
+
+def test_the_question_panel_shows_only_while_a_question_is_open(page_url, browser, held_translations):
+    """Item 3: after the last answer, "The word in question" and "My message answers the question" go, during
+    the translation and after it."""
+    from playwright.sync_api import expect
+
+    page = open_page(browser, page_url, DESKTOP)
+    panel = [page.locator("#question-source"), page.locator("#as-answer")]
+    formal = ask(page)
+    for part in panel:
+        expect(part).to_be_visible()
+    formal.click()
+    expect(page.locator("#status")).to_contain_text("Translating")
+    for part in panel:
+        expect(part).to_be_hidden()
+    page.screenshot(path=str(ARTIFACTS / "page-translating-after-the-answer.png"))
+    held_translations.set()
+    expect(page.locator("#translation textarea")).to_have_value(BY_ANSWER["A: formal"])
+    expect(page.locator("#status")).to_have_text("")
+    for part in panel:
+        expect(part).to_be_hidden()
+
+
+def test_after_skip_the_box_says_what_it_assumes_and_each_card_copies_and_is_used(page_url, browser):
+    """Item 4: the translation box says which card it is, or that it assumes neither; each card has a copy
+    button; "Use this one" is recorded as the card picked, and the chat shows the text picked."""
+    from playwright.sync_api import expect
+
+    page = open_page(browser, page_url, DESKTOP)
+    translation, note = page.locator("#translation textarea"), page.locator("#translation-note")
+    account, replies = page.locator("#account"), page.locator("#chat .bot-row")
+    ask(page)
+    page.get_by_role("button", name=SKIP_LABEL).click()
+    expect(page.locator("#use-1")).to_be_visible()
+    expect(translation).to_have_value(GUESS)
+    expect(note).to_contain_text("neither")  # the guess is neither card's text
+    page.screenshot(path=str(ARTIFACTS / "page-variants.png"), full_page=True)
+    for i, variant in enumerate((BY_ANSWER["A: formal"], BY_ANSWER["A: informal"])):
+        card = page.locator(f"#alternative-{i}").first
+        expect(card).to_contain_text(f"you → {('formal', 'informal')[i]}")
+        card.get_by_role("button", name="Copy").click()
+        page.wait_for_function("text => navigator.clipboard.readText().then(copied => copied === text)", arg=variant)
+
+    page.locator("#use-0").click()
+    expect(translation).to_have_value(BY_ANSWER["A: formal"])
+    expect(note).to_contain_text("you → formal")
+    expect(account).to_contain_text("you → formal, because the card you picked")
+    expect(account).not_to_contain_text("because you said")
+    expect(replies.last).to_contain_text(BY_ANSWER["A: formal"])
+    page.screenshot(path=str(ARTIFACTS / "page-variant-used.png"), full_page=True)
+
+
+def test_on_a_phone_the_question_shows_whole_the_translation_comes_before_the_settings_and_targets_are_big(
+        page_url, browser):
+    """Item 6, on a 390×844 screen: a question asked after a translation shows whole in the chat without
+    scrolling it, the translation comes before Settings and Preferences, and every button a person taps
+    is at least 44 px tall."""
+    from playwright.sync_api import expect
+
+    page = open_page(browser, page_url, PHONE)
+    ask(page)
+    page.get_by_role("button", name=SKIP_LABEL).click()
+    expect(page.locator("#use-1")).to_be_visible()
+    translation = page.locator("#translation").bounding_box()
+    for folded in ("#settings", "#preferences"):
+        assert translation["y"] < page.locator(folded).bounding_box()["y"], folded
+    for target in ("#send", "#stop", "#use-0", "#use-1", "#change-0"):
+        assert page.locator(target).bounding_box()["height"] >= TOUCH_PX, target
+
+    ask(page)  # the same text again: a second question below the first translation
+    page.evaluate("s => window.scrollBy(0, document.querySelector(s).getBoundingClientRect().top)", "#chat")
+    page.screenshot(path=str(ARTIFACTS / "page-phone-question.png"))
+    options = page.locator("#chat button.option")
+    expect(options.first).to_be_visible()
+    # whole on the screen, as the chat box scrolled itself (the page scrolled to the chat box's top)
+    for part in [page.locator("#chat .bot-row").last.locator("p").first, *options.all()]:
+        expect(part).to_be_in_viewport(ratio=1)
+    for option in options.all():
+        assert option.bounding_box()["height"] >= TOUCH_PX, option.inner_text()
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_the_answer_menu_shows_each_label_whole(page_url, browser, viewport):
+    """Item 7 (the layout's part): the menu of an answered question shows the answer chosen whole, on a
+    desktop and on a phone, not "skip — offer me the va"."""
+    from playwright.sync_api import expect
+
+    page = open_page(browser, page_url, viewport)
+    ask(page)
+    page.get_by_role("button", name=SKIP_LABEL).click()
+    expect(page.locator("#use-1")).to_be_visible()
+    menu = page.locator("#answer-choice-0 input")
+    expect(menu).to_have_value(SKIP_LABEL)
+    menu.click()
+    options = page.get_by_role("option")
+    expect(options.first).to_be_visible()
+    for i in range(options.count()):
+        if i:
+            menu.click()
+        label = options.nth(i).inner_text().removeprefix("✓").strip()  # the chosen one is ticked
+        options.nth(i).click()
+        expect(menu).to_have_value(label)
+        width, room = menu.evaluate("box => [box.scrollWidth, box.clientWidth]")
+        assert width <= room, (label, width, room)
+    page.locator("#translation").click()  # the menu closes
+    expect(options.first).to_be_hidden()
+    menu.scroll_into_view_if_needed()
+    page.screenshot(path=str(ARTIFACTS / f"page-answer-menu-{viewport['width']}.png"))
