@@ -134,6 +134,10 @@ REAL_PRONOUNS = [
     ("The doctor grabs the intern and screams at him, \"What!?!?", "intern", "doctor"),
     # a possessive in the "for" phrase of a verb of judging is its object's (WordNet 3.0 example)
     ("The president reproached the general for his irresponsible behavior", "general", "president"),
+    # a possessive on the second of two coordinated nouns is the first's (Brown Corpus)
+    ("In France, when one wishes to entertain at a restaurant and serve truly fine old red wines, one visits the "
+     "restaurant well ahead of time, chooses the wines and, with the advice of the manager and his chef, builds "
+     "the menu around them.", "manager", "chef"),
     # a possessive never stands for the person its own noun phrase names (Brown Corpus)
     ("Obviously Sloan's early years were influenced by his close friend Robert Henri.", "Sloan", "Henri"),
     # a reflexive is bound by its clause's subject, through control and small clauses (Brown Corpus)

@@ -60,11 +60,12 @@ def attribute_pronouns(doc: Any, mentions: list[Mention], same_referent: Callabl
 def _inside(pronoun: Any, head: Any) -> bool:
     """Whether a pronoun is part of the person's own noun phrase outside any clause of it ("his
     assistant", "Simpkins, his assistant"), where it cannot stand for that person; in a relative
-    clause it can ("the lawyer who lost his case")."""
+    clause it can ("the lawyer who lost his case"), and in a noun coordinated with it ("the
+    accountant and her assistant")."""
     for token in [pronoun, *pronoun.ancestors]:
         if token.i == head.i:
             return True
-        if token.pos_ in ("VERB", "AUX") or token.dep_ in ("relcl", "acl", "advcl", "ccomp"):
+        if token.pos_ in ("VERB", "AUX") or token.dep_ in ("relcl", "acl", "advcl", "ccomp", "conj"):
             return False
     return False
 
@@ -94,7 +95,7 @@ def _antecedent(pronoun: Any, candidates: list[Mention], by_head: dict[int, Ment
     """The one candidate the grammar leaves, or None. A reflexive is its clause's subject ("asked
     herself"); any other object pronoun is never a co-argument of its own verb ("the nurse told
     him"); a possessive in the "for" phrase of a verb of judging belongs to its object ("thanked the
-    designer for her help"). Preferences (the subject, the nearest) are not enough: reading most
+    designer for her help"), one on a conjunct to the first conjunct ("the manager and his chef"). Preferences (the subject, the nearest) are not enough: reading most
     pronouns takes knowledge of the world, and a wrong guess settles the person the text leaves open."""
     subject = clause_subject(pronoun)
     if subject is not None and subject.lower_ in ("who", "that", "which") and subject.head.dep_ == "relcl":
@@ -108,6 +109,9 @@ def _antecedent(pronoun: Any, candidates: list[Mention], by_head: dict[int, Ment
     if pronoun.dep_ in ("dobj", "dative", "pobj"):
         excluded = {t.i for t in _co_arguments(pronoun)} | ({own.head_index} if own is not None else set())
         candidates = [m for m in candidates if m.head_index not in excluded]
+    partner = _coordinated_possessor(pronoun, by_head)
+    if partner in candidates:
+        return partner
     thanked = _object_thanked_for(pronoun, by_head)
     if thanked in candidates:
         return thanked
@@ -126,6 +130,15 @@ def _co_arguments(pronoun: Any) -> list[Any]:
     if verb.pos_ not in ("VERB", "AUX"):
         return []
     return [c for c in verb.children if c.dep_ in SUBJECTS | {"dobj", "dative"} and c.i != pronoun.i]
+
+
+def _coordinated_possessor(pronoun: Any, by_head: dict[int, Mention]) -> Mention | None:
+    """"the manager and his chef", "Aaron and her sister": a possessive on the second of two
+    coordinated nouns belongs to the first."""
+    noun = pronoun.head
+    if pronoun.dep_ != "poss" or noun.dep_ != "conj":
+        return None
+    return by_head.get(noun.head.i)
 
 
 def _object_thanked_for(pronoun: Any, by_head: dict[int, Mention]) -> Mention | None:
