@@ -20,7 +20,7 @@ from langchain_core.prompts import ChatPromptTemplate
 from langchain_core.runnables import Runnable, RunnableLambda
 
 from .ambiguity import get_type
-from .checks import addresses_several, expectations, not_a_translation, reading_of, text_checks, without_markup
+from .checks import addresses_several, expectations, not_a_translation, text_checks, without_markup
 from .context import ContextPolicy
 from .context.abstract import Summarizer
 from .detection import Candidate
@@ -32,6 +32,7 @@ from .parsing import Detection, clean_translation, decision_schema, parse_decisi
 from .prompts import load_prompt, prompt_table, tagged
 from .transcript import Check, Transcript, Turn
 from .usage import UsageCounter, total
+from .verdicts import AnswerReadings
 
 REPAIR_BUDGET = 3
 # The repairs of one translation stop once their calls have computed this many tokens (prompt tokens
@@ -331,6 +332,7 @@ class ModelSteps:
         wrong_forms: dict[str, None] = {}
         prompt_lines = clarifications(transcript, turns)
         removed: dict[str, tuple] = {}  # a text whose added sentences were cut -> those sentences
+        readings = AnswerReadings(transcript.source, lang)
 
         def evaluate(text: str) -> tuple[list[Check], list[str]]:
             """The checks of ``text``, and the fix each failed answer check asks for."""
@@ -340,12 +342,10 @@ class ModelSteps:
             checks += [check for check in [fidelity.check(removed.get(text, ()))] if check is not None]
             fixes += fidelity.fixes()
             for name, expected, span in wanted:
-                reading = reading_of(name, text, lang, transcript.source, span)
-                observed = reading.label
-                status = "unchecked" if observed is None else ("pass" if observed == expected else "fail")
-                checks.append(Check(name=name, expected=expected, observed=observed, status=status))
-                if status == "fail":
-                    fixes.append(_fix(name, expected, observed, span, reading.evidence, lang))
+                check, reading = readings.check(name, expected, span, text)
+                checks.append(check)
+                if check.status == "fail":
+                    fixes.append(_fix(name, expected, reading.label, span, reading.evidence, lang))
                     wrong_forms.update(dict.fromkeys(reading.inflected))
             return checks + check_terms(transcript.terms, text, lang), fixes
 
@@ -375,7 +375,7 @@ class ModelSteps:
                 consider(by_sentence)
         while _badness(checks)[0] and may_try():  # an unchecked answer is no failure
             consider(self.translate(transcript, turns, sample_seed=attempts, avoid=tuple(wrong_forms)))
-        for check in checks:
+        for check in readings.settled(checks):
             check.attempts = attempts
         return translation, checks
 
