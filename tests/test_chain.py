@@ -322,7 +322,8 @@ def test_explanation_names_each_choice_and_its_reason():
     lines = explain(run(fake, IT_SOURCE, user=HumanUser(lambda turn: next(answers))))
     assert lines[0] == "you → formal, because you said: formal, speaking to my boss"
     assert lines[1].startswith("it → not answered")
-    assert "checked: formality is formal" in lines
+    assert "✓ formal address: « vous »" in lines
+    assert not [line for line in lines if "formality" in line or "tries" in line]  # no internal names
 
 
 def test_glossary_terms_reach_the_prompt_and_are_verified_and_repaired(tmp_path):
