@@ -32,7 +32,10 @@ _ANSWER_LINES = {
                         "“{about}” should be {want}, but {words} {reads} as {got}",
                         "whether “{about}” is rendered as {want}"),
 }
-
+# What a repair round fixes, by the check that failed.
+_FIXING = {"formality": "the register", "person_gender": "the gender of {about}", "referent_gender":
+           "the gender of “{about}”", FIDELITY: "an added or missing sentence", "language": "the language",
+           "length": "what is missing or added", "terms": "the glossary terms"}
 
 
 def explain(transcript: Transcript) -> list[str]:
@@ -94,6 +97,13 @@ def quoted(words: list[str]) -> str:
     """« l'avocate », « elle » (at most three)."""
     shown = ", ".join(f"« {word} »" for word in words[:MAX_QUOTED])
     return shown + (" …" if len(words) > MAX_QUOTED else "")
+
+
+def fixing(checks: list[Check]) -> str:
+    """What a repair round fixes, in words: "the register and the gender of the lawyer"."""
+    said = [_FIXING.get(c.name, c.name).format(about=c.about) for c in checks if c.status == "fail"]
+    said = list(dict.fromkeys(said))
+    return " and ".join(said) if said else "the translation"
 
 
 def cost(transcript: Transcript) -> str:

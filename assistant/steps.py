@@ -10,7 +10,7 @@ import copy
 import re
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from dataclasses import replace
 from typing import Any
 
@@ -24,6 +24,7 @@ from .checks import addresses_several, expectations, not_a_translation, text_che
 from .context import ContextPolicy
 from .context.abstract import Summarizer
 from .detection import Candidate
+from .explain import fixing
 from .fidelity import FIDELITY, compare, source_pieces, without_pieces
 from .glossary import Glossary, check_terms
 from .inputs import OPAQUE_TOKEN
@@ -314,6 +315,16 @@ class ModelSteps:
 
     def verify_and_repair(self, transcript: Transcript, translation: str, turns: list[Turn] | None = None
                           ) -> tuple[str, list[Check]]:
+        """``repairing``, without announcing its rounds: the translation kept and its checks."""
+        rounds = self.repairing(transcript, translation, turns)
+        while True:
+            try:
+                next(rounds)
+            except StopIteration as done:
+                return done.value
+
+    def repairing(self, transcript: Transcript, translation: str, turns: list[Turn] | None = None
+                  ) -> Generator[str, None, tuple[str, list[Check]]]:
         """Check ``translation`` against the answers in ``turns`` (and its length against the source's
         and its language, which catch a model that answered or obeyed the text instead of translating
         it, and its sentences against the source's: ``fidelity``); a sentence restating the prompt's
@@ -325,7 +336,9 @@ class ModelSteps:
         translation or still adds or leaves out a sentence, one sentence at a time, then sampled
         re-translations; the text that agrees best is kept. Every attempt is
         decoded with the words the answers forbid, and with the words that gave a person the wrong
-        gender in an earlier attempt ("procureur" after "a woman"). Returns it and its checks."""
+        gender in an earlier attempt ("procureur" after "a woman"). Before each repair round it
+        yields what the round fixes ("Fixing the register, try 1 of 3"), for a person who waits on
+        it; returns the translation kept and its checks."""
         turns = transcript.turns if turns is None else turns
         wanted = [(name, expected, turn.span) for turn in turns for name, expected in expectations([turn])]
         lang = transcript.target_lang
@@ -367,13 +380,19 @@ class ModelSteps:
             if _badness(candidate_checks) < _badness(checks):
                 translation, checks = candidate, candidate_checks
 
+        def announce() -> str:
+            return f"Fixing {fixing(checks)}, try {attempts} of {self.repair_budget}"
+
         if fixes and may_try():
+            yield announce()
             consider(self.rewrite(transcript, translation, fixes, turns, avoid=tuple(wrong_forms)))
         if (not_a_translation(checks) or _failed(checks, FIDELITY)) and may_try():
+            yield announce()
             by_sentence = self.translate_by_sentence(transcript, turns)
             if by_sentence is not None:
                 consider(by_sentence)
         while _badness(checks)[0] and may_try():  # an unchecked answer is no failure
+            yield announce()
             consider(self.translate(transcript, turns, sample_seed=attempts, avoid=tuple(wrong_forms)))
         for check in readings.settled(checks):
             check.attempts = attempts

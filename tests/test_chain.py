@@ -349,6 +349,16 @@ def test_drive_streams_the_translation_then_reports_done():
     assert "token" in kinds and dialogue.transcript.translation == "Pouvez-vous m'aider ?"
 
 
+def test_drive_announces_the_check_and_each_repair_round_after_the_draft():
+    fake = StepFake(detect=[ASK], translate=["Peux-tu m'aider ?", "Pouvez-vous m'aider ?"], calls=[])
+    dialogue = Assistant(fake, "fake:m").start("Can you help me?", "fr")
+    steps = list(dialogue.drive(OracleUser({"formality": "formal"})))
+    kinds = [step.kind for step in steps]
+    assert kinds.index("checking") > max(i for i, kind in enumerate(kinds) if kind == "token")
+    assert [step.text for step in steps if step.kind == "repairing"] == ["Fixing the register, try 1 of 3"]
+    assert kinds[-1] == "done" and dialogue.transcript.translation == "Pouvez-vous m'aider ?"
+
+
 def test_an_identical_segment_is_read_once_and_its_question_is_a_fresh_copy():
     fake = StepFake(detect=[ASK_IT], translate=["Il est joli."], calls=[])
     assistant = Assistant(fake, "fake:m")
