@@ -175,7 +175,7 @@ def person_gender_reading(text: str, lang: str, source: str | None = None, span:
 
 def _other_people(source: str, span: str | None, mention: Mention) -> tuple[Mention, ...]:
     """The source's people other than the one asked about and those its question names with it."""
-    at = source.lower().find(span.lower()) if span else -1
+    at = _place_of(source, span)
     return other_people(source, _mentions(source), mention,
                         range(at, at + len(span)) if at >= 0 else range(mention.start, mention.end))
 
@@ -184,14 +184,22 @@ def asked_mention(source: str, span: str | None) -> Mention | None:
     """The mention of a person in ``source`` that a question about ``span`` named; without a
     span, the first one whose gender the source leaves open."""
     mentions = _mentions(source)
-    at = source.find(span) if span else -1
-    if at < 0 and span:
-        at = source.lower().find(span.lower())
+    at = _place_of(source, span)
     if at >= 0:
         inside = [m for m in mentions if at <= m.start < at + len(span) or m.start <= at < m.end]
         if inside:
             return inside[0]
     return next(iter(unsettled(mentions)), None)
+
+
+def _place_of(source: str, span: str | None) -> int:
+    """Where ``span`` stands in ``source`` as a word of its own ("you", not the start of "your"),
+    in this case or another; -1 where it does not."""
+    for flags in (0, re.IGNORECASE):
+        found = re.search(rf"(?<!\w){re.escape(span)}(?!\w)", source, flags) if span else None
+        if found:
+            return found.start()
+    return -1
 
 
 @lru_cache(maxsize=256)

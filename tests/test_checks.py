@@ -273,3 +273,10 @@ def test_the_same_output_read_twice_gives_the_same_check(text):
     transcript = _checked([text, text, text], LAWYER, "a woman")
     gender = next(c for c in transcript.checks if c.name == "person_gender")
     assert (gender.observed, gender.words) == (first[0].observed, first[0].words)
+
+
+def test_you_is_read_in_the_words_that_agree_with_it_never_in_a_noun_nearby():
+    source = "That hurts your stomach, okay. I think you're lactose intolerant."  # "you", not "your"
+    said = "Cela vous fait mal au ventre, d'accord. Je pense que vous êtes {} au lactose."
+    assert reading_of("person_gender", said.format("intolérante"), "fr", source, "you").evidence == ("intolérante",)
+    assert reading_of("person_gender", said.format("intolérant"), "fr", source, "you").evidence == ()  # not "accord"

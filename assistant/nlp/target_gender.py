@@ -84,9 +84,11 @@ def gender_of_mention(translation: str, lang: str, mention: Mention | None = Non
         anchors = [t for t in anchors if t.pos_ in ("NOUN", "PROPN")
                    or (t.pos_ == "PRON" and t.dep_.startswith("nsubj") and "3" in t.morph.get("Person"))]
     else:
-        anchors = ([t for t in anchors if _cognate(t.lower_, mention.head)]
+        # "I" and "you" show a gender only in the words that agree with them ("intolérant"), never in a noun
+        agreeing = ("ADJ", "VERB") if mention.kind == "pronoun" else _ANCHOR_POS
+        anchors = ([t for t in anchors if any(_cognate(t.lower_, w) for w in (mention.head, *mention.agreement))]
                    or [t for t in anchors if abs(t.idx / max(len(translation), 1) - place) <= MAX_DRIFT
-                       and not theirs(t.lower_, t.idx)])
+                       and t.pos_ in agreeing and not theirs(t.lower_, t.idx)])
         if mention.number:
             number = "Plur" if mention.number == "plural" else "Sing"
             anchors = [t for t in anchors if number in t.morph.get("Number") or not t.morph.get("Number")] or anchors
