@@ -280,3 +280,13 @@ def test_you_is_read_in_the_words_that_agree_with_it_never_in_a_noun_nearby():
     said = "Cela vous fait mal au ventre, d'accord. Je pense que vous êtes {} au lactose."
     assert reading_of("person_gender", said.format("intolérante"), "fr", source, "you").evidence == ("intolérante",)
     assert reading_of("person_gender", said.format("intolérant"), "fr", source, "you").evidence == ()  # not "accord"
+
+
+@pytest.mark.parametrize(("translation", "lang", "source", "span", "label"), [
+    ("Vous êtes sûre ?", "fr", "Are you sure?", "you", FEMININE),  # spaCy tags "sûre" Masc: sûr + -e
+    ("Vous êtes sûr ?", "fr", "Are you sure?", "you", MASCULINE),
+    ("¿Estás segura?", "es", "Are you sure?", "you", FEMININE),
+    ("Estoy cansado.", "es", "I am tired.", "I", MASCULINE),  # no pronoun: the verb says "I"
+])
+def test_i_and_you_are_read_in_the_predicate_said_of_them(translation, lang, source, span, label):
+    assert read_person_gender(translation, lang, source, span) == label

@@ -84,9 +84,11 @@ def gender_of_mention(translation: str, lang: str, mention: Mention | None = Non
         anchors = [t for t in anchors if t.pos_ in ("NOUN", "PROPN")
                    or (t.pos_ == "PRON" and t.dep_.startswith("nsubj") and "3" in t.morph.get("Person"))]
     else:
-        # "I" and "you" show a gender only in the words that agree with them ("intolérant"), never in a noun
+        # "I" and "you" show a gender only in the words that agree with them ("sûre", "intolérant"),
+        # never in a noun: first the predicates whose subject is in their person ("vous êtes sûre")
         agreeing = ("ADJ", "VERB") if mention.kind == "pronoun" else _ANCHOR_POS
-        anchors = ([t for t in anchors if any(_cognate(t.lower_, w) for w in (mention.head, *mention.agreement))]
+        anchors = ([t for t in anchors if _predicate_of(t, _SPEAKERS.get(mention.head.lower()))]
+                   or [t for t in anchors if any(_cognate(t.lower_, w) for w in (mention.head, *mention.agreement))]
                    or [t for t in anchors if abs(t.idx / max(len(translation), 1) - place) <= MAX_DRIFT
                        and t.pos_ in agreeing and not theirs(t.lower_, t.idx)])
         if mention.number:
@@ -96,6 +98,16 @@ def gender_of_mention(translation: str, lang: str, mention: Mention | None = Non
         anchors = anchors[:1]
     words = [w for anchor in anchors for w in _agreeing(anchor)]
     return _vote(words, about_one=place is not None)
+
+
+_SPEAKERS = {"i": "1", "me": "1", "we": "1", "us": "1", "you": "2"}  # grammatical person of "I" and "you"
+
+
+def _predicate_of(token: Any, person: str | None) -> bool:
+    """An adjective, participle or predicate noun whose subject, or the verb it is said with, is in
+    ``person`` ("1", "2"): "vous êtes sûre", "estoy cansado", "je suis avocate"."""
+    return person is not None and token.pos_ in ("ADJ", "VERB", "NOUN") and any(
+        c.dep_.startswith(("nsubj", "cop", "aux")) and person in c.morph.get("Person") for c in token.children)
 
 
 def _theirs(others: tuple[Mention, ...], source: str | None, place: float | None, length: int):
@@ -126,11 +138,11 @@ _FRENCH_NOUN_ENDINGS = ((re.compile(r"(?:trice|euse|esse|ienne|ière|eure)s?$"),
 
 
 def _gender(token: Any) -> str | None:
-    if token.lang_ == "fr" and token.pos_ == "NOUN":
+    if token.lang_ == "fr" and token.pos_ in ("NOUN", "ADJ", "VERB"):  # a verb's lemma (arriver) is never it less -e
         ending = next((g for pattern, g in _FRENCH_NOUN_ENDINGS if pattern.search(token.lower_)), None)
-        if ending:
+        if ending and token.pos_ == "NOUN":
             return ending
-        if token.lower_ in (token.lemma_ + "e", token.lemma_ + "es"):  # avocate: avocat + e (tagged Masc)
+        if token.lower_ in (token.lemma_ + "e", token.lemma_ + "es"):  # avocate, sûre: avocat, sûr + e (tagged Masc)
             return FEMININE
     values = token.morph.get("Gender")
     return _MORPH_GENDER.get(values[0]) if len(values) == 1 else None
