@@ -25,21 +25,21 @@ def answer_check(name: str, expected: str, span: str, reading: Reading, text: st
 def as_written(text: str, words: tuple[str, ...]) -> list[str]:
     """``words`` as ``text`` writes them, neighbours joined ("l'" and "avocate": "l'avocate"; "le"
     and "procureur": "le procureur"); a word not found in the text stays as it is."""
-    phrases: list[list] = []  # [phrase, end in text or -1]
-    at = 0
+    phrases: list[str] = []
+    end, at = None, 0  # where the last phrase ends in the text (None: not found), where to look next
     for word in words:
         start = text.find(word, at)
         start = text.find(word) if start < 0 else start
         if start < 0:
-            phrases.append([word, -1])
+            phrases.append(word)
+            end = None
             continue
-        if phrases and phrases[-1][1] >= 0 and start >= phrases[-1][1] and not text[phrases[-1][1]:start].strip() \
-                and start - phrases[-1][1] <= 1:
-            phrases[-1] = [phrases[-1][0] + text[phrases[-1][1]:start] + word, start + len(word)]
+        if end is not None and 0 <= start - end <= 1 and not text[end:start].strip():
+            phrases[-1] += text[end:start + len(word)]
         else:
-            phrases.append([word, start + len(word)])
-        at = start + len(word)
-    return list(dict.fromkeys(phrase for phrase, _ in phrases))
+            phrases.append(word)
+        end = at = start + len(word)
+    return list(dict.fromkeys(phrases))
 
 
 class AnswerReadings:
