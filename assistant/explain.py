@@ -72,7 +72,7 @@ def _wording(check: Check) -> str:
     if check.name in _ANSWER_LINES:
         passed, failed, topic = _ANSWER_LINES[check.name]
         said = _SAID[check.name]
-        fields = {"about": check.about, "want": said.get(check.expected, check.expected),
+        fields = {"about": _mid_sentence(check.about or ""), "want": said.get(check.expected, check.expected),
                   "got": said.get(check.observed, check.observed), "words": quoted(check.words),
                   "reads": "reads" if len(check.words) == 1 else "read"}
         if check.status == "unchecked":
@@ -91,6 +91,12 @@ def _wording(check: Check) -> str:
             return f"glossary: “{source}” as {quoted([check.observed])}"
         return f"glossary: “{source}” should be « {target} », which the translation does not use"
     return f"{check.name}: {check.observed or check.expected}"
+
+
+def _mid_sentence(span: str) -> str:
+    """"The lawyer" as said inside a sentence: "the lawyer" (a name keeps its capital)."""
+    first, _, rest = span.partition(" ")
+    return f"{first.lower()} {rest}" if rest and first in ("The", "A", "An", "This", "That") else span
 
 
 def quoted(words: list[str]) -> str:

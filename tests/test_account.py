@@ -18,7 +18,7 @@ GENDER = dict(name="person_gender", expected="feminine", about="the lawyer")
     (Check(**GENDER, observed="feminine", status="unchecked", words=["La", "avocat"],
            doubt="its words disagree: « avocat » masculine; « La » feminine"),
      "? not checked whether the lawyer reads as a woman: its words disagree: « avocat » masculine; « La » feminine"),
-    (Check(**GENDER, observed=None, status="unchecked"),
+    (Check(**GENDER | {"about": "The lawyer"}, observed=None, status="unchecked"),
      "? not checked whether the lawyer reads as a woman: nothing in the translation marks it"),
     (Check(name="formality", expected="formal", observed="formal", status="pass", about="you", words=["vous"]),
      "✓ formal address: « vous »"),
