@@ -13,15 +13,15 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from functools import lru_cache
 
 from .ambiguity import ambiguity_types
 from .nlp.language import is_target_not_english
-from .nlp.people import Mention, find_person_mentions, unsettled
+from .nlp.people import Mention, find_person_mentions, other_people, unsettled
 from .nlp.japanese_register import HONORIFIC, PLAIN, POLITE, japanese_register
-from .nlp.target_gender import Reading, gender_of_mention, target_pipeline
+from .nlp.target_gender import UD_GENDER, Reading, gender_of_mention, target_pipeline
 from .transcript import Check, Turn
 
 FORMAL, INFORMAL = "formal", "informal"
@@ -113,15 +113,12 @@ def read_formality(text: str, lang: str) -> str | None:
     for Japanese the register of the whole text (plain: informal; polite or honorific: formal)."""
     if lang == "ja":
         return _REGISTER_FORMALITY.get(japanese_register(text).label)
-    label = _classify(text, _FORMALITY.get(lang, {}))
-    if label is None and lang == "es" and _spanish_second_person(text):
-        return INFORMAL  # "¿vienes?", "cuéntame": tú shows in the verb when the pronoun is dropped
-    return label
+    return formality_reading(text, lang).label
 
 
-def _spanish_second_person(text: str) -> bool:
-    """A verb or pronoun in the second person (tú or vosotros), by spaCy's Spanish morphology."""
-    return any("2" in token.morph.get("Person") for token in target_pipeline("es")(text))
+def _spanish_second_person(text: str) -> tuple[str, ...]:
+    """The verbs and pronouns in the second person (tú or vosotros), by spaCy's Spanish morphology."""
+    return tuple(dict.fromkeys(t.text for t in target_pipeline("es")(text) if "2" in t.morph.get("Person")))
 
 
 def _markers(text: str, patterns: dict[str, list[re.Pattern]], label: str | None) -> tuple[str, ...]:
@@ -130,14 +127,28 @@ def _markers(text: str, patterns: dict[str, list[re.Pattern]], label: str | None
     return tuple(dict.fromkeys(word.lstrip("-") for _, word in found))  # "-tu" and "tu" are one word
 
 
+UD_POLITE = {FORMAL: "Polite=Form", INFORMAL: "Polite=Infm"}
+
+
+def _marked(text: str, patterns: dict[str, list[re.Pattern]], feature: dict[str, str]) -> Reading:
+    """The label with the most markers in ``text``, with the words that mark it and their feature."""
+    label = _classify(text, patterns)
+    words = _markers(text, patterns, label)
+    return Reading(label, words, features=tuple(f"{w}: {feature[label]}" for w in words))
+
+
 def formality_reading(text: str, lang: str) -> Reading:
     """``read_formality`` with the pronouns and verb forms it rests on ("vous", "votre"); for
     Japanese, the sentences whose endings give the register (a repair names them)."""
     if lang == "ja":
         register = japanese_register(text)
-        return Reading(_REGISTER_FORMALITY.get(register.label), register.evidence)
-    label = read_formality(text, lang)
-    return Reading(label, _markers(text, _FORMALITY.get(lang, {}), label))
+        return Reading(_REGISTER_FORMALITY.get(register.label), register.evidence, features=register.features,
+                       doubt=register.doubt)
+    reading = _marked(text, _FORMALITY.get(lang, {}), UD_POLITE)
+    if reading.label is None and lang == "es" and (verbs := _spanish_second_person(text)):
+        # "¿vienes?", "cuéntame": tú shows in the verb when the pronoun is dropped
+        return Reading(INFORMAL, verbs, features=tuple(f"{v}: Person=2" for v in verbs))
+    return reading
 
 
 def read_person_gender(text: str, lang: str, source: str | None = None, span: str | None = None) -> str | None:
@@ -153,25 +164,42 @@ def person_gender_reading(text: str, lang: str, source: str | None = None, span:
     adjectives and participles a repair forbids when the gender is wrong ("procureur"; none for
     German, whose rules read "Lehrer", a prefix of "Lehrerin", nor for names, read from pronouns)."""
     mention = asked_mention(source, span) if source is not None else None
+    others = _other_people(source, span, mention) if mention is not None else ()
     if mention is None or mention.kind in ("name", "placeholder"):
-        patterns = _PERSON_GENDER.get(lang, {})
-        label = _classify(text, patterns)
-        return Reading(label, _markers(text, patterns, label))
-    return gender_of_mention(text, lang, mention, source)
+        reading = _marked(text, _PERSON_GENDER.get(lang, {}), UD_GENDER)
+        if others and reading.label is not None:  # the pronouns of the whole text may be someone else's
+            return replace(reading, doubt=f"the words read may be about “{others[0].text}”")
+        return reading
+    return gender_of_mention(text, lang, mention, source, others)
+
+
+def _other_people(source: str, span: str | None, mention: Mention) -> tuple[Mention, ...]:
+    """The source's people other than the one asked about and those its question names with it."""
+    at = _place_of(source, span)
+    return other_people(source, _mentions(source), mention,
+                        range(at, at + len(span)) if at >= 0 else range(mention.start, mention.end))
 
 
 def asked_mention(source: str, span: str | None) -> Mention | None:
     """The mention of a person in ``source`` that a question about ``span`` named; without a
     span, the first one whose gender the source leaves open."""
     mentions = _mentions(source)
-    at = source.find(span) if span else -1
-    if at < 0 and span:
-        at = source.lower().find(span.lower())
+    at = _place_of(source, span)
     if at >= 0:
         inside = [m for m in mentions if at <= m.start < at + len(span) or m.start <= at < m.end]
         if inside:
             return inside[0]
     return next(iter(unsettled(mentions)), None)
+
+
+def _place_of(source: str, span: str | None) -> int:
+    """Where ``span`` stands in ``source`` as a word of its own ("you", not the start of "your"),
+    in this case or another; -1 where it does not."""
+    for flags in (0, re.IGNORECASE):
+        found = re.search(rf"(?<!\w){re.escape(span)}(?!\w)", source, flags) if span else None
+        if found:
+            return found.start()
+    return -1
 
 
 @lru_cache(maxsize=256)
@@ -181,7 +209,12 @@ def _mentions(source: str) -> tuple[Mention, ...]:
 
 def read_referent_gender(text: str, lang: str) -> str | None:
     """Masculine or feminine for what "it" stands for, judged by the pronouns that replace it."""
-    return _classify(text, _REFERENT_GENDER.get(lang, {}))
+    return referent_gender_reading(text, lang).label
+
+
+def referent_gender_reading(text: str, lang: str) -> Reading:
+    """``read_referent_gender`` with the pronouns it rests on."""
+    return _marked(text, _REFERENT_GENDER.get(lang, {}), UD_GENDER)
 
 
 # What a person's answer says, per answer vocabulary: the informal/feminine words are tried
@@ -246,7 +279,8 @@ def register_checker(checker: Checker) -> None:
 register_checker(Checker("formality", (FORMAL, INFORMAL), "f", read_formality, "formality", explain=formality_reading))
 register_checker(Checker("person_gender", (MASCULINE, FEMININE), "g", read_person_gender, "gender", about_mention=True,
                          explain=person_gender_reading))
-register_checker(Checker("referent_gender", (MASCULINE, FEMININE), "g", read_referent_gender, "gender"))
+register_checker(Checker("referent_gender", (MASCULINE, FEMININE), "g", read_referent_gender, "gender",
+                         explain=referent_gender_reading))
 
 
 def checker_for(ambiguity: str) -> Checker | None:

@@ -8,8 +8,9 @@ steps (the browser) drives it the same way as one that answers at once (the CLI)
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from dataclasses import dataclass, replace
+from typing import Any
 
 from .ambiguity import family_of, get_type
 from .detection import Candidate, candidates_in, parse, settled_by_text
@@ -25,7 +26,9 @@ _LASTING = re.compile(r"\b(?:always|from now on|every time|for the rest)\b", re.
 class Step:
     """What ``Dialogue.drive`` just did: ``asked`` (``turn`` is pending), ``answered`` (``turn`` got
     its answer or was skipped), ``translating``, ``token`` (``text`` is the next piece of the
-    first translation, as the model writes it; verification may still replace it), or ``done``
+    first translation, as the model writes it; verification may still replace it), ``checking``
+    (the draft is complete and being verified), ``repairing`` (``text`` says which repair round
+    runs: "Fixing the register, try 1 of 3"; the translation kept replaces the draft), or ``done``
     (the transcript is complete)."""
 
     kind: str
@@ -136,7 +139,8 @@ class Dialogue:
                 yield Step("token", text=piece)
             translation = clean_translation(draft)
         with t.timed("verify"):
-            t.translation, t.checks = self.steps.verify_and_repair(t, translation)
+            yield Step("checking")
+            t.translation, t.checks = yield from _announced(self.steps.repairing(t, translation))
         if self.alternatives_wanted:
             for _ in self.alternatives():
                 pass
@@ -166,6 +170,16 @@ class Dialogue:
                 alternative = Alternative(f"{skipped.span} → {option}", translation, checks)
                 t.alternatives.append(alternative)
             yield alternative
+
+
+def _announced(rounds: Generator[str, None, Any]) -> Generator[Step, None, Any]:
+    """Each repair round ``rounds`` announces as a ``repairing`` step; what ``rounds`` returns."""
+    while True:
+        try:
+            said = next(rounds)
+        except StopIteration as done:
+            return done.value
+        yield Step("repairing", text=said)
 
 
 class PreferenceMemory:

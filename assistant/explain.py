@@ -1,13 +1,41 @@
-"""A short account of the choices behind a translation, for the person who reads it."""
+"""A short account of the choices behind a translation, for the person who reads it.
+
+Every front end (the page, the terminal, the cards of the alternatives) words a check here, in a
+translator's words: what was asked about and the words of the translation that show it ("the
+lawyer reads as a woman: « l'avocate »"). Only a passed check carries a tick.
+"""
 
 from __future__ import annotations
 
-from .checks import expectations
-from .transcript import Transcript
+from .checks import FEMININE, FORMAL, INFORMAL, MASCULINE, expectations
+from .fidelity import FIDELITY
+from .languages import LANGUAGES
+from .transcript import Check, Transcript
 from .usage import total
 
 WHO = {"human": "you said", "preference": "you said earlier", "simulated": "the simulated user said",
        "oracle": "the gold label says"}
+MARKS = {"pass": "✓", "fail": "⚠", "unchecked": "?"}
+CUT = "✂"  # a sentence the fidelity check removed: done, not verified
+MAX_QUOTED = 3
+
+_SAID = {"formality": {FORMAL: "formal", INFORMAL: "informal"},
+         "person_gender": {FEMININE: "a woman", MASCULINE: "a man"},
+         "referent_gender": {FEMININE: "feminine", MASCULINE: "masculine"}}
+# Per answer checker: a pass, a failure, and what an unchecked check could not tell.
+_ANSWER_LINES = {
+    "formality": ("{want} address: {words}", "{want} address was asked for, but {words} {reads} as {got}",
+                  "whether the address is {want}"),
+    "person_gender": ("{about} reads as {want}: {words}", "{about} should read as {want}, but {words} {reads} as {got}",
+                      "whether {about} reads as {want}"),
+    "referent_gender": ("“{about}” is rendered as {want}: {words}",
+                        "“{about}” should be {want}, but {words} {reads} as {got}",
+                        "whether “{about}” is rendered as {want}"),
+}
+# What a repair round fixes, by the check that failed.
+_FIXING = {"formality": "the register", "person_gender": "the gender of {about}", "referent_gender":
+           "the gender of “{about}”", FIDELITY: "an added or missing sentence", "language": "the language",
+           "length": "what is missing or added", "terms": "the glossary terms"}
 
 
 def explain(transcript: Transcript) -> list[str]:
@@ -22,21 +50,66 @@ def explain(transcript: Transcript) -> list[str]:
         lines.append(f"{turn.span} → {label + ', because ' if label else ''}{who}: {turn.answer}")
     for settled in transcript.settled:
         lines.append(f"{settled.span} → not asked: {settled.evidence}")
-    for check in transcript.checks:
-        if check.name == "length" and check.status == "pass":
-            continue
-        tries = f" after {check.attempts} tries" if check.attempts > 1 else ""
-        if check.status == "pass":
-            lines.append(f"checked: {check.name} is {check.observed}{tries}")
-        elif check.status == "fail":
-            lines.append(f"warning: {check.name} should be {check.expected} but is {check.observed}{tries}")
-        else:
-            lines.append(f"could not check {check.name}: nothing in the translation marks it")
+    lines += [line for check in transcript.checks if (line := check_line(check))]
     for alternative in transcript.alternatives:
         lines.append(f"if {alternative.assumption}: {alternative.translation}")
     if transcript.usage:
         lines.append(cost(transcript))
     return lines
+
+
+def check_line(check: Check) -> str | None:
+    """One check in a translator's words, marked ✓ only where it passed; None for a passed length
+    check (it says nothing a translator needs)."""
+    if check.name == "length" and check.status == "pass":
+        return None
+    if check.name == FIDELITY and check.status == "pass" and check.words:
+        return f"{CUT} removed {quoted(check.words)}: the source does not say it"
+    return f"{MARKS.get(check.status, '?')} {_wording(check)}"
+
+
+def _wording(check: Check) -> str:
+    if check.name in _ANSWER_LINES:
+        passed, failed, topic = _ANSWER_LINES[check.name]
+        said = _SAID[check.name]
+        fields = {"about": _mid_sentence(check.about or ""), "want": said.get(check.expected, check.expected),
+                  "got": said.get(check.observed, check.observed), "words": quoted(check.words),
+                  "reads": "reads" if len(check.words) == 1 else "read"}
+        if check.status == "unchecked":
+            return f"not checked {topic.format(**fields)}: {check.doubt or 'nothing in the translation marks it'}"
+        return (passed if check.status == "pass" else failed).format(**fields)
+    if check.name == "language":
+        language = LANGUAGES.get(check.expected, check.expected)
+        return f"in {language}" if check.status == "pass" else f"not in {language}: it reads as English"
+    if check.name == "length":
+        return "its length does not fit the source's: part of it may be left out, or something added"
+    if check.name == FIDELITY:
+        return f"nothing added or left out: {check.observed}" if check.status == "pass" else check.observed or ""
+    if check.name == "terms":
+        source, _, target = check.expected.partition(" → ")
+        if check.status == "pass":
+            return f"glossary: “{source}” as {quoted([check.observed])}"
+        return f"glossary: “{source}” should be « {target} », which the translation does not use"
+    return f"{check.name}: {check.observed or check.expected}"
+
+
+def _mid_sentence(span: str) -> str:
+    """"The lawyer" as said inside a sentence: "the lawyer" (a name keeps its capital)."""
+    first, _, rest = span.partition(" ")
+    return f"{first.lower()} {rest}" if rest and first in ("The", "A", "An", "This", "That") else span
+
+
+def quoted(words: list[str]) -> str:
+    """« l'avocate », « elle » (at most three)."""
+    shown = ", ".join(f"« {word} »" for word in words[:MAX_QUOTED])
+    return shown + (" …" if len(words) > MAX_QUOTED else "")
+
+
+def fixing(checks: list[Check]) -> str:
+    """What a repair round fixes, in words: "the register and the gender of the lawyer"."""
+    said = [_FIXING.get(c.name, c.name).format(about=c.about) for c in checks if c.status == "fail"]
+    said = list(dict.fromkeys(said))
+    return " and ".join(said) if said else "the translation"
 
 
 def cost(transcript: Transcript) -> str:

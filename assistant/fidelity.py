@@ -64,8 +64,11 @@ class Fidelity:
                 "one for one": "as many sentences as the source, none restating the instructions"}.get(
             self.signal, "no sentence restates the instructions (left-out sentences not read: no sentence encoder)")
         observed = "; ".join(said + cut) if said else "; ".join([*cut, read])
+        named = [(p.text, "added") for p in self.added] + [(p.text, "left out") for p in self.omitted] + [
+            (p.text, "removed") for p in removed]
         return Check(name=FIDELITY, expected="the source's sentences only", status="fail" if said else "pass",
-                     observed=observed)
+                     observed=observed, words=[text for text, _ in named],
+                     features=[f"{text}: {what}" for text, what in named])
 
     def fixes(self) -> list[str]:
         """What a repair is told: each sentence to leave out, each to translate."""

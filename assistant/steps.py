@@ -10,7 +10,7 @@ import copy
 import re
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from dataclasses import replace
 from typing import Any
 
@@ -20,10 +20,11 @@ from langchain_core.prompts import ChatPromptTemplate
 from langchain_core.runnables import Runnable, RunnableLambda
 
 from .ambiguity import get_type
-from .checks import addresses_several, expectations, not_a_translation, reading_of, text_checks, without_markup
+from .checks import addresses_several, expectations, not_a_translation, text_checks, without_markup
 from .context import ContextPolicy
 from .context.abstract import Summarizer
 from .detection import Candidate
+from .explain import fixing
 from .fidelity import FIDELITY, compare, source_pieces, without_pieces
 from .glossary import Glossary, check_terms
 from .inputs import OPAQUE_TOKEN
@@ -32,6 +33,7 @@ from .parsing import Detection, clean_translation, decision_schema, parse_decisi
 from .prompts import load_prompt, prompt_table, tagged
 from .transcript import Check, Transcript, Turn
 from .usage import UsageCounter, total
+from .verdicts import AnswerReadings
 
 REPAIR_BUDGET = 3
 # The repairs of one translation stop once their calls have computed this many tokens (prompt tokens
@@ -313,6 +315,16 @@ class ModelSteps:
 
     def verify_and_repair(self, transcript: Transcript, translation: str, turns: list[Turn] | None = None
                           ) -> tuple[str, list[Check]]:
+        """``repairing``, without announcing its rounds: the translation kept and its checks."""
+        rounds = self.repairing(transcript, translation, turns)
+        while True:
+            try:
+                next(rounds)
+            except StopIteration as done:
+                return done.value
+
+    def repairing(self, transcript: Transcript, translation: str, turns: list[Turn] | None = None
+                  ) -> Generator[str, None, tuple[str, list[Check]]]:
         """Check ``translation`` against the answers in ``turns`` (and its length against the source's
         and its language, which catch a model that answered or obeyed the text instead of translating
         it, and its sentences against the source's: ``fidelity``); a sentence restating the prompt's
@@ -324,13 +336,16 @@ class ModelSteps:
         translation or still adds or leaves out a sentence, one sentence at a time, then sampled
         re-translations; the text that agrees best is kept. Every attempt is
         decoded with the words the answers forbid, and with the words that gave a person the wrong
-        gender in an earlier attempt ("procureur" after "a woman"). Returns it and its checks."""
+        gender in an earlier attempt ("procureur" after "a woman"). Before each repair round it
+        yields what the round fixes ("Fixing the register, try 1 of 3"), for a person who waits on
+        it; returns the translation kept and its checks."""
         turns = transcript.turns if turns is None else turns
         wanted = [(name, expected, turn.span) for turn in turns for name, expected in expectations([turn])]
         lang = transcript.target_lang
         wrong_forms: dict[str, None] = {}
         prompt_lines = clarifications(transcript, turns)
         removed: dict[str, tuple] = {}  # a text whose added sentences were cut -> those sentences
+        readings = AnswerReadings(transcript.source, lang)
 
         def evaluate(text: str) -> tuple[list[Check], list[str]]:
             """The checks of ``text``, and the fix each failed answer check asks for."""
@@ -340,12 +355,10 @@ class ModelSteps:
             checks += [check for check in [fidelity.check(removed.get(text, ()))] if check is not None]
             fixes += fidelity.fixes()
             for name, expected, span in wanted:
-                reading = reading_of(name, text, lang, transcript.source, span)
-                observed = reading.label
-                status = "unchecked" if observed is None else ("pass" if observed == expected else "fail")
-                checks.append(Check(name=name, expected=expected, observed=observed, status=status))
-                if status == "fail":
-                    fixes.append(_fix(name, expected, observed, span, reading.evidence, lang))
+                check, reading = readings.check(name, expected, span, text)
+                checks.append(check)
+                if check.status == "fail":
+                    fixes.append(_fix(name, expected, reading.label, span, reading.evidence, lang))
                     wrong_forms.update(dict.fromkeys(reading.inflected))
             return checks + check_terms(transcript.terms, text, lang), fixes
 
@@ -367,15 +380,21 @@ class ModelSteps:
             if _badness(candidate_checks) < _badness(checks):
                 translation, checks = candidate, candidate_checks
 
+        def announce() -> str:
+            return f"Fixing {fixing(checks)}, try {attempts} of {self.repair_budget}"
+
         if fixes and may_try():
+            yield announce()
             consider(self.rewrite(transcript, translation, fixes, turns, avoid=tuple(wrong_forms)))
         if (not_a_translation(checks) or _failed(checks, FIDELITY)) and may_try():
+            yield announce()
             by_sentence = self.translate_by_sentence(transcript, turns)
             if by_sentence is not None:
                 consider(by_sentence)
         while _badness(checks)[0] and may_try():  # an unchecked answer is no failure
+            yield announce()
             consider(self.translate(transcript, turns, sample_seed=attempts, avoid=tuple(wrong_forms)))
-        for check in checks:
+        for check in readings.settled(checks):
             check.attempts = attempts
         return translation, checks
 

@@ -12,8 +12,8 @@ from .errors import DataError
 from .usage import StepUsage
 
 # 2: glossary terms; 3: people settled without a question; 4: model calls and tokens per step, and
-# whether alternatives were asked for
-SCHEMA_VERSION = 4
+# whether alternatives were asked for; 5: what each check read (``about``, ``words``, ``features``, ``doubt``)
+SCHEMA_VERSION = 5
 UNTIMED_STEP = "other"  # where a model call made outside every timed step is counted
 
 
@@ -50,13 +50,24 @@ class Settled:
 
 @dataclass
 class Check:
-    """Verification of the translation against an answer: status is pass, fail or unchecked."""
+    """Verification of the translation against an answer: status is pass, fail or unchecked.
+
+    What the checker read, for a translator to audit: ``about``, the words asked about ("the
+    lawyer"); ``words``, the words of the translation read, as they stand in it ("l'avocate");
+    ``features``, what each was read as ("avocate: Gender=Fem"); ``doubt``, why what was read may
+    not say it (its words disagree, they may be another person's, the same words were read two
+    ways), which makes the check unchecked whatever label was read.
+    """
 
     name: str
     expected: str
     observed: str | None
     status: str
     attempts: int = 1
+    about: str | None = None
+    words: list[str] = field(default_factory=list)
+    features: list[str] = field(default_factory=list)
+    doubt: str | None = None
 
 
 @dataclass

@@ -322,7 +322,8 @@ def test_explanation_names_each_choice_and_its_reason():
     lines = explain(run(fake, IT_SOURCE, user=HumanUser(lambda turn: next(answers))))
     assert lines[0] == "you → formal, because you said: formal, speaking to my boss"
     assert lines[1].startswith("it → not answered")
-    assert "checked: formality is formal" in lines
+    assert "✓ formal address: « vous »" in lines
+    assert not [line for line in lines if "formality" in line or "tries" in line]  # no internal names
 
 
 def test_glossary_terms_reach_the_prompt_and_are_verified_and_repaired(tmp_path):
@@ -346,6 +347,16 @@ def test_drive_streams_the_translation_then_reports_done():
     kinds = [step.kind for step in dialogue.drive(OracleUser({"formality": "formal"}))]
     assert kinds[:2] == ["asked", "answered"] and kinds[2] == "translating" and kinds[-1] == "done"
     assert "token" in kinds and dialogue.transcript.translation == "Pouvez-vous m'aider ?"
+
+
+def test_drive_announces_the_check_and_each_repair_round_after_the_draft():
+    fake = StepFake(detect=[ASK], translate=["Peux-tu m'aider ?", "Pouvez-vous m'aider ?"], calls=[])
+    dialogue = Assistant(fake, "fake:m").start("Can you help me?", "fr")
+    steps = list(dialogue.drive(OracleUser({"formality": "formal"})))
+    kinds = [step.kind for step in steps]
+    assert kinds.index("checking") > max(i for i, kind in enumerate(kinds) if kind == "token")
+    assert [step.text for step in steps if step.kind == "repairing"] == ["Fixing the register, try 1 of 3"]
+    assert kinds[-1] == "done" and dialogue.transcript.translation == "Pouvez-vous m'aider ?"
 
 
 def test_an_identical_segment_is_read_once_and_its_question_is_a_fresh_copy():

@@ -54,3 +54,15 @@ def test_bad_input_fails_before_the_model_is_called():
 def test_empty_model_reply_is_reported():
     with pytest.raises(BackendError, match="no translation"):
         Assistant(FakeListChatModel(responses=["   "]), "fake:m").run("Hello", "es", method="no-extra")
+
+
+def test_a_transcript_of_schema_4_is_read_and_its_checks_record_no_words():
+    from assistant.transcript import SCHEMA_VERSION
+
+    old = {"source": "Can you help me?", "target_lang": "fr", "method": "intercpt", "model": "fake:m",
+           "translation": "Pouvez-vous m'aider ?", "schema_version": 4,
+           "checks": [{"name": "formality", "expected": "formal", "observed": "formal", "status": "pass", "attempts": 1}]}
+    transcript = Transcript.from_dict(old)
+    check = transcript.checks[0]
+    assert (check.status, check.about, check.words, check.features, check.doubt) == ("pass", None, [], [], None)
+    assert transcript.schema_version == SCHEMA_VERSION == 5

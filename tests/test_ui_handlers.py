@@ -329,3 +329,19 @@ def test_retry_and_undo_go_back_to_the_text_an_answer_answered():
     assert text_start(history, "Can you help me?") == 4
     assert text_start(history, "Can you help me?", upto=2) == 0
     assert text_start(history, "Where is the station?") is None
+
+
+def test_a_repair_after_the_draft_says_so_and_its_text_replaces_the_draft():
+    h, _ = handlers(translate=["Peux-tu m'aider ?", "Pouvez-vous m'aider ?"])
+    chat(h, "Can you help me?", "s")
+    seen = []
+    for view in h.turn("formal", ChatOptions(), "s"):
+        seen.append((view.draft, [m.content for m in view.messages if (m.metadata or {}).get("status") == "pending"],
+                     h.activity("s")))
+    statuses = [status for _, shown, _ in seen for status in shown]
+    assert any(s.startswith("Checking the translation…") for s in statuses)
+    fixing = [(draft, activity) for draft, shown, activity in seen
+              if any(s.startswith("Fixing the register, try 1 of 3…") for s in shown)]
+    assert fixing and fixing[0] == ("Peux-tu m'aider ?", fixing[0][1])  # the draft stays while it is fixed
+    assert fixing[0][1].startswith("⏳ Fixing the register, try 1 of 3… ")  # the page's status line
+    assert view.transcript.translation == "Pouvez-vous m'aider ?"

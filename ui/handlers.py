@@ -42,6 +42,7 @@ SETTING = "your setting"  # who answered a question that a preference of the pag
 PICKED = "the card you picked"  # who answered a skipped question whose variant card was used
 NO_OPEN_QUESTION = ("That question is no longer open (it was answered, stopped, cleared, or the session expired "
                     "after an hour idle). Nothing was translated: send your text again.")
+CHECKING = "Checking the translation…"
 STOPPED = "Stopped. Nothing is waiting for an answer: type a new text, or press ↻ to run the last one again."
 _PERSON_LINE = re.compile(r"^\s*(?P<name>[^:=]+?)\s*[:=]\s*(?:an?\s+)?(?P<gender>man|woman|male|female)\s*$", re.I)
 
@@ -288,6 +289,10 @@ class ChatHandlers:
                 elif step.kind in ("translating", "token"):
                     draft += step.text
                     yield now_doing("Translating…", draft)
+                elif step.kind == "checking":
+                    yield now_doing(CHECKING, draft)
+                elif step.kind == "repairing":  # the draft stays in its box until the repaired text replaces it
+                    yield now_doing(f"{step.text}…", draft)
             if not session.current(run):
                 return
             for turn in transcript.turns:

@@ -10,7 +10,7 @@ from pathlib import Path
 import gradio as gr
 
 from assistant.errors import InputError, IntercptError
-from assistant.explain import explain
+from assistant.explain import check_line, explain
 from assistant.transcript import BoundedContext, Transcript, Turn
 
 from .labels import answer_options
@@ -109,7 +109,5 @@ def context_markdown(bounded: BoundedContext | None) -> str:
 
 
 def checks_markdown(checks) -> str:
-    """One line per check, e.g. "✓ formality: formal"."""
-    marks = {"pass": "✓", "fail": "✗", "unchecked": "?"}
-    lines = [f"{marks.get(c.status, '?')} {c.name}: {c.observed or c.expected}" for c in checks]
-    return " · ".join(lines) or "no checks"
+    """The checks in the account's words, e.g. "✓ formal address: « vous »"."""
+    return " · ".join(line for check in checks if (line := check_line(check))) or "no checks"

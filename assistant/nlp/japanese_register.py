@@ -161,11 +161,14 @@ def japanese_register(text: str) -> Reading:
     they disagree), for a repair to name."""
     readings = [(label, sentence) for label, sentence in sentence_registers(text) if label is not None]
     labels = {label for label, _ in readings}
-    evidence = tuple(dict.fromkeys(_quoted(sentence) for _, sentence in readings))[:MAX_EVIDENCE]
+    read = dict.fromkeys((_quoted(sentence), label) for label, sentence in readings)
+    evidence = tuple(dict.fromkeys(sentence for sentence, _ in read))[:MAX_EVIDENCE]
+    features = tuple(f"{sentence}: Register={label}" for sentence, label in read if sentence in evidence)
     if len(labels) != 1:
-        return Reading(None, evidence)
+        return Reading(None, evidence, features=features,
+                       doubt="its sentences disagree in register" if labels else None)
     label = labels.pop()
     if label == POLITE and _HONORIFIC.search(text):
-        return Reading(HONORIFIC, evidence)
-    return Reading(label, evidence)
+        return Reading(HONORIFIC, evidence, features=features)
+    return Reading(label, evidence, features=features)
 

