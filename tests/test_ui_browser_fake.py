@@ -8,21 +8,18 @@ import pytest
 from assistant.chain import PROMPT_VARIANTS, Assistant
 from tests.fakes import StepFake
 from tests.test_fidelity import ECHOES, REFERENCE, SOURCE
-from tests.test_ui import _free_port, _launch_chromium, _send
+from tests.browser import launch_chromium, send, serving
 
 ECHO = ECHOES[0]  # "Je m'adresse à vous formellement.", as a real run appended it
 
 
 @pytest.fixture
 def fake_app_url():
-    from ui.app import build_demo
+    from ui.server import build_app
 
     fake = StepFake(translate=[f"{REFERENCE} {ECHO}"], calls=[])
-    demo = build_demo({variant: Assistant(fake, "fake:m", prompts=variant) for variant in PROMPT_VARIANTS}, "fake:m")
-    port = _free_port()
-    demo.queue().launch(server_name="127.0.0.1", server_port=port, prevent_thread_lock=True, quiet=True)
-    yield f"http://127.0.0.1:{port}/"
-    demo.close()
+    with serving(build_app({v: Assistant(fake, "fake:m", prompts=v) for v in PROMPT_VARIANTS}, "fake:m")) as url:
+        yield url
 
 
 def test_an_added_sentence_is_cut_from_the_page_and_never_ticked(fake_app_url):
@@ -30,10 +27,10 @@ def test_an_added_sentence_is_cut_from_the_page_and_never_ticked(fake_app_url):
 
     expect.set_options(timeout=60_000)  # two busy cores
     with sync_playwright() as playwright:
-        browser = _launch_chromium(playwright)
+        browser = launch_chromium(playwright)
         page = browser.new_page(viewport={"width": 1280, "height": 1000})
         page.goto(fake_app_url)
-        _send(page, SOURCE)
+        send(page, SOURCE)
         page.get_by_role("button", name="formal — « vous »", exact=True).click()
         page.get_by_role("button", name="a man or men (masculine forms)", exact=True).click()  # "intolérant"
         account = page.locator("#account")
