@@ -121,6 +121,13 @@ def test_a_new_text_while_a_question_is_pending_starts_a_new_dialogue():
     assert h.sessions.get("s").dialogue is None
 
 
+def test_the_word_marked_is_the_one_asked_about_not_an_earlier_one_spelled_the_same():
+    source = "Thank you for the form. Can you sign it?"
+    assert highlighted_source(source, "you", source.index("Can") + 4)[1] == ("you", "in question")
+    assert highlighted_source(source, "you", source.index("Can") + 4)[0] == ("Thank you for the form. Can ", None)
+    assert highlighted_source(source, "you")[0] == ("Thank ", None)  # no offset: the first whole word
+
+
 def test_a_free_answer_counts_only_when_marked_as_an_answer():
     h, _ = handlers()
     chat(h, "Can you help me?", "s")

@@ -4,6 +4,7 @@ is in test_ui.py."""
 
 from __future__ import annotations
 
+import re
 import threading
 from collections.abc import Iterator
 
@@ -16,7 +17,7 @@ from ui.labels import SKIP_LABEL
 
 SOURCE = "Can you help me?"
 # The fake's translation under each answer its prompt carries, and its guess under none.
-BY_ANSWER = {"A: formal": "Pouvez-vous m'aider ?", "A: informal": "Peux-tu m'aider ?"}
+BY_ANSWER = {"A: formal": "Pouvez-vous m'aider ?", "A: informal": "Peux-tu m'aider ?", "A: polite": "手伝ってくれますか。"}
 GUESS = "Tu pourrais m'aider ?"
 TRANSLATE_WAIT_S = 120.0  # the longest a held translation waits for its test
 # Set, the fake translates at once; cleared (``held_translations``), a translation waits until it is set.
@@ -193,3 +194,29 @@ def test_the_answer_menu_shows_each_label_whole(page_url, browser, viewport):
     expect(options.first).to_be_hidden()
     menu.scroll_into_view_if_needed()
     page.screenshot(path=str(ARTIFACTS / f"page-answer-menu-{viewport['width']}.png"))
+
+
+def test_questions_name_their_person_mark_the_word_found_and_keep_the_answers_own_words(page_url, browser):
+    """Item 5: an imperative's question names who is told to do it, not the verb as a person; the word marked
+    is the "you" asked about, not the one of "Thank you"; the account names a Japanese answer by its own
+    label ("polite"), not as "formal"."""
+    from playwright.sync_api import expect
+
+    page = open_page(browser, page_url, DESKTOP)
+    send(page, "Sign the form, please.")
+    question = page.locator("#chat .bot-row").last
+    expect(question).to_contain_text("Who is told to “Sign” here")
+    expect(question).not_to_contain_text("(“Sign”)")
+
+    send(page, "Thank you for the form. Can you sign it?")
+    expect(page.locator("#question-source .highlighted")).to_have_text("you")
+    expect(page.locator("#question-source .token").first).to_have_text("Thank you for the form. Can ")
+    page.screenshot(path=str(ARTIFACTS / "page-question-words.png"))
+
+    page.get_by_label("Translate into").click()
+    page.get_by_role("option", name="Japanese").click()
+    send(page, SOURCE)
+    page.get_by_role("button", name=re.compile(r"^polite")).click()
+    account = page.locator("#account")
+    expect(account).to_contain_text("you → polite, because you said")
+    expect(account).not_to_contain_text("formal")

@@ -156,7 +156,7 @@ def build_demo(assistants: dict[str, Assistant], model_spec: str, concurrency: i
             for i in range(MAX_ALTERNATIVES):
                 alt = alternatives[i] if i < len(alternatives) else None
                 updates[cards[i]] = gr.update(visible=alt is not None)
-                updates[card_notes[i]] = checks_markdown(alt.checks) if alt else ""
+                updates[card_notes[i]] = checks_markdown(alt.checks, t.target_lang) if alt else ""
                 updates[card_texts[i]] = gr.update(value=alt.translation, label=f"If {alt.assumption}") if alt else ""
             turns = t.turns if t else []
             for i in range(MAX_ANSWER_ROWS):
@@ -173,7 +173,7 @@ def build_demo(assistants: dict[str, Assistant], model_spec: str, concurrency: i
         def question_panel(pending: Turn | None, source: str | None = None) -> dict:
             """The word in question and "My message answers the question": on screen only while a
             question is open."""
-            marked = highlighted_source(source or "", pending.span) if pending else None
+            marked = highlighted_source(source or "", pending.span, pending.start) if pending else None
             return {question_source: gr.update(visible=pending is not None, value=marked),
                     as_answer: gr.update(visible=pending is not None, value=False)}
 

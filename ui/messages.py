@@ -23,10 +23,12 @@ _BACKEND_CAUSES = (("timeout", "the model server did not answer in time"),
                    ("memory", "the model ran out of memory"))
 
 
-def highlighted_source(source: str, span: str) -> list[tuple[str, str | None]]:
-    """The source as ``gr.HighlightedText`` pieces, the word in question marked (first whole-word match)."""
-    match = re.search(rf"(?<!\w){re.escape(span)}(?!\w)", source, re.IGNORECASE) if span else None
-    if match is None:
+def highlighted_source(source: str, span: str, start: int | None = None) -> list[tuple[str, str | None]]:
+    """The source as ``gr.HighlightedText`` pieces, the word in question marked: the one the pre-pass found
+    at ``start`` (not the "you" of an earlier "Thank you"), else the first whole-word match."""
+    word = re.compile(rf"(?<!\w){re.escape(span)}(?!\w)", re.IGNORECASE) if span else None
+    match = word and ((word.match(source, start) if start is not None else None) or word.search(source))
+    if not match:
         return [(source, None)]
     pieces = [(source[:match.start()], None), (match.group(0), "in question"), (source[match.end():], None)]
     return [piece for piece in pieces if piece[0]]
@@ -108,6 +110,6 @@ def context_markdown(bounded: BoundedContext | None) -> str:
     return "\n\n".join(lines)
 
 
-def checks_markdown(checks) -> str:
-    """The checks in the account's words, e.g. "✓ formal address: « vous »"."""
-    return " · ".join(line for check in checks if (line := check_line(check))) or "no checks"
+def checks_markdown(checks, lang: str) -> str:
+    """The checks of a translation into ``lang`` in the account's words, e.g. "✓ formal address: « vous »"."""
+    return " · ".join(line for check in checks if (line := check_line(check, lang))) or "no checks"
