@@ -18,6 +18,7 @@ from ui.labels import SKIP_LABEL
 SOURCE = "Can you help me?"
 # The fake's translation under each answer its prompt carries, and its guess under none.
 BY_ANSWER = {"A: formal": "Pouvez-vous m'aider ?", "A: informal": "Peux-tu m'aider ?", "A: polite": "手伝ってくれますか。"}
+OTHER = "Could you sign the form?"  # a second text, asked about as the first
 GUESS = "Tu pourrais m'aider ?"
 TRANSLATE_WAIT_S = 120.0  # the longest a held translation waits for its test
 # Set, the fake translates at once; cleared (``held_translations``), a translation waits until it is set.
@@ -194,6 +195,45 @@ def test_the_answer_menu_shows_each_label_whole(page_url, browser, viewport):
     expect(options.first).to_be_hidden()
     menu.scroll_into_view_if_needed()
     page.screenshot(path=str(ARTIFACTS / f"page-answer-menu-{viewport['width']}.png"))
+
+
+def test_undo_and_stop_leave_no_box_of_another_text_and_a_replaced_text_leaves_a_note(page_url, browser,
+                                                                                      held_translations):
+    """Item 2: Undo after a translation takes its translation, account and answers off the screen with the
+    chat; a text replaced by a newer one while its question was open leaves a note (and its question no
+    buttons); after Stop the box holds the last finished translation and says which text it translates."""
+    from playwright.sync_api import expect
+
+    page = open_page(browser, page_url, DESKTOP)
+    translation, account = page.locator("#translation textarea"), page.locator("#account")
+    box_label, chat = page.locator("#translation [data-testid='block-info']"), page.locator("#chat")
+    held_translations.set()
+    ask(page).click()
+    expect(translation).to_have_value(BY_ANSWER["A: formal"])
+    expect(box_label).to_have_text(f"Translation of “{SOURCE}”")
+    chat.get_by_role("button", name="Undo").click()
+    expect(page.get_by_placeholder("English text to translate")).to_have_value(SOURCE)
+    expect(translation).to_have_value("")
+    expect(account).to_have_text("")
+    expect(page.locator("#answer-0")).to_be_hidden()
+
+    ask(page)
+    send(page, OTHER)
+    expect(chat).to_contain_text(f"“{SOURCE}” is left untranslated")
+    formal = page.get_by_role("button", name="formal — « vous »", exact=True)
+    expect(formal).to_have_count(1)  # the replaced text's question has none left
+    formal.click()
+    expect(box_label).to_have_text(f"Translation of “{OTHER}”")
+
+    held_translations.clear()
+    ask(page).click()
+    expect(page.locator("#status")).to_contain_text("Translating")
+    page.locator("#stop").click()
+    expect(chat).to_contain_text("Stopped")
+    expect(translation).to_have_value(BY_ANSWER["A: formal"])
+    expect(box_label).to_have_text(f"Translation of “{OTHER}”")
+    expect(account).to_contain_text("you → formal")
+    page.screenshot(path=str(ARTIFACTS / "page-after-stop.png"), full_page=True)
 
 
 def test_questions_name_their_person_mark_the_word_found_and_keep_the_answers_own_words(page_url, browser):

@@ -4,7 +4,8 @@ Two columns on a desktop (source and conversation | translation) above the folde
 preferences; on a phone one column in that order, so the input, the question and the translation come
 before the settings. The conversation and the preferences live in the browser
 (``gr.BrowserState``) and survive a reload; the dialogue state stays on the server
-(``ui.sessions``). Stop cancels every event that runs the model, whichever button started it.
+(``ui.sessions``). Every box of the translation says which text it translates, or is cleared with the
+chat (Undo). Stop cancels every event that runs the model, whichever button started it.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from .files import FileHandlers
 from .handlers import ASK_EACH_TIME, REGISTERS, ChatHandlers, ChatOptions, View, preferences_markdown, read_upload
 from .labels import SKIP, SKIP_LABEL, answer_options, model_display_name, option_label
 from .messages import (account_markdown, checks_markdown, context_markdown, highlighted_source, result_message,
-                       variants_note)
+                       translation_label, variants_note)
 from .panels import file_panel, glossary_panel
 
 MAX_ALTERNATIVES = 2   # the chain offers the first two options of a skipped question
@@ -46,6 +47,11 @@ def as_message(message: Any) -> dict:
 def without_status(history: list) -> list:
     """The conversation without "Working" messages a cancelled request left behind."""
     return [m for m in history if (m.get("metadata") or {}).get("status") != "pending"]
+
+
+def closed(history: list) -> list:
+    """The conversation with no answer buttons: a question answered, replaced or forgotten takes none."""
+    return [{k: v for k, v in m.items() if k != "options"} for m in history]
 
 
 def text_start(history: list, source: str | None, upto: int | None = None) -> int | None:
@@ -145,8 +151,8 @@ def build_demo(assistants: dict[str, Assistant], model_spec: str, concurrency: i
             glossary_panel(files, session)
         settings = [lang, method, max_questions, prompts, simulate, context, upload, register, people]
         result_parts = [translation_note, *cards, *card_notes, *card_texts, *rows, *row_notes, *row_choices]
-        run_outputs = [chatbot, text, as_answer, question_source, translation, account, transcript_view, session,
-                       saved_chat, *result_parts]
+        shown_parts = [translation, account, transcript_view, *result_parts]  # what ``shown_result`` updates
+        run_outputs = [chatbot, text, as_answer, question_source, session, saved_chat, *shown_parts]
 
         def result_updates(t: Transcript | None) -> dict:
             """The alternative cards, what the translation box holds beside them, and the answered questions
@@ -170,6 +176,17 @@ def build_demo(assistants: dict[str, Assistant], model_spec: str, concurrency: i
                                                     value=turn.answer or SKIP)
             return updates
 
+        def shown_result(t: Transcript | None) -> dict:
+            """The translation box, labelled with the text it translates, its account, cards and answered
+            questions: those of ``t``, or cleared."""
+            return {translation: gr.update(value=t.translation if t else "", label=translation_label(t)),
+                    account: account_markdown(t) if t else "", transcript_view: t.to_dict() if t else None,
+                    **result_updates(t)}
+
+        def saved(chat: list, session_id: str | None) -> dict:
+            """The conversation as the browser keeps it for a reload."""
+            return {saved_chat: chat}
+
         def question_panel(pending: Turn | None, source: str | None = None) -> dict:
             """The word in question and "My message answers the question": on screen only while a
             question is open."""
@@ -179,11 +196,13 @@ def build_demo(assistants: dict[str, Assistant], model_spec: str, concurrency: i
 
         def show(views: Iterator[View], history: list, session_id: str, asked: str | None,
                  typed: str | None = None) -> Iterator[dict]:
-            """Each view as the page's updates: the chat, the streamed translation, the question panel
-            (gone from the request's first step, back with a question); the ``typed`` text leaves the
-            input box once its request succeeded, and stays after an error."""
-            base = without_status(history) + ([{"role": "user", "content": asked}] if asked else [])
+            """Each view as the page's updates: the chat (earlier questions without their buttons), the
+            streamed translation (the previous text's account and answers cleared as it starts), the
+            question panel (gone from the request's first step, back with a question); the ``typed`` text
+            leaves the input box once its request succeeded, and stays after an error."""
+            base = closed(without_status(history)) + ([{"role": "user", "content": asked}] if asked else [])
             panel_for: Any = UNSENT  # the question the panel was sent for
+            drafting = False
             for view in views:
                 shown = view.messages + ([result_message(view.transcript)] if view.transcript else [])
                 chat = base + [as_message(m) for m in shown]
@@ -192,15 +211,16 @@ def build_demo(assistants: dict[str, Assistant], model_spec: str, concurrency: i
                     updates |= question_panel(view.pending, view.source)
                     panel_for = view.pending
                 if view.draft is not None:
-                    updates[translation] = view.draft
+                    if not drafting:
+                        updates |= shown_result(None)
+                        drafting = True
+                    updates[translation] = gr.update(value=view.draft, label=translation_label(view.source))
                 if view.pending is not None or view.transcript is not None or view.failed:
                     if typed is not None:
                         updates[text] = typed if view.failed else ""
-                    updates[saved_chat] = chat
+                    updates |= saved(chat, session_id)
                 if view.transcript is not None:
-                    t = view.transcript
-                    updates |= {translation: t.translation, account: account_markdown(t),
-                                transcript_view: t.to_dict(), **result_updates(t)}
+                    updates |= shown_result(view.transcript)
                 yield updates
 
         def submit(message: str, answer: bool, history: list, *values: Any) -> Iterator[dict]:
@@ -254,30 +274,29 @@ def build_demo(assistants: dict[str, Assistant], model_spec: str, concurrency: i
                     return {account: "_That alternative is gone: translate the text again._"}
                 picked = {"role": "user", "content": f"Use this one: if {chosen.alternatives[index].assumption}"}
                 chat = without_status(history) + [picked, as_message(result_message(chosen))]
-                return {chatbot: chat, saved_chat: chat, translation: chosen.translation,
-                        account: account_markdown(chosen), transcript_view: chosen.to_dict(),
-                        **result_updates(chosen)}
+                return {chatbot: chat, **saved(chat, session_id), **shown_result(chosen)}
             return run
 
         def stop_all(history: list, session_id: str | None) -> dict:
+            """Stop: a half-written draft must not pass for a translation, so the box shows the last finished
+            one, labelled with its own text."""
             note = handlers.stop(session_id)
-            chat = without_status(history) + [{"role": "assistant", "content": note}]
-            last = handlers.sessions.get(session_id).last  # a half-written draft must not pass for a translation
-            return {chatbot: chat, saved_chat: chat, **question_panel(None),
-                    translation: last.translation if last else ""}
+            chat = closed(without_status(history)) + [{"role": "assistant", "content": note}]
+            return {chatbot: chat, **saved(chat, session_id), **question_panel(None),
+                    **shown_result(handlers.sessions.get(session_id).last)}
 
         def clear_all(session_id: str | None) -> dict:
             handlers.clear(session_id)
-            return {saved_chat: [], translation: "", account: "", transcript_view: None, **question_panel(None),
-                    **result_updates(None)}
+            return {**saved([], session_id), **question_panel(None), **shown_result(None)}
 
         def undo_last(evt: gr.UndoData, history: list, session_id: str | None) -> dict:
+            """Undo: the text goes back to the input box, its translation with it from every box."""
             source = handlers.sessions.get(session_id).source
             handlers.undo(session_id)
             start = text_start(history, source, evt.index)  # an answer is taken back with its text
             chat = history[:evt.index if start is None else start]
-            return {chatbot: chat, saved_chat: chat, text: str(evt.value or "") if start is None else source,
-                    **question_panel(None)}
+            return {chatbot: chat, **saved(chat, session_id), text: str(evt.value or "") if start is None else source,
+                    **question_panel(None), **shown_result(handlers.sessions.get(session_id).last)}
 
         def check_upload(path: str | None) -> tuple[Any, str]:
             try:
@@ -300,15 +319,14 @@ def build_demo(assistants: dict[str, Assistant], model_spec: str, concurrency: i
         runs.append(summarize_button.click(handlers.summarize, inputs=[context, upload, lang, session],
                                            outputs=context_view, api_visibility="private", **model_slot))
         for i, button in enumerate(card_uses):
-            button.click(use(i), [chatbot, session],
-                         [chatbot, saved_chat, translation, account, transcript_view, *result_parts],
+            button.click(use(i), [chatbot, session], [chatbot, saved_chat, *shown_parts],
                          api_visibility="private")
-        stop.click(stop_all, [chatbot, session], [chatbot, saved_chat, question_source, as_answer, translation],
-                   cancels=runs, queue=False, api_visibility="private")
-        chatbot.clear(clear_all, [session], [saved_chat, question_source, translation, account, as_answer,
-                                             transcript_view, *result_parts], cancels=runs, api_visibility="private")
-        chatbot.undo(undo_last, [chatbot, session], [chatbot, saved_chat, text, question_source, as_answer],
-                     cancels=runs, api_visibility="private")
+        stop.click(stop_all, [chatbot, session], [chatbot, saved_chat, question_source, as_answer,
+                                                  *shown_parts], cancels=runs, queue=False, api_visibility="private")
+        chatbot.clear(clear_all, [session], [saved_chat, question_source, as_answer, *shown_parts],
+                      cancels=runs, api_visibility="private")
+        chatbot.undo(undo_last, [chatbot, session], [chatbot, saved_chat, text, question_source, as_answer,
+                                                     *shown_parts], cancels=runs, api_visibility="private")
         gr.Timer(1.0).tick(handlers.activity, session, status, queue=False, show_progress="hidden",
                            api_visibility="private")
         upload.upload(check_upload, upload, [upload, upload_note], api_visibility="private")

@@ -16,6 +16,7 @@ from assistant.transcript import BoundedContext, Transcript, Turn
 from .labels import answer_options
 
 log = logging.getLogger("intercpt.ui")
+LABEL_CHARS = 60  # the most of a text a label quotes
 
 _CLI_FLAGS = re.compile(r"\s*\((?:[^()]*\s)?--[a-z][\w-]*[^()]*\)|\s--[a-z][\w-]*")
 _BACKEND_CAUSES = (("timeout", "the model server did not answer in time"),
@@ -66,6 +67,16 @@ def result_message(transcript: Transcript) -> gr.ChatMessage:
     """The translation as the conversation's last message, with its account."""
     account = account_markdown(transcript)
     return gr.ChatMessage(content=f"**{transcript.translation}**" + (f"\n\n{account}" if account else ""))
+
+
+def translation_label(source: Transcript | str | None) -> str:
+    """The translation box's label, naming the text it translates: after Stop or a newer text it may
+    hold an earlier one's."""
+    text = source.source if isinstance(source, Transcript) else source
+    if not text:
+        return "Translation"
+    shown = " ".join(text.split())
+    return f"Translation of “{shown if len(shown) <= LABEL_CHARS else shown[:LABEL_CHARS - 1] + '…'}”"
 
 
 def variants_note(transcript: Transcript | None) -> str:
