@@ -138,6 +138,20 @@ def test_undo_forgets_the_translation_of_the_text_it_takes_back():
     assert "no answer to change" in list(h.change_answer("s", 0, "informal", ChatOptions()))[-1].messages[-1].content
 
 
+def test_a_reloaded_page_gets_back_its_session_or_what_the_browser_kept_of_it():
+    now = [0.0]
+    h, fake = handlers(translate=["Pouvez-vous m'aider ?", "Peux-tu m'aider ?"])
+    h.sessions = SessionStore(max_idle_s=60, clock=lambda: now[0])
+    chat(h, "Can you help me?", "s")
+    assert h.restore("s", None, None).dialogue is not None  # the server's own: the question still open
+    chat(h, "formal", "s")
+    kept = h.page_state("s")
+    now[0] = 61  # the server forgot it; the browser did not
+    session = h.restore("s", kept["source"], kept["transcript"])
+    assert session.source == "Can you help me?" and session.last.translation == "Pouvez-vous m'aider ?"
+    assert list(h.change_answer("s", 0, "informal", ChatOptions()))[-1].transcript.translation == "Peux-tu m'aider ?"
+
+
 def test_the_word_marked_is_the_one_asked_about_not_an_earlier_one_spelled_the_same():
     source = "Thank you for the form. Can you sign it?"
     assert highlighted_source(source, "you", source.index("Can") + 4)[1] == ("you", "in question")

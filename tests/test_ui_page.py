@@ -197,6 +197,36 @@ def test_the_answer_menu_shows_each_label_whole(page_url, browser, viewport):
     page.screenshot(path=str(ARTIFACTS / f"page-answer-menu-{viewport['width']}.png"))
 
 
+def test_a_reload_keeps_the_open_question_answerable_and_the_last_translation_whole(page_url, browser):
+    """Item 1: after a reload, the open question's buttons still answer it (and the reply says the answer's
+    label, not its raw value "formal"); after a translation, a reload brings back the translation, its account
+    and the answered question, whose Change answer still works."""
+    from playwright.sync_api import expect
+
+    page = open_page(browser, page_url, DESKTOP)
+    translation, account = page.locator("#translation textarea"), page.locator("#account")
+    ask(page)
+    page.reload()
+    formal = page.get_by_role("button", name="formal — « vous »", exact=True)
+    expect(formal).to_be_visible()
+    formal.click()
+    expect(account).to_contain_text("you → formal")  # the translation is finished, not a draft
+    expect(translation).to_have_value(BY_ANSWER["A: formal"])
+    expect(page.locator("#chat")).not_to_contain_text("no longer open")
+    expect(page.locator("#chat .user-row").last).to_contain_text("formal — « vous »")
+
+    page.reload()
+    expect(translation).to_have_value(BY_ANSWER["A: formal"])
+    expect(account).to_contain_text("you → formal, because you said")
+    expect(page.locator("#answer-0")).to_be_visible()
+    page.screenshot(path=str(ARTIFACTS / "page-after-reload.png"), full_page=True)
+    page.locator("#answer-choice-0 input").click()
+    page.get_by_role("option", name="informal — « tu »").click()
+    page.locator("#change-0").click()
+    expect(translation).to_have_value(BY_ANSWER["A: informal"])
+    expect(page.locator("#chat")).not_to_contain_text("no answer to change")
+
+
 def test_undo_and_stop_leave_no_box_of_another_text_and_a_replaced_text_leaves_a_note(page_url, browser,
                                                                                       held_translations):
     """Item 2: Undo after a translation takes its translation, account and answers off the screen with the

@@ -2,10 +2,12 @@
 
 Two columns on a desktop (source and conversation | translation) above the folded settings and
 preferences; on a phone one column in that order, so the input, the question and the translation come
-before the settings. The conversation and the preferences live in the browser
-(``gr.BrowserState``) and survive a reload; the dialogue state stays on the server
-(``ui.sessions``). Every box of the translation says which text it translates, or is cleared with the
-chat (Undo). Stop cancels every event that runs the model, whichever button started it.
+before the settings. The conversation, the preferences, the session id and the last
+translation live in the browser (``gr.BrowserState``) and survive a reload; the dialogue state stays on
+the server (``ui.sessions``), so a question open before the reload can still be answered while the
+server keeps it, and shows no buttons once it is gone. Every box of the translation says which text it
+translates, or is cleared with the chat (Undo). Stop cancels every event that runs the model, whichever
+button started it.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from assistant.transcript import Transcript, Turn
 
 from .files import FileHandlers
 from .handlers import ASK_EACH_TIME, REGISTERS, ChatHandlers, ChatOptions, View, preferences_markdown, read_upload
-from .labels import SKIP, SKIP_LABEL, answer_options, model_display_name, option_label
+from .labels import SKIP, answer_options, model_display_name, option_label
 from .messages import (account_markdown, checks_markdown, context_markdown, highlighted_source, result_message,
                        translation_label, variants_note)
 from .panels import file_panel, glossary_panel
@@ -34,6 +36,8 @@ MAX_ALTERNATIVES = 2   # the chain offers the first two options of a skipped que
 MAX_ANSWER_ROWS = 5    # the settings allow at most 5 questions
 ANSWERED_BY = {"human": "your answer", "none": "skipped", "simulated": "the simulated user"}
 UNSENT = object()  # a component this request has sent nothing to yet
+GONE = ("_This question is no longer open: the server forgot it (an hour idle, or a restart). "
+        "Press ↻ to ask it again._")
 STYLESHEET = Path(__file__).with_name("page.css")  # what Gradio's components cannot be told; given at mount
 TOUCH = ["touch-target"]  # a button at least 44 px tall on a phone (page.css)
 
@@ -52,6 +56,12 @@ def without_status(history: list) -> list:
 def closed(history: list) -> list:
     """The conversation with no answer buttons: a question answered, replaced or forgotten takes none."""
     return [{k: v for k, v in m.items() if k != "options"} for m in history]
+
+
+def clicked_label(history: list, value: Any) -> str:
+    """The label of the answer button whose value was clicked (the value itself if none has it)."""
+    return next((o.get("label", value) for m in reversed(history) for o in m.get("options") or []
+                 if o.get("value", o.get("label")) == value), str(value))
 
 
 def text_start(history: list, source: str | None, upto: int | None = None) -> int | None:
@@ -80,6 +90,7 @@ def build_demo(assistants: dict[str, Assistant], model_spec: str, concurrency: i
         session = gr.State(None)
         saved_chat = gr.BrowserState([], storage_key="intercpt-conversation")
         saved_prefs = gr.BrowserState([ASK_EACH_TIME, ""], storage_key="intercpt-preferences")
+        saved_page = gr.BrowserState({}, storage_key="intercpt-page")  # ChatHandlers.page_state
         with gr.Row(equal_height=False):
             with gr.Column(scale=1, min_width=320):
                 text = gr.Textbox(label="English text", placeholder="English text to translate", lines=1,
@@ -152,7 +163,7 @@ def build_demo(assistants: dict[str, Assistant], model_spec: str, concurrency: i
         settings = [lang, method, max_questions, prompts, simulate, context, upload, register, people]
         result_parts = [translation_note, *cards, *card_notes, *card_texts, *rows, *row_notes, *row_choices]
         shown_parts = [translation, account, transcript_view, *result_parts]  # what ``shown_result`` updates
-        run_outputs = [chatbot, text, as_answer, question_source, session, saved_chat, *shown_parts]
+        run_outputs = [chatbot, text, as_answer, question_source, session, saved_chat, saved_page, *shown_parts]
 
         def result_updates(t: Transcript | None) -> dict:
             """The alternative cards, what the translation box holds beside them, and the answered questions
@@ -184,8 +195,8 @@ def build_demo(assistants: dict[str, Assistant], model_spec: str, concurrency: i
                     **result_updates(t)}
 
         def saved(chat: list, session_id: str | None) -> dict:
-            """The conversation as the browser keeps it for a reload."""
-            return {saved_chat: chat}
+            """The conversation and the session as the browser keeps them for a reload."""
+            return {saved_chat: chat, saved_page: handlers.page_state(session_id)}
 
         def question_panel(pending: Turn | None, source: str | None = None) -> dict:
             """The word in question and "My message answers the question": on screen only while a
@@ -238,12 +249,8 @@ def build_demo(assistants: dict[str, Assistant], model_spec: str, concurrency: i
             session_id = session_id or uuid.uuid4().hex
             chat_options = ChatOptions.from_page(lang, method, max_questions, prompts, simulate, context, upload,
                                                  register, people)
-            pending = handlers.sessions.get(session_id).dialogue
-            turn = pending.pending if pending else None
-            label = SKIP_LABEL if evt.value == SKIP else (
-                option_label(turn.ambiguity, evt.value, chat_options.lang) if turn else str(evt.value))
             views = handlers.turn(str(evt.value), chat_options, session_id, as_answer=True)
-            yield from show(views, history, session_id, label)
+            yield from show(views, history, session_id, clicked_label(history, evt.value))
 
         def retry(history: list, lang: str, method: str, max_questions: float, prompts: str, simulate: bool,
                   context: str, upload: str | None, register: str, people: str, session_id: str | None
@@ -298,6 +305,21 @@ def build_demo(assistants: dict[str, Assistant], model_spec: str, concurrency: i
             return {chatbot: chat, **saved(chat, session_id), text: str(evt.value or "") if start is None else source,
                     **question_panel(None), **shown_result(handlers.sessions.get(session_id).last)}
 
+        def restore(chat: list | None, prefs: list | None, page: dict | None) -> dict:
+            """A reloaded page as it was: the conversation, the preferences, the session and its last
+            translation; a question the server no longer holds loses its buttons and says so."""
+            session_id = (page or {}).get("session") or uuid.uuid4().hex
+            kept = handlers.restore(session_id, (page or {}).get("source"), (page or {}).get("transcript"))
+            chat, open_question = chat or [], kept.dialogue.pending if kept.dialogue else None
+            if open_question is not None:
+                chat = closed(chat[:-1]) + chat[-1:]
+            elif chat and chat[-1].get("options"):
+                chat = closed(chat) + [{"role": "assistant", "content": GONE}]
+            register_value, people_value = prefs or [ASK_EACH_TIME, ""]
+            return {chatbot: chat, register: register_value, people: people_value, session: session_id,
+                    **saved(chat, session_id), **question_panel(open_question, kept.source),
+                    **shown_result(kept.last)}
+
         def check_upload(path: str | None) -> tuple[Any, str]:
             try:
                 content = read_upload(path)
@@ -319,13 +341,13 @@ def build_demo(assistants: dict[str, Assistant], model_spec: str, concurrency: i
         runs.append(summarize_button.click(handlers.summarize, inputs=[context, upload, lang, session],
                                            outputs=context_view, api_visibility="private", **model_slot))
         for i, button in enumerate(card_uses):
-            button.click(use(i), [chatbot, session], [chatbot, saved_chat, *shown_parts],
+            button.click(use(i), [chatbot, session], [chatbot, saved_chat, saved_page, *shown_parts],
                          api_visibility="private")
-        stop.click(stop_all, [chatbot, session], [chatbot, saved_chat, question_source, as_answer,
+        stop.click(stop_all, [chatbot, session], [chatbot, saved_chat, saved_page, question_source, as_answer,
                                                   *shown_parts], cancels=runs, queue=False, api_visibility="private")
-        chatbot.clear(clear_all, [session], [saved_chat, question_source, as_answer, *shown_parts],
+        chatbot.clear(clear_all, [session], [saved_chat, saved_page, question_source, as_answer, *shown_parts],
                       cancels=runs, api_visibility="private")
-        chatbot.undo(undo_last, [chatbot, session], [chatbot, saved_chat, text, question_source, as_answer,
+        chatbot.undo(undo_last, [chatbot, session], [chatbot, saved_chat, saved_page, text, question_source, as_answer,
                                                      *shown_parts], cancels=runs, api_visibility="private")
         gr.Timer(1.0).tick(handlers.activity, session, status, queue=False, show_progress="hidden",
                            api_visibility="private")
@@ -334,8 +356,9 @@ def build_demo(assistants: dict[str, Assistant], model_spec: str, concurrency: i
         for preference in (register, people):
             preference.change(lambda r, p: (preferences_markdown(r, p), [r, p]), [register, people],
                               [preferences_view, saved_prefs], api_visibility="private")
-        demo.load(lambda chat, prefs: (chat or [], *(prefs or [ASK_EACH_TIME, ""])), [saved_chat, saved_prefs],
-                  [chatbot, register, people], api_visibility="private")
+        demo.load(restore, [saved_chat, saved_prefs, saved_page],
+                  [chatbot, register, people, session, saved_chat, saved_page, question_source, as_answer,
+                   *shown_parts], api_visibility="private")
         transcript_view.change(handlers.show_context, inputs=session, outputs=context_view, api_visibility="private")
 
         # The API of gradio_client callers: /chat (one message at a time) and /translate (one call).

@@ -257,6 +257,22 @@ class ChatHandlers:
         if session.last is not None and session.last.source == session.source:
             session.last = None
 
+    def restore(self, session_id: str, source: str | None, transcript: dict | None) -> Session:
+        """The session of a reloaded page: the server's own while it keeps it (an open question can still
+        be answered); once it expired, the last text and translation the browser kept, so that ↻ and
+        Change answer work on them (a question it had open is gone with the dialogue)."""
+        session = self.sessions.get(session_id)
+        if session.source is None and session.last is None:
+            session.source = source
+            session.last = Transcript.from_dict(transcript) if transcript else None
+        return session
+
+    def page_state(self, session_id: str | None) -> dict:
+        """What the browser keeps of a session for ``restore``: its id, its last text and translation."""
+        session = self.sessions.get(session_id)
+        return {"session": session_id, "source": session.source,
+                "transcript": session.last.to_dict() if session.last else None}
+
     def _drive(self, session: Session, run: int, dialogue: Dialogue, options: ChatOptions,
                notes: list[gr.ChatMessage] | None = None) -> Iterator[View]:
         """Drive ``dialogue`` and report each step with its elapsed time, after ``notes``; a superseded run
