@@ -18,6 +18,7 @@ from typing import Any
 import yaml
 
 from .errors import InputError
+from .nlp.address import addressee
 from .paths import shipped_dir
 
 TABLE_FILE = "ambiguities.yaml"
@@ -51,9 +52,10 @@ class AmbiguityType:
 
     def fixed_question(self, span: str, lang: str) -> str | None:
         """The table's question about ``span`` when the type has options in ``lang``; None when the
-        translator model writes the question (open options: what "it" is, a word's sense)."""
+        translator model writes the question (open options: what "it" is, a word's sense). A question
+        about address names its person as ``{addressee}``: the span may be a verb."""
         question = self.question_by_lang.get(lang) or self.question_by_lang.get(DEFAULT_OPTIONS)
-        return question.format(span=span) if question and self.options(lang) else None
+        return question.format(span=span, addressee=addressee(span)) if question and self.options(lang) else None
 
     def open_question(self, span: str, lang: str) -> str | None:
         """The table's question for a type whose options the model proposes: it names the words asked

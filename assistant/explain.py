@@ -22,6 +22,9 @@ MAX_QUOTED = 3
 _SAID = {"formality": {FORMAL: "formal", INFORMAL: "informal"},
          "person_gender": {FEMININE: "a woman", MASCULINE: "a man"},
          "referent_gender": {FEMININE: "feminine", MASCULINE: "masculine"}}
+# Where a language's question names the labels otherwise: Japanese asks for plain, polite or honorific
+# forms, and its checker reads polite and honorific alike as formal.
+_SAID_IN = {"ja": {"formality": {FORMAL: "polite", INFORMAL: "plain"}}}
 # Per answer checker: a pass, a failure, and what an unchecked check could not tell.
 _ANSWER_LINES = {
     "formality": ("{want} address: {words}", "{want} address was asked for, but {words} {reads} as {got}",
@@ -40,17 +43,19 @@ _FIXING = {"formality": "the register", "person_gender": "the gender of {about}"
 
 def explain(transcript: Transcript) -> list[str]:
     """Lines such as "you → formal, because you said: speaking to my boss"."""
-    lines = []
+    lines, lang = [], transcript.target_lang
     for turn in transcript.turns:
         if not turn.answer:
             lines.append(f"{turn.span} → not answered ({turn.question})")
             continue
-        label = next((label for _, label in expectations([turn])), None)
+        label = next((said(checker, label, lang) for checker, label in expectations([turn])), None)
+        if turn.answer in turn.options:  # an answer button is named as its own label says
+            label = option_name(turn.answer)
         who = WHO.get(turn.answered_by, f"{turn.answered_by} said")
         lines.append(f"{turn.span} → {label + ', because ' if label else ''}{who}: {turn.answer}")
     for settled in transcript.settled:
         lines.append(f"{settled.span} → not asked: {settled.evidence}")
-    lines += [line for check in transcript.checks if (line := check_line(check))]
+    lines += [line for check in transcript.checks if (line := check_line(check, lang))]
     for alternative in transcript.alternatives:
         lines.append(f"if {alternative.assumption}: {alternative.translation}")
     if transcript.usage:
@@ -58,22 +63,32 @@ def explain(transcript: Transcript) -> list[str]:
     return lines
 
 
-def check_line(check: Check) -> str | None:
-    """One check in a translator's words, marked ✓ only where it passed; None for a passed length
-    check (it says nothing a translator needs)."""
+def check_line(check: Check, lang: str = "") -> str | None:
+    """One check of a translation into ``lang`` in a translator's words, marked ✓ only where it passed;
+    None for a passed length check (it says nothing a translator needs)."""
     if check.name == "length" and check.status == "pass":
         return None
     if check.name == FIDELITY and check.status == "pass" and check.words:
         return f"{CUT} removed {quoted(check.words)}: the source does not say it"
-    return f"{MARKS.get(check.status, '?')} {_wording(check)}"
+    return f"{MARKS.get(check.status, '?')} {_wording(check, lang)}"
 
 
-def _wording(check: Check) -> str:
+def said(checker: str, label: str | None, lang: str) -> str | None:
+    """A checker's label as the questions into ``lang`` name it ("polite" for Japanese, not "formal")."""
+    words = _SAID_IN.get(lang, {}).get(checker) or _SAID.get(checker, {})
+    return words.get(label, label) if label else label
+
+
+def option_name(option: str) -> str:
+    """An answer option without its examples: "polite" for "polite (です/ます: colleagues, strangers)"."""
+    return option.split(" (", 1)[0]
+
+
+def _wording(check: Check, lang: str) -> str:
     if check.name in _ANSWER_LINES:
         passed, failed, topic = _ANSWER_LINES[check.name]
-        said = _SAID[check.name]
-        fields = {"about": _mid_sentence(check.about or ""), "want": said.get(check.expected, check.expected),
-                  "got": said.get(check.observed, check.observed), "words": quoted(check.words),
+        fields = {"about": _mid_sentence(check.about or ""), "want": said(check.name, check.expected, lang),
+                  "got": said(check.name, check.observed, lang), "words": quoted(check.words),
                   "reads": "reads" if len(check.words) == 1 else "read"}
         if check.status == "unchecked":
             return f"not checked {topic.format(**fields)}: {check.doubt or 'nothing in the translation marks it'}"

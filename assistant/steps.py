@@ -208,7 +208,8 @@ class ModelSteps:
     def fixed_turn(candidate: Candidate, target_lang: str) -> Turn:
         kind = get_type(candidate.ambiguity)
         return Turn(ambiguity=candidate.ambiguity, span=candidate.span,
-                    question=kind.fixed_question(candidate.span, target_lang), options=list(kind.options(target_lang)))
+                    question=kind.fixed_question(candidate.span, target_lang), options=list(kind.options(target_lang)),
+                    start=candidate.start)
 
     def ask(self, source: str, target_lang: str, candidate: Candidate, context: str | None = None) -> Turn | None:
         """The question about ``candidate`` (see ``_question``), or None; a text read before with the
@@ -250,7 +251,8 @@ class ModelSteps:
             question = kind.open_question(candidate.span, target_lang) or (question if options else None)
             if question is None:
                 return None
-        return Turn(ambiguity=candidate.ambiguity, span=candidate.span, question=question, options=options)
+        return Turn(ambiguity=candidate.ambiguity, span=candidate.span, question=question, options=options,
+                    start=candidate.start)
 
     def translate(self, transcript: Transcript, turns: list[Turn] | None = None, sample_seed: int | None = None,
                   source: str | None = None, avoid: tuple[str, ...] = ()) -> str:

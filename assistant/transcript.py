@@ -12,8 +12,9 @@ from .errors import DataError
 from .usage import StepUsage
 
 # 2: glossary terms; 3: people settled without a question; 4: model calls and tokens per step, and
-# whether alternatives were asked for; 5: what each check read (``about``, ``words``, ``features``, ``doubt``)
-SCHEMA_VERSION = 5
+# whether alternatives were asked for; 5: what each check read (``about``, ``words``, ``features``, ``doubt``);
+# 6: where each question's word starts in the source
+SCHEMA_VERSION = 6
 UNTIMED_STEP = "other"  # where a model call made outside every timed step is counted
 
 
@@ -23,6 +24,8 @@ class Turn:
 
     ``answered_by`` is ``human``, ``simulated``, ``oracle``, ``preference`` (a lasting
     preference stated earlier in a session), ``assumed`` (an alternative's assumption) or ``none``.
+    ``start``: where the pre-pass found ``span`` in the source, so that a page marks that word and not
+    an earlier one spelled the same (the "you" of "Thank you"); None where no pre-pass found it.
     """
 
     ambiguity: str
@@ -31,6 +34,7 @@ class Turn:
     options: list[str] = field(default_factory=list)
     answer: str | None = None
     answered_by: str = "none"
+    start: int | None = None
 
 
 @dataclass

@@ -3,8 +3,9 @@ name, and a tick only on a check that passed."""
 
 import pytest
 
+from assistant.ambiguity import get_type
 from assistant.explain import check_line, explain
-from assistant.transcript import Check, Transcript
+from assistant.transcript import Check, Transcript, Turn
 from ui.messages import checks_markdown
 
 GENDER = dict(name="person_gender", expected="feminine", about="the lawyer")
@@ -48,4 +49,15 @@ def test_no_internal_name_no_count_of_tries_and_no_tick_but_on_a_pass():
 def test_the_cards_of_the_alternatives_word_their_checks_as_the_account_does():
     checks = [Check(name="formality", expected="formal", observed="formal", status="pass", about="you", words=["vous"]),
               Check(name="length", expected="plausible", observed="plausible", status="pass")]
-    assert checks_markdown(checks) == "✓ formal address: « vous »"
+    assert checks_markdown(checks, "fr") == "✓ formal address: « vous »"
+    assert checks_markdown(checks, "ja") == "✓ polite address: « vous »"
+
+
+def test_a_japanese_answer_is_named_by_its_own_option_not_as_formal():
+    """Japanese asks for plain, polite or honorific forms: the account says the person's own word."""
+    options = list(get_type("formality").options("ja"))
+    polite = next(option for option in options if option.startswith("polite"))
+    turn = Turn("formality", "you", "Who is it said to?", options, answer=polite, answered_by="human")
+    check = Check(name="formality", expected="formal", observed="formal", status="pass", about="you", words=["です"])
+    lines = explain(Transcript("Can you help me?", "ja", "intercpt", "fake:m", turns=[turn], checks=[check]))
+    assert lines == [f"you → polite, because you said: {polite}", "✓ polite address: « です »"]

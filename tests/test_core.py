@@ -65,4 +65,4 @@ def test_a_transcript_of_schema_4_is_read_and_its_checks_record_no_words():
     transcript = Transcript.from_dict(old)
     check = transcript.checks[0]
     assert (check.status, check.about, check.words, check.features, check.doubt) == ("pass", None, [], [], None)
-    assert transcript.schema_version == SCHEMA_VERSION == 5
+    assert transcript.schema_version == SCHEMA_VERSION == 6

@@ -126,7 +126,8 @@ def test_an_imperative_gets_a_question_about_who_is_addressed():
     [candidate] = find_candidates("Enter a user name to remove: ", "fr")
     assert (candidate.ambiguity, candidate.span) == ("formality", "Enter")
     question = get_type("formality").fixed_question(candidate.span, "fr")
-    assert question.startswith("Who is this said to (“Enter”)") and "Who is “Enter”" not in question
+    assert question.startswith("Who is told to “Enter” here:") and "Who is “Enter”" not in question
+    assert get_type("formality").fixed_question("you", "fr").startswith("Who is “you” here:")
 
 
 @pytest.mark.parametrize("msgid", ["Not backing up/removing `%s', it matches %s.\n", "Stopped: %s\n",

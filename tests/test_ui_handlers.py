@@ -121,6 +121,44 @@ def test_a_new_text_while_a_question_is_pending_starts_a_new_dialogue():
     assert h.sessions.get("s").dialogue is None
 
 
+def test_a_text_that_replaces_an_open_question_says_so_in_the_chat():
+    h, _ = handlers(detect=[ASK, "NO"], translate=["Où est la gare ?"])
+    chat(h, "Can you help me?", "s")
+    messages = chat(h, "Where is the station?", "s")[-1][0]
+    assert "“Can you help me?” is left untranslated" in messages[0].content
+    assert not any("left untranslated" in m.content for m in chat(h, "Where is it?", "s")[-1][0])
+
+
+def test_undo_forgets_the_translation_of_the_text_it_takes_back():
+    h, _ = handlers()
+    chat(h, "Can you help me?", "s")
+    chat(h, "formal", "s")
+    h.undo("s")
+    assert h.sessions.get("s").last is None
+    assert "no answer to change" in list(h.change_answer("s", 0, "informal", ChatOptions()))[-1].messages[-1].content
+
+
+def test_a_reloaded_page_gets_back_its_session_or_what_the_browser_kept_of_it():
+    now = [0.0]
+    h, fake = handlers(translate=["Pouvez-vous m'aider ?", "Peux-tu m'aider ?"])
+    h.sessions = SessionStore(max_idle_s=60, clock=lambda: now[0])
+    chat(h, "Can you help me?", "s")
+    assert h.restore("s", None, None).dialogue is not None  # the server's own: the question still open
+    chat(h, "formal", "s")
+    kept = h.page_state("s")
+    now[0] = 61  # the server forgot it; the browser did not
+    session = h.restore("s", kept["source"], kept["transcript"])
+    assert session.source == "Can you help me?" and session.last.translation == "Pouvez-vous m'aider ?"
+    assert list(h.change_answer("s", 0, "informal", ChatOptions()))[-1].transcript.translation == "Peux-tu m'aider ?"
+
+
+def test_the_word_marked_is_the_one_asked_about_not_an_earlier_one_spelled_the_same():
+    source = "Thank you for the form. Can you sign it?"
+    assert highlighted_source(source, "you", source.index("Can") + 4)[1] == ("you", "in question")
+    assert highlighted_source(source, "you", source.index("Can") + 4)[0] == ("Thank you for the form. Can ", None)
+    assert highlighted_source(source, "you")[0] == ("Thank ", None)  # no offset: the first whole word
+
+
 def test_a_free_answer_counts_only_when_marked_as_an_answer():
     h, _ = handlers()
     chat(h, "Can you help me?", "s")

@@ -4,6 +4,7 @@ is in test_ui.py."""
 
 from __future__ import annotations
 
+import re
 import threading
 from collections.abc import Iterator
 
@@ -16,7 +17,8 @@ from ui.labels import SKIP_LABEL
 
 SOURCE = "Can you help me?"
 # The fake's translation under each answer its prompt carries, and its guess under none.
-BY_ANSWER = {"A: formal": "Pouvez-vous m'aider ?", "A: informal": "Peux-tu m'aider ?"}
+BY_ANSWER = {"A: formal": "Pouvez-vous m'aider ?", "A: informal": "Peux-tu m'aider ?", "A: polite": "手伝ってくれますか。"}
+OTHER = "Could you sign the form?"  # a second text, asked about as the first
 GUESS = "Tu pourrais m'aider ?"
 TRANSLATE_WAIT_S = 120.0  # the longest a held translation waits for its test
 # Set, the fake translates at once; cleared (``held_translations``), a translation waits until it is set.
@@ -193,3 +195,98 @@ def test_the_answer_menu_shows_each_label_whole(page_url, browser, viewport):
     expect(options.first).to_be_hidden()
     menu.scroll_into_view_if_needed()
     page.screenshot(path=str(ARTIFACTS / f"page-answer-menu-{viewport['width']}.png"))
+
+
+def test_a_reload_keeps_the_open_question_answerable_and_the_last_translation_whole(page_url, browser):
+    """Item 1: after a reload, the open question's buttons still answer it (and the reply says the answer's
+    label, not its raw value "formal"); after a translation, a reload brings back the translation, its account
+    and the answered question, whose Change answer still works."""
+    from playwright.sync_api import expect
+
+    page = open_page(browser, page_url, DESKTOP)
+    translation, account = page.locator("#translation textarea"), page.locator("#account")
+    ask(page)
+    page.reload()
+    formal = page.get_by_role("button", name="formal — « vous »", exact=True)
+    expect(formal).to_be_visible()
+    formal.click()
+    expect(account).to_contain_text("you → formal")  # the translation is finished, not a draft
+    expect(translation).to_have_value(BY_ANSWER["A: formal"])
+    expect(page.locator("#chat")).not_to_contain_text("no longer open")
+    expect(page.locator("#chat .user-row").last).to_contain_text("formal — « vous »")
+
+    page.reload()
+    expect(translation).to_have_value(BY_ANSWER["A: formal"])
+    expect(account).to_contain_text("you → formal, because you said")
+    expect(page.locator("#answer-0")).to_be_visible()
+    page.screenshot(path=str(ARTIFACTS / "page-after-reload.png"), full_page=True)
+    page.locator("#answer-choice-0 input").click()
+    page.get_by_role("option", name="informal — « tu »").click()
+    page.locator("#change-0").click()
+    expect(translation).to_have_value(BY_ANSWER["A: informal"])
+    expect(page.locator("#chat")).not_to_contain_text("no answer to change")
+
+
+def test_undo_and_stop_leave_no_box_of_another_text_and_a_replaced_text_leaves_a_note(page_url, browser,
+                                                                                      held_translations):
+    """Item 2: Undo after a translation takes its translation, account and answers off the screen with the
+    chat; a text replaced by a newer one while its question was open leaves a note (and its question no
+    buttons); after Stop the box holds the last finished translation and says which text it translates."""
+    from playwright.sync_api import expect
+
+    page = open_page(browser, page_url, DESKTOP)
+    translation, account = page.locator("#translation textarea"), page.locator("#account")
+    box_label, chat = page.locator("#translation [data-testid='block-info']"), page.locator("#chat")
+    held_translations.set()
+    ask(page).click()
+    expect(translation).to_have_value(BY_ANSWER["A: formal"])
+    expect(box_label).to_have_text(f"Translation of “{SOURCE}”")
+    chat.get_by_role("button", name="Undo").click()
+    expect(page.get_by_placeholder("English text to translate")).to_have_value(SOURCE)
+    expect(translation).to_have_value("")
+    expect(account).to_have_text("")
+    expect(page.locator("#answer-0")).to_be_hidden()
+
+    ask(page)
+    send(page, OTHER)
+    expect(chat).to_contain_text(f"“{SOURCE}” is left untranslated")
+    formal = page.get_by_role("button", name="formal — « vous »", exact=True)
+    expect(formal).to_have_count(1)  # the replaced text's question has none left
+    formal.click()
+    expect(box_label).to_have_text(f"Translation of “{OTHER}”")
+
+    held_translations.clear()
+    ask(page).click()
+    expect(page.locator("#status")).to_contain_text("Translating")
+    page.locator("#stop").click()
+    expect(chat).to_contain_text("Stopped")
+    expect(translation).to_have_value(BY_ANSWER["A: formal"])
+    expect(box_label).to_have_text(f"Translation of “{OTHER}”")
+    expect(account).to_contain_text("you → formal")
+    page.screenshot(path=str(ARTIFACTS / "page-after-stop.png"), full_page=True)
+
+
+def test_questions_name_their_person_mark_the_word_found_and_keep_the_answers_own_words(page_url, browser):
+    """Item 5: an imperative's question names who is told to do it, not the verb as a person; the word marked
+    is the "you" asked about, not the one of "Thank you"; the account names a Japanese answer by its own
+    label ("polite"), not as "formal"."""
+    from playwright.sync_api import expect
+
+    page = open_page(browser, page_url, DESKTOP)
+    send(page, "Sign the form, please.")
+    question = page.locator("#chat .bot-row").last
+    expect(question).to_contain_text("Who is told to “Sign” here")
+    expect(question).not_to_contain_text("(“Sign”)")
+
+    send(page, "Thank you for the form. Can you sign it?")
+    expect(page.locator("#question-source .highlighted")).to_have_text("you")
+    expect(page.locator("#question-source .token").first).to_have_text("Thank you for the form. Can ")
+    page.screenshot(path=str(ARTIFACTS / "page-question-words.png"))
+
+    page.get_by_label("Translate into").click()
+    page.get_by_role("option", name="Japanese").click()
+    send(page, SOURCE)
+    page.get_by_role("button", name=re.compile(r"^polite")).click()
+    account = page.locator("#account")
+    expect(account).to_contain_text("you → polite, because you said")
+    expect(account).not_to_contain_text("formal")

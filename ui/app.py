@@ -2,9 +2,12 @@
 
 Two columns on a desktop (source and conversation | translation) above the folded settings and
 preferences; on a phone one column in that order, so the input, the question and the translation come
-before the settings. The conversation and the preferences live in the browser
-(``gr.BrowserState``) and survive a reload; the dialogue state stays on the server
-(``ui.sessions``). Stop cancels every event that runs the model, whichever button started it.
+before the settings. The conversation, the preferences, the session id and the last
+translation live in the browser (``gr.BrowserState``) and survive a reload; the dialogue state stays on
+the server (``ui.sessions``), so a question open before the reload can still be answered while the
+server keeps it, and shows no buttons once it is gone. Every box of the translation says which text it
+translates, or is cleared with the chat (Undo). Stop cancels every event that runs the model, whichever
+button started it.
 """
 
 from __future__ import annotations
@@ -24,15 +27,17 @@ from assistant.transcript import Transcript, Turn
 
 from .files import FileHandlers
 from .handlers import ASK_EACH_TIME, REGISTERS, ChatHandlers, ChatOptions, View, preferences_markdown, read_upload
-from .labels import SKIP, SKIP_LABEL, answer_options, model_display_name, option_label
+from .labels import SKIP, answer_options, model_display_name, option_label
 from .messages import (account_markdown, checks_markdown, context_markdown, highlighted_source, result_message,
-                       variants_note)
+                       translation_label, variants_note)
 from .panels import file_panel, glossary_panel
 
 MAX_ALTERNATIVES = 2   # the chain offers the first two options of a skipped question
 MAX_ANSWER_ROWS = 5    # the settings allow at most 5 questions
 ANSWERED_BY = {"human": "your answer", "none": "skipped", "simulated": "the simulated user"}
 UNSENT = object()  # a component this request has sent nothing to yet
+GONE = ("_This question is no longer open: the server forgot it (an hour idle, or a restart). "
+        "Press ↻ to ask it again._")
 STYLESHEET = Path(__file__).with_name("page.css")  # what Gradio's components cannot be told; given at mount
 TOUCH = ["touch-target"]  # a button at least 44 px tall on a phone (page.css)
 
@@ -46,6 +51,17 @@ def as_message(message: Any) -> dict:
 def without_status(history: list) -> list:
     """The conversation without "Working" messages a cancelled request left behind."""
     return [m for m in history if (m.get("metadata") or {}).get("status") != "pending"]
+
+
+def closed(history: list) -> list:
+    """The conversation with no answer buttons: a question answered, replaced or forgotten takes none."""
+    return [{k: v for k, v in m.items() if k != "options"} for m in history]
+
+
+def clicked_label(history: list, value: Any) -> str:
+    """The label of the answer button whose value was clicked (the value itself if none has it)."""
+    return next((o.get("label", value) for m in reversed(history) for o in m.get("options") or []
+                 if o.get("value", o.get("label")) == value), str(value))
 
 
 def text_start(history: list, source: str | None, upto: int | None = None) -> int | None:
@@ -74,6 +90,7 @@ def build_demo(assistants: dict[str, Assistant], model_spec: str, concurrency: i
         session = gr.State(None)
         saved_chat = gr.BrowserState([], storage_key="intercpt-conversation")
         saved_prefs = gr.BrowserState([ASK_EACH_TIME, ""], storage_key="intercpt-preferences")
+        saved_page = gr.BrowserState({}, storage_key="intercpt-page")  # ChatHandlers.page_state
         with gr.Row(equal_height=False):
             with gr.Column(scale=1, min_width=320):
                 text = gr.Textbox(label="English text", placeholder="English text to translate", lines=1,
@@ -145,8 +162,8 @@ def build_demo(assistants: dict[str, Assistant], model_spec: str, concurrency: i
             glossary_panel(files, session)
         settings = [lang, method, max_questions, prompts, simulate, context, upload, register, people]
         result_parts = [translation_note, *cards, *card_notes, *card_texts, *rows, *row_notes, *row_choices]
-        run_outputs = [chatbot, text, as_answer, question_source, translation, account, transcript_view, session,
-                       saved_chat, *result_parts]
+        shown_parts = [translation, account, transcript_view, *result_parts]  # what ``shown_result`` updates
+        run_outputs = [chatbot, text, as_answer, question_source, session, saved_chat, saved_page, *shown_parts]
 
         def result_updates(t: Transcript | None) -> dict:
             """The alternative cards, what the translation box holds beside them, and the answered questions
@@ -156,7 +173,7 @@ def build_demo(assistants: dict[str, Assistant], model_spec: str, concurrency: i
             for i in range(MAX_ALTERNATIVES):
                 alt = alternatives[i] if i < len(alternatives) else None
                 updates[cards[i]] = gr.update(visible=alt is not None)
-                updates[card_notes[i]] = checks_markdown(alt.checks) if alt else ""
+                updates[card_notes[i]] = checks_markdown(alt.checks, t.target_lang) if alt else ""
                 updates[card_texts[i]] = gr.update(value=alt.translation, label=f"If {alt.assumption}") if alt else ""
             turns = t.turns if t else []
             for i in range(MAX_ANSWER_ROWS):
@@ -170,20 +187,33 @@ def build_demo(assistants: dict[str, Assistant], model_spec: str, concurrency: i
                                                     value=turn.answer or SKIP)
             return updates
 
+        def shown_result(t: Transcript | None) -> dict:
+            """The translation box, labelled with the text it translates, its account, cards and answered
+            questions: those of ``t``, or cleared."""
+            return {translation: gr.update(value=t.translation if t else "", label=translation_label(t)),
+                    account: account_markdown(t) if t else "", transcript_view: t.to_dict() if t else None,
+                    **result_updates(t)}
+
+        def saved(chat: list, session_id: str | None) -> dict:
+            """The conversation and the session as the browser keeps them for a reload."""
+            return {saved_chat: chat, saved_page: handlers.page_state(session_id)}
+
         def question_panel(pending: Turn | None, source: str | None = None) -> dict:
             """The word in question and "My message answers the question": on screen only while a
             question is open."""
-            marked = highlighted_source(source or "", pending.span) if pending else None
+            marked = highlighted_source(source or "", pending.span, pending.start) if pending else None
             return {question_source: gr.update(visible=pending is not None, value=marked),
                     as_answer: gr.update(visible=pending is not None, value=False)}
 
         def show(views: Iterator[View], history: list, session_id: str, asked: str | None,
                  typed: str | None = None) -> Iterator[dict]:
-            """Each view as the page's updates: the chat, the streamed translation, the question panel
-            (gone from the request's first step, back with a question); the ``typed`` text leaves the
-            input box once its request succeeded, and stays after an error."""
-            base = without_status(history) + ([{"role": "user", "content": asked}] if asked else [])
+            """Each view as the page's updates: the chat (earlier questions without their buttons), the
+            streamed translation (the previous text's account and answers cleared as it starts), the
+            question panel (gone from the request's first step, back with a question); the ``typed`` text
+            leaves the input box once its request succeeded, and stays after an error."""
+            base = closed(without_status(history)) + ([{"role": "user", "content": asked}] if asked else [])
             panel_for: Any = UNSENT  # the question the panel was sent for
+            drafting = False
             for view in views:
                 shown = view.messages + ([result_message(view.transcript)] if view.transcript else [])
                 chat = base + [as_message(m) for m in shown]
@@ -192,15 +222,16 @@ def build_demo(assistants: dict[str, Assistant], model_spec: str, concurrency: i
                     updates |= question_panel(view.pending, view.source)
                     panel_for = view.pending
                 if view.draft is not None:
-                    updates[translation] = view.draft
+                    if not drafting:
+                        updates |= shown_result(None)
+                        drafting = True
+                    updates[translation] = gr.update(value=view.draft, label=translation_label(view.source))
                 if view.pending is not None or view.transcript is not None or view.failed:
                     if typed is not None:
                         updates[text] = typed if view.failed else ""
-                    updates[saved_chat] = chat
+                    updates |= saved(chat, session_id)
                 if view.transcript is not None:
-                    t = view.transcript
-                    updates |= {translation: t.translation, account: account_markdown(t),
-                                transcript_view: t.to_dict(), **result_updates(t)}
+                    updates |= shown_result(view.transcript)
                 yield updates
 
         def submit(message: str, answer: bool, history: list, *values: Any) -> Iterator[dict]:
@@ -218,12 +249,8 @@ def build_demo(assistants: dict[str, Assistant], model_spec: str, concurrency: i
             session_id = session_id or uuid.uuid4().hex
             chat_options = ChatOptions.from_page(lang, method, max_questions, prompts, simulate, context, upload,
                                                  register, people)
-            pending = handlers.sessions.get(session_id).dialogue
-            turn = pending.pending if pending else None
-            label = SKIP_LABEL if evt.value == SKIP else (
-                option_label(turn.ambiguity, evt.value, chat_options.lang) if turn else str(evt.value))
             views = handlers.turn(str(evt.value), chat_options, session_id, as_answer=True)
-            yield from show(views, history, session_id, label)
+            yield from show(views, history, session_id, clicked_label(history, evt.value))
 
         def retry(history: list, lang: str, method: str, max_questions: float, prompts: str, simulate: bool,
                   context: str, upload: str | None, register: str, people: str, session_id: str | None
@@ -254,30 +281,44 @@ def build_demo(assistants: dict[str, Assistant], model_spec: str, concurrency: i
                     return {account: "_That alternative is gone: translate the text again._"}
                 picked = {"role": "user", "content": f"Use this one: if {chosen.alternatives[index].assumption}"}
                 chat = without_status(history) + [picked, as_message(result_message(chosen))]
-                return {chatbot: chat, saved_chat: chat, translation: chosen.translation,
-                        account: account_markdown(chosen), transcript_view: chosen.to_dict(),
-                        **result_updates(chosen)}
+                return {chatbot: chat, **saved(chat, session_id), **shown_result(chosen)}
             return run
 
         def stop_all(history: list, session_id: str | None) -> dict:
+            """Stop: a half-written draft must not pass for a translation, so the box shows the last finished
+            one, labelled with its own text."""
             note = handlers.stop(session_id)
-            chat = without_status(history) + [{"role": "assistant", "content": note}]
-            last = handlers.sessions.get(session_id).last  # a half-written draft must not pass for a translation
-            return {chatbot: chat, saved_chat: chat, **question_panel(None),
-                    translation: last.translation if last else ""}
+            chat = closed(without_status(history)) + [{"role": "assistant", "content": note}]
+            return {chatbot: chat, **saved(chat, session_id), **question_panel(None),
+                    **shown_result(handlers.sessions.get(session_id).last)}
 
         def clear_all(session_id: str | None) -> dict:
             handlers.clear(session_id)
-            return {saved_chat: [], translation: "", account: "", transcript_view: None, **question_panel(None),
-                    **result_updates(None)}
+            return {**saved([], session_id), **question_panel(None), **shown_result(None)}
 
         def undo_last(evt: gr.UndoData, history: list, session_id: str | None) -> dict:
+            """Undo: the text goes back to the input box, its translation with it from every box."""
             source = handlers.sessions.get(session_id).source
             handlers.undo(session_id)
             start = text_start(history, source, evt.index)  # an answer is taken back with its text
             chat = history[:evt.index if start is None else start]
-            return {chatbot: chat, saved_chat: chat, text: str(evt.value or "") if start is None else source,
-                    **question_panel(None)}
+            return {chatbot: chat, **saved(chat, session_id), text: str(evt.value or "") if start is None else source,
+                    **question_panel(None), **shown_result(handlers.sessions.get(session_id).last)}
+
+        def restore(chat: list | None, prefs: list | None, page: dict | None) -> dict:
+            """A reloaded page as it was: the conversation, the preferences, the session and its last
+            translation; a question the server no longer holds loses its buttons and says so."""
+            session_id = (page or {}).get("session") or uuid.uuid4().hex
+            kept = handlers.restore(session_id, (page or {}).get("source"), (page or {}).get("transcript"))
+            chat, open_question = chat or [], kept.dialogue.pending if kept.dialogue else None
+            if open_question is not None:
+                chat = closed(chat[:-1]) + chat[-1:]
+            elif chat and chat[-1].get("options"):
+                chat = closed(chat) + [{"role": "assistant", "content": GONE}]
+            register_value, people_value = prefs or [ASK_EACH_TIME, ""]
+            return {chatbot: chat, register: register_value, people: people_value, session: session_id,
+                    **saved(chat, session_id), **question_panel(open_question, kept.source),
+                    **shown_result(kept.last)}
 
         def check_upload(path: str | None) -> tuple[Any, str]:
             try:
@@ -300,15 +341,14 @@ def build_demo(assistants: dict[str, Assistant], model_spec: str, concurrency: i
         runs.append(summarize_button.click(handlers.summarize, inputs=[context, upload, lang, session],
                                            outputs=context_view, api_visibility="private", **model_slot))
         for i, button in enumerate(card_uses):
-            button.click(use(i), [chatbot, session],
-                         [chatbot, saved_chat, translation, account, transcript_view, *result_parts],
+            button.click(use(i), [chatbot, session], [chatbot, saved_chat, saved_page, *shown_parts],
                          api_visibility="private")
-        stop.click(stop_all, [chatbot, session], [chatbot, saved_chat, question_source, as_answer, translation],
-                   cancels=runs, queue=False, api_visibility="private")
-        chatbot.clear(clear_all, [session], [saved_chat, question_source, translation, account, as_answer,
-                                             transcript_view, *result_parts], cancels=runs, api_visibility="private")
-        chatbot.undo(undo_last, [chatbot, session], [chatbot, saved_chat, text, question_source, as_answer],
-                     cancels=runs, api_visibility="private")
+        stop.click(stop_all, [chatbot, session], [chatbot, saved_chat, saved_page, question_source, as_answer,
+                                                  *shown_parts], cancels=runs, queue=False, api_visibility="private")
+        chatbot.clear(clear_all, [session], [saved_chat, saved_page, question_source, as_answer, *shown_parts],
+                      cancels=runs, api_visibility="private")
+        chatbot.undo(undo_last, [chatbot, session], [chatbot, saved_chat, saved_page, text, question_source, as_answer,
+                                                     *shown_parts], cancels=runs, api_visibility="private")
         gr.Timer(1.0).tick(handlers.activity, session, status, queue=False, show_progress="hidden",
                            api_visibility="private")
         upload.upload(check_upload, upload, [upload, upload_note], api_visibility="private")
@@ -316,8 +356,9 @@ def build_demo(assistants: dict[str, Assistant], model_spec: str, concurrency: i
         for preference in (register, people):
             preference.change(lambda r, p: (preferences_markdown(r, p), [r, p]), [register, people],
                               [preferences_view, saved_prefs], api_visibility="private")
-        demo.load(lambda chat, prefs: (chat or [], *(prefs or [ASK_EACH_TIME, ""])), [saved_chat, saved_prefs],
-                  [chatbot, register, people], api_visibility="private")
+        demo.load(restore, [saved_chat, saved_prefs, saved_page],
+                  [chatbot, register, people, session, saved_chat, saved_page, question_source, as_answer,
+                   *shown_parts], api_visibility="private")
         transcript_view.change(handlers.show_context, inputs=session, outputs=context_view, api_visibility="private")
 
         # The API of gradio_client callers: /chat (one message at a time) and /translate (one call).

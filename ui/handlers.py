@@ -44,6 +44,7 @@ NO_OPEN_QUESTION = ("That question is no longer open (it was answered, stopped, 
                     "after an hour idle). Nothing was translated: send your text again.")
 CHECKING = "Checking the translation…"
 STOPPED = "Stopped. Nothing is waiting for an answer: type a new text, or press ↻ to run the last one again."
+REPLACED = "_“{source}” is left untranslated: its question is closed, and this text replaces it._"
 _PERSON_LINE = re.compile(r"^\s*(?P<name>[^:=]+?)\s*[:=]\s*(?:an?\s+)?(?P<gender>man|woman|male|female)\s*$", re.I)
 
 
@@ -170,6 +171,7 @@ class ChatHandlers:
                 as_answer, text = True, text[len(ANSWER_PREFIX):].strip()
             pending, session.dialogue = session.dialogue, None
             question = pending.pending if pending is not None else None
+            notes = []
             if as_answer or text.lower() in (SKIP, SKIP_LABEL) or (
                     question is not None and is_clear_answer(text, question, options.lang)):
                 if question is None:
@@ -178,13 +180,15 @@ class ChatHandlers:
                 pending.answer(None if text.lower() in (SKIP, SKIP_LABEL) else text, "human")
                 dialogue = pending
             else:
+                if question is not None:  # the text whose question was open is dropped: the chat says so
+                    notes.append(gr.ChatMessage(content=REPLACED.format(source=pending.transcript.source)))
                 session.source = text
                 dialogue = self.assistants[options.prompts].start(
                     text, options.lang, method=options.method, context=read_context(options.context, options.upload),
                     max_questions=int(options.max_questions),
                     preferences=preferences_from(options.register, options.people),
                     glossary=session.glossary_for(options.lang))
-            yield from self._drive(session, run, dialogue, options)
+            yield from self._drive(session, run, dialogue, options, notes)
         except Exception as err:  # noqa: BLE001 - every failure reaches the person as a short message
             yield View([error_message(describe_error(err))], failed=True)
 
@@ -246,12 +250,33 @@ class ChatHandlers:
         yield from self.turn(session.source, options, session_id)
 
     def undo(self, session_id: str | None) -> None:
-        """Take back the last text: its pending question goes, the text returns to the input box."""
-        self.sessions.get(session_id).reset()
+        """Take back the last text: its pending question goes, and so does its translation, which no box
+        may show once the chat no longer has it (the text returns to the input box)."""
+        session = self.sessions.get(session_id)
+        session.reset()
+        if session.last is not None and session.last.source == session.source:
+            session.last = None
 
-    def _drive(self, session: Session, run: int, dialogue: Dialogue, options: ChatOptions) -> Iterator[View]:
-        """Drive ``dialogue`` and report each step with its elapsed time; a superseded run (Stop,
-        Clear, a newer text) stops at its next step and leaves the session as the newer one set it."""
+    def restore(self, session_id: str, source: str | None, transcript: dict | None) -> Session:
+        """The session of a reloaded page: the server's own while it keeps it (an open question can still
+        be answered); once it expired, the last text and translation the browser kept, so that ↻ and
+        Change answer work on them (a question it had open is gone with the dialogue)."""
+        session = self.sessions.get(session_id)
+        if session.source is None and session.last is None:
+            session.source = source
+            session.last = Transcript.from_dict(transcript) if transcript else None
+        return session
+
+    def page_state(self, session_id: str | None) -> dict:
+        """What the browser keeps of a session for ``restore``: its id, its last text and translation."""
+        session = self.sessions.get(session_id)
+        return {"session": session_id, "source": session.source,
+                "transcript": session.last.to_dict() if session.last else None}
+
+    def _drive(self, session: Session, run: int, dialogue: Dialogue, options: ChatOptions,
+               notes: list[gr.ChatMessage] | None = None) -> Iterator[View]:
+        """Drive ``dialogue`` and report each step with its elapsed time, after ``notes``; a superseded run
+        (Stop, Clear, a newer text) stops at its next step and leaves the session as the newer one set it."""
         transcript = dialogue.transcript
         user = None
         if options.simulate:
@@ -259,7 +284,7 @@ class ChatHandlers:
             user = make_user("simulated", target_lang=options.lang, chat_model=assistant.chat_model,
                              structured_output=assistant.structured_output, context=transcript.context,
                              specialist=options.prompts == "specialist", context_policy=assistant.context_policy)
-        shown: list[gr.ChatMessage] = []
+        shown: list[gr.ChatMessage] = list(notes or [])
         doing: list = []  # (what, since): the step that runs now
 
         def now_doing(what: str, draft: str | None = None) -> View:

@@ -16,6 +16,7 @@ from assistant.transcript import BoundedContext, Transcript, Turn
 from .labels import answer_options
 
 log = logging.getLogger("intercpt.ui")
+LABEL_CHARS = 60  # the most of a text a label quotes
 
 _CLI_FLAGS = re.compile(r"\s*\((?:[^()]*\s)?--[a-z][\w-]*[^()]*\)|\s--[a-z][\w-]*")
 _BACKEND_CAUSES = (("timeout", "the model server did not answer in time"),
@@ -23,10 +24,12 @@ _BACKEND_CAUSES = (("timeout", "the model server did not answer in time"),
                    ("memory", "the model ran out of memory"))
 
 
-def highlighted_source(source: str, span: str) -> list[tuple[str, str | None]]:
-    """The source as ``gr.HighlightedText`` pieces, the word in question marked (first whole-word match)."""
-    match = re.search(rf"(?<!\w){re.escape(span)}(?!\w)", source, re.IGNORECASE) if span else None
-    if match is None:
+def highlighted_source(source: str, span: str, start: int | None = None) -> list[tuple[str, str | None]]:
+    """The source as ``gr.HighlightedText`` pieces, the word in question marked: the one the pre-pass found
+    at ``start`` (not the "you" of an earlier "Thank you"), else the first whole-word match."""
+    word = re.compile(rf"(?<!\w){re.escape(span)}(?!\w)", re.IGNORECASE) if span else None
+    match = word and ((word.match(source, start) if start is not None else None) or word.search(source))
+    if not match:
         return [(source, None)]
     pieces = [(source[:match.start()], None), (match.group(0), "in question"), (source[match.end():], None)]
     return [piece for piece in pieces if piece[0]]
@@ -64,6 +67,16 @@ def result_message(transcript: Transcript) -> gr.ChatMessage:
     """The translation as the conversation's last message, with its account."""
     account = account_markdown(transcript)
     return gr.ChatMessage(content=f"**{transcript.translation}**" + (f"\n\n{account}" if account else ""))
+
+
+def translation_label(source: Transcript | str | None) -> str:
+    """The translation box's label, naming the text it translates: after Stop or a newer text it may
+    hold an earlier one's."""
+    text = source.source if isinstance(source, Transcript) else source
+    if not text:
+        return "Translation"
+    shown = " ".join(text.split())
+    return f"Translation of “{shown if len(shown) <= LABEL_CHARS else shown[:LABEL_CHARS - 1] + '…'}”"
 
 
 def variants_note(transcript: Transcript | None) -> str:
@@ -108,6 +121,6 @@ def context_markdown(bounded: BoundedContext | None) -> str:
     return "\n\n".join(lines)
 
 
-def checks_markdown(checks) -> str:
-    """The checks in the account's words, e.g. "✓ formal address: « vous »"."""
-    return " · ".join(line for check in checks if (line := check_line(check))) or "no checks"
+def checks_markdown(checks, lang: str) -> str:
+    """The checks of a translation into ``lang`` in the account's words, e.g. "✓ formal address: « vous »"."""
+    return " · ".join(line for check in checks if (line := check_line(check, lang))) or "no checks"

@@ -58,6 +58,15 @@ def address_candidates(doc_or_text: Any, target_lang: str) -> list[AddressCandid
                              tuple(dict.fromkeys(c[0] for c in cues)), True if plural_cue else None, plural_cue)]
 
 
+def addressee(span: str) -> str:
+    """How a question names the person ``span`` addresses: "you" itself, or for an imperative ("Sign the
+    form"), whose addressee the text only implies, whoever is told to do it ("told to “Sign”"); a
+    question about "Sign" as if the verb were a person reads as nonsense."""
+    if span.lower() == "you":
+        return f"“{span}”"
+    return f"the “you” of “{span}”" if span.lower() in SECOND_PERSON else f"told to “{span}”"
+
+
 def address_cues(doc: Any) -> list[tuple[str, Any]]:
     """(cue, token) pairs, strongest first: second person, imperative, request, question, vocative,
     greeting, conversation (a first-person statement or an interjection)."""
