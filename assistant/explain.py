@@ -7,7 +7,7 @@ lawyer reads as a woman: « l'avocate »"). Only a passed check carries a tick.
 
 from __future__ import annotations
 
-from .checks import FEMININE, FORMAL, INFORMAL, MASCULINE, expectations
+from .checks import CHECKERS, expectations
 from .fidelity import FIDELITY
 from .languages import LANGUAGES
 from .transcript import Check, Transcript
@@ -19,23 +19,9 @@ MARKS = {"pass": "✓", "fail": "⚠", "unchecked": "?"}
 CUT = "✂"  # a sentence the fidelity check removed: done, not verified
 MAX_QUOTED = 3
 
-_SAID = {"formality": {FORMAL: "formal", INFORMAL: "informal"},
-         "person_gender": {FEMININE: "a woman", MASCULINE: "a man"},
-         "referent_gender": {FEMININE: "feminine", MASCULINE: "masculine"}}
-# Per answer checker: a pass, a failure, and what an unchecked check could not tell.
-_ANSWER_LINES = {
-    "formality": ("{want} address: {words}", "{want} address was asked for, but {words} {reads} as {got}",
-                  "whether the address is {want}"),
-    "person_gender": ("{about} reads as {want}: {words}", "{about} should read as {want}, but {words} {reads} as {got}",
-                      "whether {about} reads as {want}"),
-    "referent_gender": ("“{about}” is rendered as {want}: {words}",
-                        "“{about}” should be {want}, but {words} {reads} as {got}",
-                        "whether “{about}” is rendered as {want}"),
-}
-# What a repair round fixes, by the check that failed.
-_FIXING = {"formality": "the register", "person_gender": "the gender of {about}", "referent_gender":
-           "the gender of “{about}”", FIDELITY: "an added or missing sentence", "language": "the language",
-           "length": "what is missing or added", "terms": "the glossary terms"}
+# What a repair round fixes, by the check that failed (an answer's check: its checker's wording).
+_FIXING = {FIDELITY: "an added or missing sentence", "language": "the language", "length": "what is missing or added",
+           "terms": "the glossary terms"}
 
 
 def explain(transcript: Transcript) -> list[str]:
@@ -69,9 +55,10 @@ def check_line(check: Check) -> str | None:
 
 
 def _wording(check: Check) -> str:
-    if check.name in _ANSWER_LINES:
-        passed, failed, topic = _ANSWER_LINES[check.name]
-        said = _SAID[check.name]
+    checker = CHECKERS.get(check.name)
+    if checker is not None and checker.wording is not None:
+        wording = checker.wording
+        passed, failed, topic, said = wording.passed, wording.failed, wording.topic, wording.said
         fields = {"about": _mid_sentence(check.about or ""), "want": said.get(check.expected, check.expected),
                   "got": said.get(check.observed, check.observed), "words": quoted(check.words),
                   "reads": "reads" if len(check.words) == 1 else "read"}
@@ -107,9 +94,14 @@ def quoted(words: list[str]) -> str:
 
 def fixing(checks: list[Check]) -> str:
     """What a repair round fixes, in words: "the register and the gender of the lawyer"."""
-    said = [_FIXING.get(c.name, c.name).format(about=c.about) for c in checks if c.status == "fail"]
+    said = [_fixing(c.name).format(about=c.about) for c in checks if c.status == "fail"]
     said = list(dict.fromkeys(said))
     return " and ".join(said) if said else "the translation"
+
+
+def _fixing(name: str) -> str:
+    checker = CHECKERS.get(name)
+    return checker.wording.fixing if checker is not None and checker.wording is not None else _FIXING.get(name, name)
 
 
 def cost(transcript: Transcript) -> str:
