@@ -19,8 +19,8 @@ from langchain_core.output_parsers import StrOutputParser
 from langchain_core.prompts import ChatPromptTemplate
 from langchain_core.runnables import Runnable, RunnableLambda
 
-from .ambiguity import get_type
-from .checks import addresses_several, expectations, not_a_translation, text_checks, without_markup
+from .ambiguity import UNLESS_THIRD_PERSON, ForbiddenWords, Reminders, get_type
+from .checks import Expectation, expected, not_a_translation, text_checks, without_markup
 from .context import ContextPolicy
 from .context.abstract import Summarizer
 from .detection import Candidate
@@ -78,15 +78,29 @@ def _badness(checks: list[Check]) -> tuple[int, int]:
 
 
 def forbidden_words(expected: list[tuple[str, str]], lang: str, source: str | None = None) -> tuple[str, ...]:
-    """The words that answers forbid the translator, from their (check, label) pairs: after
-    "informal", the formal register's pronouns ("vous", "votre"); and when ``source`` names no
-    third person, also the words that then can only mean "you" (Spanish "su", German "Sie")."""
+    """The words that answers forbid the translator, from their (check, label) pairs, as the section
+    of ``prompts/forbidden_words.yaml`` named by the check gives them: after "informal", the formal
+    register's pronouns ("vous", "votre"); and when ``source`` names no third person, also the words
+    that then can only mean "you" (Spanish "su", German "Sie"). The chain asks each answered type
+    instead (``words_forbidden_by``)."""
     table = prompt_table("forbidden_words")
-    sections = [table]
+    return _forbidden_by([(ForbiddenWords.parse(table.get(check), table[UNLESS_THIRD_PERSON].get(check)), label)
+                          for check, label in expected], lang, source)
+
+
+def words_forbidden_by(wanted: list[Expectation], lang: str, source: str | None = None) -> tuple[str, ...]:
+    """The words the answers' types forbid the translator for the labels the answers mean (see
+    ``forbidden_words``)."""
+    return _forbidden_by([(e.kind.forbidden, e.label) for e in wanted if e.label], lang, source)
+
+
+def _forbidden_by(answers: list[tuple[ForbiddenWords, str]], lang: str, source: str | None) -> tuple[str, ...]:
+    """Every answer's words forbidden always, then, where ``source`` names no third person, those
+    forbidden only then; each once."""
+    words = [word for forbidden, label in answers for word in forbidden.always_words(label, lang)]
     if source is not None and not _third_person(source):
-        sections.append(table["unless_third_person"])
-    return tuple(dict.fromkeys(word for section in sections for check, label in expected
-                               for word in section.get(check, {}).get(label, {}).get(lang, [])))
+        words += [word for forbidden, label in answers for word in forbidden.third_person_words(label, lang)]
+    return tuple(dict.fromkeys(words))
 
 
 def _third_person(source: str) -> bool:
@@ -96,29 +110,31 @@ def _third_person(source: str) -> bool:
 
 
 def repair_reminder(check: str, expected: str, lang: str) -> str:
-    """The explicit instruction that goes with an answer meaning ``expected`` for ``check``."""
-    return prompt_table("reminders").get(check, {}).get(expected, {}).get(lang) or f"Use the {expected} form."
+    """The explicit instruction that goes with ``expected`` for ``check``, as the section of
+    ``prompts/reminders.yaml`` named by the check gives it (the text checks' "failed"; an answer's
+    type gives its own: ``AmbiguityType.reminder``)."""
+    return Reminders.parse(prompt_table("reminders").get(check)).get(expected, lang) or f"Use the {expected} form."
 
 
-def _fix(check: str, expected: str, observed: str, span: str, words: tuple[str, ...], lang: str) -> str:
-    """What a repair is told about a failed answer check: whom it concerns, the words that read
-    wrong, and the answer's instruction (a small model corrects named words far more reliably than
-    it follows a general instruction)."""
-    about = "" if check == "formality" else f"About “{span}”: "
+def _fix(wanted: Expectation, observed: str, words: tuple[str, ...], lang: str) -> str:
+    """What a repair is told about a failed answer check: whom it concerns (unless the checker reads
+    the whole text), the words that read wrong, and the answer's instruction (a small model
+    corrects named words far more reliably than it follows a general instruction)."""
+    about = "" if wanted.checker.whole_text else f"About “{wanted.turn.span}”: "
     wrong = f"{', '.join(f'“{w}”' for w in words)} {'is' if len(words) == 1 else 'are'} {observed}. " if words else ""
-    return about + wrong + repair_reminder(check, expected, lang)
+    return about + wrong + wanted.kind.reminder(wanted.label, lang)
 
 
 def clarifications(transcript: Transcript, turns: list[Turn]) -> list[str]:
-    """What the translator is told beyond the source: each answer with its explicit reminder, then
-    the glossary terms the source contains."""
+    """What the translator is told beyond the source: each answer with its type's reminder for what
+    it means (and for what it says beside: "several"), then the glossary terms the source contains."""
     lang = transcript.target_lang
     lines = []
     for turn in (t for t in turns if t.answer):
         lines.append(f"Q: {turn.question} A: {turn.answer}")
-        lines += [repair_reminder(check, label, lang) for check, label in expectations([turn])]
-        if get_type(turn.ambiguity).family == "formality" and addresses_several(turn.answer):
-            lines.append(repair_reminder("formality", "several", lang))
+        for wanted in expected([turn]):
+            lines += [wanted.kind.reminder(label, lang) for label in [wanted.label] if label]
+            lines += [wanted.kind.reminder(note, lang) for note in wanted.notes]
     if transcript.terms:
         lines += [prompt_table("reminders")["terms"], *Glossary.prompt_lines(transcript.terms)]
     return lines
@@ -292,8 +308,8 @@ class ModelSteps:
         """What the answers forbid the translation to write (the other register's pronouns: a small
         model told "informal" still wrote "vous"; "su" too where the source names no third person),
         forbidden while decoding."""
-        return forbidden_words(expectations(transcript.turns if turns is None else turns), transcript.target_lang,
-                               transcript.source)
+        return words_forbidden_by(expected(transcript.turns if turns is None else turns), transcript.target_lang,
+                                  transcript.source)
 
     def _translation_prompt(self, transcript: Transcript, turns: list[Turn] | None,
                             source: str | None = None) -> tuple[str, dict[str, str]]:
@@ -340,7 +356,7 @@ class ModelSteps:
         yields what the round fixes ("Fixing the register, try 1 of 3"), for a person who waits on
         it; returns the translation kept and its checks."""
         turns = transcript.turns if turns is None else turns
-        wanted = [(name, expected, turn.span) for turn in turns for name, expected in expectations([turn])]
+        wanted = [e for e in expected(turns) if e.label]
         lang = transcript.target_lang
         wrong_forms: dict[str, None] = {}
         prompt_lines = clarifications(transcript, turns)
@@ -354,11 +370,11 @@ class ModelSteps:
             fidelity = compare(transcript.source, text, lang, prompt_lines)
             checks += [check for check in [fidelity.check(removed.get(text, ()))] if check is not None]
             fixes += fidelity.fixes()
-            for name, expected, span in wanted:
-                check, reading = readings.check(name, expected, span, text)
+            for answer in wanted:
+                check, reading = readings.check(answer.checker.name, answer.label, answer.turn.span, text)
                 checks.append(check)
                 if check.status == "fail":
-                    fixes.append(_fix(name, expected, reading.label, span, reading.evidence, lang))
+                    fixes.append(_fix(answer, reading.label, reading.evidence, lang))
                     wrong_forms.update(dict.fromkeys(reading.inflected))
             return checks + check_terms(transcript.terms, text, lang), fixes
 
