@@ -30,6 +30,7 @@ FOLDER = "CoCoA-MT"
 SPLITS = ("test", "train")
 LEVELS = ("formal", "informal")
 REFERENCES = LEVELS + tuple(f"{level}.annotated" for level in LEVELS)
+TYPE = "formality"  # the ambiguity type of the table every CoCoA-MT item is of
 _SOURCE = re.compile(r"^formality-control\.(?P<split>train|test)\.(?P<domain>[a-z_-]+)\.en-[a-z]+(?:\.en)?$")
 EXPECTED = (f"DIR/{FOLDER}/{{test,train}}/en-XX/formality-control.SPLIT.DOMAIN.en-XX[.en] with its "
             ".formal[.XX], .informal[.XX], .formal.annotated[.XX] and .informal.annotated[.XX] files "
@@ -105,7 +106,7 @@ def _read_domain(source: Path, lang: str, split: str, report: LoadReport) -> lis
         for level in LEVELS:
             items.append(Item(
                 id=f"cocoa-mt-{split}-{lang}-{domain}-{line}-{level}", src=src.strip(), refs=[row[level]], context="",
-                type="formality", lang=lang,
+                type=TYPE, lang=lang,
                 attributes={"formality": level, "formal_annotated": row["formal.annotated"],
                             "informal_annotated": row["informal.annotated"], "domain": domain, "split": split,
                             "dataset": "cocoa-mt"}))

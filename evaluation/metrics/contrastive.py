@@ -35,6 +35,7 @@ import numpy as np
 
 from assistant.checks import FEMININE, FORMAL, INFORMAL, MASCULINE
 
+from ..loaders import cocoa_mt, gate
 from .base import SegmentMetric
 
 FORMALITY_MARKER = re.compile(r"\[F\](.*?)\[/F\]")
@@ -202,7 +203,7 @@ class CocoaFormality(ThreeWayMetric):
     """CoCoA-MT contrastive formality accuracy (``cocoa_acc``, ``cocoa_det_acc``, ``cocoa_undet``)."""
 
     prefix = "cocoa"
-    kinds = ("formality",)
+    kinds = (cocoa_mt.TYPE,)
     data = ("formal_annotated", "informal_annotated")
 
     def __init__(self, statistic: str = "acc", ignore_shared: bool = True) -> None:
@@ -230,7 +231,7 @@ class GateGender(ThreeWayMetric):
     """GATE gender accuracy from the variant keywords (``gate_acc``, ``gate_det_acc``, ``gate_undet``)."""
 
     prefix = "gate"
-    kinds = ("person_gender",)
+    kinds = (gate.TYPE,)
     data = ("kw_f", "kw_m")
 
     def outcome(self, record: ScoredRecord) -> tuple[bool, str | None, str | None]:
