@@ -23,6 +23,7 @@ import re
 from collections.abc import Iterable
 from pathlib import Path
 
+from assistant.ambiguity import get_type
 from assistant.errors import DataError
 from evaluation.data import Item, LoadReport
 
@@ -107,7 +108,7 @@ def _read_domain(source: Path, lang: str, split: str, report: LoadReport) -> lis
             items.append(Item(
                 id=f"cocoa-mt-{split}-{lang}-{domain}-{line}-{level}", src=src.strip(), refs=[row[level]], context="",
                 type=TYPE, lang=lang,
-                attributes={"formality": level, "formal_annotated": row["formal.annotated"],
+                attributes={get_type(TYPE).gold: level, "formal_annotated": row["formal.annotated"],
                             "informal_annotated": row["informal.annotated"], "domain": domain, "split": split,
                             "dataset": "cocoa-mt"}))
     return items

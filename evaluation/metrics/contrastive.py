@@ -33,6 +33,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from assistant.ambiguity import get_type
 from assistant.checks import FEMININE, FORMAL, INFORMAL, MASCULINE
 
 from ..loaders import cocoa_mt, gate
@@ -213,7 +214,7 @@ class CocoaFormality(ThreeWayMetric):
     def outcome(self, record: ScoredRecord) -> tuple[bool, str | None, str | None]:
         attributes = record.item.attributes
         formal, informal = attributes.get("formal_annotated"), attributes.get("informal_annotated")
-        expected = attributes.get("formality")
+        expected = attributes.get(get_type(cocoa_mt.TYPE).gold)
         if (record.item.type not in self.kinds or formal is None or informal is None
                 or expected not in (FORMAL, INFORMAL) or not contrastive_levels(formal, informal, self.ignore_shared)):
             return False, None, None
