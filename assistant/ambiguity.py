@@ -11,6 +11,7 @@ under the name the entry gives). Code asks the type for these, never compares it
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -60,11 +61,6 @@ class ForbiddenWords:
     always: Mapping[str, Mapping[str, tuple[str, ...]]] = field(default_factory=dict)
     unless_third_person: Mapping[str, Mapping[str, tuple[str, ...]]] = field(default_factory=dict)
 
-    def words(self, label: str, lang: str, no_third_person: bool = False) -> tuple[str, ...]:
-        """What an answer meaning ``label`` forbids in ``lang`` (with ``no_third_person``: the source
-        names no third person)."""
-        return self.always_words(label, lang) + (self.third_person_words(label, lang) if no_third_person else ())
-
     def always_words(self, label: str, lang: str) -> tuple[str, ...]:
         return tuple((self.always.get(label) or {}).get(lang, ()))
 
@@ -108,10 +104,6 @@ class AmbiguityType:
         """The explicit instruction that goes with an answer meaning ``label`` (or with a note the
         answer makes, "several"), in ``lang``."""
         return self.reminders.get(label, lang) or f"Use the {label} form."
-
-    def forbidden_words(self, label: str, lang: str, no_third_person: bool = False) -> tuple[str, ...]:
-        """The words an answer meaning ``label`` forbids the translation in ``lang``."""
-        return self.forbidden.words(label, lang, no_third_person)
 
     def memory_key(self, span: str, every_answer: bool) -> str | None:
         """Under which word an answer about ``span`` is remembered: "" for every word (a preference
@@ -216,10 +208,42 @@ def _read(path: Path) -> Any:
 
 
 @lru_cache(maxsize=1)
+def _prompt_tables() -> tuple[dict[str, Any], dict[str, Any]]:
+    """``prompts/reminders.yaml`` and ``prompts/forbidden_words.yaml``, read once per process."""
+    prompts = shipped_dir("prompts")
+    return _read(prompts / REMINDERS_FILE), _read(prompts / FORBIDDEN_FILE)
+
+
+@lru_cache(maxsize=1)
 def ambiguity_types() -> dict[str, AmbiguityType]:
     """Every type of the table, read once per process."""
-    prompts = shipped_dir("prompts")
-    return parse_table(_read(table_path()), _read(prompts / REMINDERS_FILE), _read(prompts / FORBIDDEN_FILE))
+    return parse_table(_read(table_path()), *_prompt_tables())
+
+
+def section_reminders(name: str) -> Reminders:
+    """A section of ``prompts/reminders.yaml`` (a checker's, "formality"; a text check's, "length")."""
+    return Reminders.parse(_prompt_tables()[0].get(name))
+
+
+def section_forbidden(name: str) -> ForbiddenWords:
+    """A section of ``prompts/forbidden_words.yaml`` with its ``unless_third_person`` part."""
+    return _forbidden(name, _prompt_tables()[1])
+
+
+def names_third_person(source: str) -> bool:
+    """Whether an English text says he, she, they, its… (a word of the forbidden words' ``third_person``)."""
+    words = set(_prompt_tables()[1]["third_person"])
+    return any(word in words for word in re.findall(r"[a-z]+(?:'s)?", source.lower()))
+
+
+def forbidden_for(answers: list[tuple[ForbiddenWords, str]], lang: str, source: str | None = None) -> tuple[str, ...]:
+    """What answers (the forbidden words of each one's type, and the label it means) forbid the
+    translation in ``lang``: every answer's words forbidden always, then, where ``source`` names no
+    third person, those forbidden only then; each once."""
+    words = [word for forbidden, label in answers for word in forbidden.always_words(label, lang)]
+    if source is not None and not names_third_person(source):
+        words += [word for forbidden, label in answers for word in forbidden.third_person_words(label, lang)]
+    return tuple(dict.fromkeys(words))
 
 
 def get_type(name: str) -> AmbiguityType:

@@ -7,7 +7,6 @@ users, so the dialogue (above) drives them and the steps never call back up.
 from __future__ import annotations
 
 import copy
-import re
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Generator, Iterator
@@ -19,7 +18,7 @@ from langchain_core.output_parsers import StrOutputParser
 from langchain_core.prompts import ChatPromptTemplate
 from langchain_core.runnables import Runnable, RunnableLambda
 
-from .ambiguity import UNLESS_THIRD_PERSON, ForbiddenWords, Reminders, get_type
+from .ambiguity import forbidden_for, get_type, section_forbidden, section_reminders
 from .checks import Expectation, expected, not_a_translation, text_checks, without_markup
 from .context import ContextPolicy
 from .context.abstract import Summarizer
@@ -81,39 +80,15 @@ def forbidden_words(expected: list[tuple[str, str]], lang: str, source: str | No
     """The words that answers forbid the translator, from their (check, label) pairs, as the section
     of ``prompts/forbidden_words.yaml`` named by the check gives them: after "informal", the formal
     register's pronouns ("vous", "votre"); and when ``source`` names no third person, also the words
-    that then can only mean "you" (Spanish "su", German "Sie"). The chain asks each answered type
-    instead (``words_forbidden_by``)."""
-    table = prompt_table("forbidden_words")
-    return _forbidden_by([(ForbiddenWords.parse(table.get(check), table[UNLESS_THIRD_PERSON].get(check)), label)
-                          for check, label in expected], lang, source)
-
-
-def words_forbidden_by(wanted: list[Expectation], lang: str, source: str | None = None) -> tuple[str, ...]:
-    """The words the answers' types forbid the translator for the labels the answers mean (see
-    ``forbidden_words``)."""
-    return _forbidden_by([(e.kind.forbidden, e.label) for e in wanted if e.label], lang, source)
-
-
-def _forbidden_by(answers: list[tuple[ForbiddenWords, str]], lang: str, source: str | None) -> tuple[str, ...]:
-    """Every answer's words forbidden always, then, where ``source`` names no third person, those
-    forbidden only then; each once."""
-    words = [word for forbidden, label in answers for word in forbidden.always_words(label, lang)]
-    if source is not None and not _third_person(source):
-        words += [word for forbidden, label in answers for word in forbidden.third_person_words(label, lang)]
-    return tuple(dict.fromkeys(words))
-
-
-def _third_person(source: str) -> bool:
-    """Whether an English text says he, she, they, its… (a word of the table's ``third_person``)."""
-    words = set(prompt_table("forbidden_words")["third_person"])
-    return any(word in words for word in re.findall(r"[a-z]+(?:'s)?", source.lower()))
+    that then can only mean "you" (Spanish "su", German "Sie"). The chain asks each answer's type."""
+    return forbidden_for([(section_forbidden(check), label) for check, label in expected], lang, source)
 
 
 def repair_reminder(check: str, expected: str, lang: str) -> str:
     """The explicit instruction that goes with ``expected`` for ``check``, as the section of
-    ``prompts/reminders.yaml`` named by the check gives it (the text checks' "failed"; an answer's
+    ``prompts/reminders.yaml`` named by the check gives it (a text check's "failed"; an answer's
     type gives its own: ``AmbiguityType.reminder``)."""
-    return Reminders.parse(prompt_table("reminders").get(check)).get(expected, lang) or f"Use the {expected} form."
+    return section_reminders(check).get(expected, lang) or f"Use the {expected} form."
 
 
 def _fix(wanted: Expectation, observed: str, words: tuple[str, ...], lang: str) -> str:
@@ -308,8 +283,9 @@ class ModelSteps:
         """What the answers forbid the translation to write (the other register's pronouns: a small
         model told "informal" still wrote "vous"; "su" too where the source names no third person),
         forbidden while decoding."""
-        return words_forbidden_by(expected(transcript.turns if turns is None else turns), transcript.target_lang,
-                                  transcript.source)
+        answers = expected(transcript.turns if turns is None else turns)
+        return forbidden_for([(e.kind.forbidden, e.label) for e in answers if e.label], transcript.target_lang,
+                             transcript.source)
 
     def _translation_prompt(self, transcript: Transcript, turns: list[Turn] | None,
                             source: str | None = None) -> tuple[str, dict[str, str]]:
