@@ -14,9 +14,11 @@ from assistant import ambiguity
 from assistant.ambiguity import ambiguity_types, get_type
 from assistant.chain import Assistant
 from assistant.checks import CHECKERS, AnswerLabels, Checker, Wording, register_checker
-from assistant.detection import find_candidates
+from assistant.detection import Candidate, find_candidates
+from assistant.dialogue import PreferenceMemory
 from assistant.explain import explain
 from assistant.nlp.target_gender import Reading
+from assistant.transcript import Turn
 from assistant.users import OracleUser, make_user
 from evaluation.config import EvalConfig
 from evaluation.runner import evaluate
@@ -121,6 +123,26 @@ def test_an_answer_the_toy_labels_do_not_read_asks_nothing_of_the_translation(to
     translate, = [(m[-1].content, k) for step, m, k in fake.calls if step == "translate"]
     assert REMINDER not in translate[0] and "extra_body" not in translate[1]
     assert not any(c.name == "toy_number" for c in transcript.checks)
+
+
+@pytest.mark.parametrize(("remember", "recalled"), [("session", ["several", "several"]),
+                                                   ("word", ["several", None]), ("text", [None, None])])
+def test_the_table_says_how_long_an_answer_holds_in_a_document(remember, recalled, tmp_path, monkeypatch):
+    """Remembered for every word of the type, for the same word, or for its text only."""
+    table = yaml.safe_load(ambiguity.table_path().read_text(encoding="utf-8"))
+    path = tmp_path / "ambiguities.yaml"
+    path.write_text(yaml.safe_dump({**table, "number": {**TOY, "remember": remember}}, allow_unicode=True),
+                    encoding="utf-8")
+    monkeypatch.setattr(ambiguity, "table_path", lambda: path)
+    ambiguity_types.cache_clear()
+    try:
+        memory = PreferenceMemory(every_answer=True)
+        memory.remember(Turn("number", "deer", "One deer or several?", ["one", "several"]), "several")
+        found = [memory.recall(Candidate("number", word, 4)) for word in ("Deer", "moose")]
+        assert [turn.answer if turn else None for turn in found] == recalled
+    finally:
+        monkeypatch.undo()
+        ambiguity_types.cache_clear()
 
 
 def test_the_new_type_gets_its_own_table_in_the_report(toy_type, tmp_path):
