@@ -1,14 +1,17 @@
 """The ambiguity table (``prompts/ambiguities.yaml``): everything the product knows of each type.
 
 One entry per type says where it matters, which pre-pass rule finds it, what a person may
-answer, which checker verifies it, how an oracle answers from a gold label and which metric
-heads its report, so adding a type means adding one entry (and, if it needs one, a rule or
-a checker registered under the name the entry gives).
+answer, which checker verifies it (and reads the answer), what the translator is reminded of and
+forbidden after an answer, how long an answer is remembered, which setting of a front end may
+answer it in advance, how an oracle answers from a gold label and which metric heads its report,
+so adding a type means adding one entry (and, if it needs one, a rule or a checker registered
+under the name the entry gives). Code asks the type for these, never compares its name.
 """
 
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -22,9 +25,56 @@ from .nlp.address import addressee
 from .paths import shipped_dir
 
 TABLE_FILE = "ambiguities.yaml"
+REMINDERS_FILE, FORBIDDEN_FILE = "reminders.yaml", "forbidden_words.yaml"
+UNLESS_THIRD_PERSON = "unless_third_person"
 DEFAULT_OPTIONS = "default"
 ANY_VALUE = "*"
 DEFAULT_RANK = 9  # a type the table does not rank is asked after the ranked ones
+# How long an answer holds (``remember``): for the text it was given for only, for the word it was
+# about (the same person, the same word, later in a document), or for every word of the session.
+FOR_TEXT, FOR_WORD, FOR_SESSION = "text", "word", "session"
+REMEMBER = (FOR_TEXT, FOR_WORD, FOR_SESSION)
+# The front-end settings that may answer a type in advance (``preset``).
+REGISTER, PERSON = "register", "person"
+
+
+@dataclass(frozen=True)
+class Reminders:
+    """The explicit instructions that go with an answer: per label (and extra note) and language."""
+
+    by_label: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+
+    def get(self, label: str, lang: str) -> str | None:
+        """The instruction for an answer meaning ``label`` in ``lang``; None where there is none."""
+        return (self.by_label.get(label) or {}).get(lang)
+
+    @classmethod
+    def parse(cls, section: Mapping[str, Any] | None) -> "Reminders":
+        return cls({label: dict(by_lang) for label, by_lang in (section or {}).items() if isinstance(by_lang, Mapping)})
+
+
+@dataclass(frozen=True)
+class ForbiddenWords:
+    """The words an answer forbids the translation, per label and language: ``always``, and
+    ``unless_third_person``, forbidden too where the source names no third person they could
+    translate (German "Sie" is also "she"; Spanish "su" also "his")."""
+
+    always: Mapping[str, Mapping[str, tuple[str, ...]]] = field(default_factory=dict)
+    unless_third_person: Mapping[str, Mapping[str, tuple[str, ...]]] = field(default_factory=dict)
+
+    def always_words(self, label: str, lang: str) -> tuple[str, ...]:
+        return tuple((self.always.get(label) or {}).get(lang, ()))
+
+    def third_person_words(self, label: str, lang: str) -> tuple[str, ...]:
+        """The words forbidden only where the source names no third person."""
+        return tuple((self.unless_third_person.get(label) or {}).get(lang, ()))
+
+    @classmethod
+    def parse(cls, always: Mapping[str, Any] | None, unless: Mapping[str, Any] | None) -> "ForbiddenWords":
+        def by_label(section: Mapping[str, Any] | None) -> dict[str, dict[str, tuple[str, ...]]]:
+            return {label: {lang: tuple(words) for lang, words in by_lang.items()}
+                    for label, by_lang in (section or {}).items() if label != UNLESS_THIRD_PERSON}
+        return cls(by_label(always), by_label(unless))
 
 
 @dataclass(frozen=True)
@@ -45,6 +95,29 @@ class AmbiguityType:
     question_by_lang: Mapping[str, str] = field(default_factory=dict)
     lexicon: frozenset[str] = field(default_factory=frozenset)
     options_in_text: bool = False
+    remember: str = FOR_WORD
+    preset: str | None = None
+    gold_words: str | None = None
+    reminders: Reminders = field(default_factory=Reminders)
+    forbidden: ForbiddenWords = field(default_factory=ForbiddenWords)
+
+    def reminder(self, label: str, lang: str) -> str:
+        """The explicit instruction that goes with an answer meaning ``label`` (or with a note the
+        answer makes, "several"), in ``lang``."""
+        return self.reminders.get(label, lang) or f"Use the {label} form."
+
+    def memory_key(self, span: str, every_answer: bool) -> str | None:
+        """Under which word an answer about ``span`` is remembered: "" for every word (a preference
+        stated for the session, or a type remembered for the session), the word itself, or None
+        (asked afresh in every text)."""
+        if not every_answer or self.remember == FOR_SESSION:
+            return ""
+        return None if self.remember == FOR_TEXT else span.lower()
+
+    def same_question_key(self, span: str) -> str:
+        """What makes two questions of this type one question in a document: "" where the answer holds
+        for the session (one register for all of a file), otherwise the word asked about."""
+        return "" if self.remember == FOR_SESSION else span.lower()
 
     def options(self, lang: str) -> tuple[str, ...]:
         """The answer buttons for ``lang``; empty when the translator model proposes them."""
@@ -73,8 +146,14 @@ class AmbiguityType:
         return template.format(value=value) if template else None
 
 
-def parse_table(data: Mapping[str, Any]) -> dict[str, AmbiguityType]:
-    """Build the types from the table's YAML mapping (a type name to its entry)."""
+def parse_table(data: Mapping[str, Any], reminders: Mapping[str, Any] | None = None,
+                forbidden: Mapping[str, Any] | None = None) -> dict[str, AmbiguityType]:
+    """Build the types from the table's YAML mapping (a type name to its entry); an entry's
+    ``reminders`` and ``forbidden`` name a section of ``reminders`` and ``forbidden`` (the tables
+    of ``prompts/reminders.yaml`` and ``prompts/forbidden_words.yaml``) or give their own."""
+    for name, entry in data.items():
+        if entry.get("remember", FOR_WORD) not in REMEMBER:
+            raise InputError(f"ambiguity type {name!r}: remember must be one of {', '.join(REMEMBER)}")
     return {
         name: AmbiguityType(
             name=name,
@@ -91,9 +170,27 @@ def parse_table(data: Mapping[str, Any]) -> dict[str, AmbiguityType]:
             question_by_lang=_by_lang(entry.get("question")),
             lexicon=frozenset(entry.get("lexicon") or ()),
             options_in_text=bool(entry.get("options_in_text")),
+            remember=entry.get("remember", FOR_WORD),
+            preset=entry.get("preset"),
+            gold_words=entry.get("gold_words"),
+            reminders=Reminders.parse(_section(entry.get("reminders"), reminders or {})),
+            forbidden=_forbidden(entry.get("forbidden"), forbidden or {}),
         )
         for name, entry in data.items()
     }
+
+
+def _section(value: str | Mapping[str, Any] | None, table: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    """An entry's own mapping, or the section of ``table`` it names."""
+    return table.get(value) if isinstance(value, str) else value
+
+
+def _forbidden(value: str | Mapping[str, Any] | None, table: Mapping[str, Any]) -> ForbiddenWords:
+    """Forbidden words given in the entry (with their own ``unless_third_person``) or named: a section
+    of ``forbidden_words.yaml`` and the section of the same name under its ``unless_third_person``."""
+    if isinstance(value, str):
+        return ForbiddenWords.parse(table.get(value), (table.get(UNLESS_THIRD_PERSON) or {}).get(value))
+    return ForbiddenWords.parse(value, (value or {}).get(UNLESS_THIRD_PERSON))
 
 
 def _by_lang(value: str | Mapping[str, str] | None) -> dict[str, str]:
@@ -108,10 +205,47 @@ def table_path() -> Path:
     return shipped_dir("prompts") / TABLE_FILE
 
 
+def _read(path: Path) -> Any:
+    return yaml.safe_load(path.read_text(encoding="utf-8"))
+
+
+@lru_cache(maxsize=1)
+def _prompt_tables() -> tuple[dict[str, Any], dict[str, Any]]:
+    """``prompts/reminders.yaml`` and ``prompts/forbidden_words.yaml``, read once per process."""
+    prompts = shipped_dir("prompts")
+    return _read(prompts / REMINDERS_FILE), _read(prompts / FORBIDDEN_FILE)
+
+
 @lru_cache(maxsize=1)
 def ambiguity_types() -> dict[str, AmbiguityType]:
     """Every type of the table, read once per process."""
-    return parse_table(yaml.safe_load(table_path().read_text(encoding="utf-8")))
+    return parse_table(_read(table_path()), *_prompt_tables())
+
+
+def section_reminders(name: str) -> Reminders:
+    """A section of ``prompts/reminders.yaml`` (a checker's, "formality"; a text check's, "length")."""
+    return Reminders.parse(_prompt_tables()[0].get(name))
+
+
+def section_forbidden(name: str) -> ForbiddenWords:
+    """A section of ``prompts/forbidden_words.yaml`` with its ``unless_third_person`` part."""
+    return _forbidden(name, _prompt_tables()[1])
+
+
+def names_third_person(source: str) -> bool:
+    """Whether an English text says he, she, they, its… (a word of the forbidden words' ``third_person``)."""
+    words = set(_prompt_tables()[1]["third_person"])
+    return any(word in words for word in re.findall(r"[a-z]+(?:'s)?", source.lower()))
+
+
+def forbidden_for(answers: list[tuple[ForbiddenWords, str]], lang: str, source: str | None = None) -> tuple[str, ...]:
+    """What answers (the forbidden words of each one's type, and the label it means) forbid the
+    translation in ``lang``: every answer's words forbidden always, then, where ``source`` names no
+    third person, those forbidden only then; each once."""
+    words = [word for forbidden, label in answers for word in forbidden.always_words(label, lang)]
+    if source is not None and not names_third_person(source):
+        words += [word for forbidden, label in answers for word in forbidden.third_person_words(label, lang)]
+    return tuple(dict.fromkeys(words))
 
 
 def get_type(name: str) -> AmbiguityType:
@@ -128,3 +262,9 @@ def family_of(name: str) -> str:
     """The family of a type (a type outside the table is its own family)."""
     entry = ambiguity_types().get(name)
     return entry.family if entry else name
+
+
+def preset_types(setting: str) -> list[AmbiguityType]:
+    """The types a front end's ``setting`` answers in advance (the table's ``preset``: ``register``,
+    a page's register or an API request's formality; ``person``, a page's list of people)."""
+    return [kind for kind in ambiguity_types().values() if kind.preset == setting]

@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
 
 from functools import lru_cache
 
-from .ambiguity import ambiguity_types
+from .ambiguity import AmbiguityType, ambiguity_types
 from .nlp.language import is_target_not_english
 from .nlp.people import Mention, find_person_mentions, other_people, unsettled
 from .nlp.japanese_register import HONORIFIC, PLAIN, POLITE, japanese_register
@@ -217,34 +217,76 @@ def referent_gender_reading(text: str, lang: str) -> Reading:
     return _marked(text, _REFERENT_GENDER.get(lang, {}), UD_GENDER)
 
 
-# What a person's answer says, per answer vocabulary: the informal/feminine words are tried
-# first because "informal" contains "formal".
-_ANSWER_LABELS = {
-    "formality": [
-        (INFORMAL, re.compile(r"\b(?:informal|casual|plain|friends?|family|brother|sister|kids?|child(?:ren)?|tu|du|"
-                              r"tú|ihr|vosotr[oa]s)\b", re.IGNORECASE)),
-        (FORMAL, re.compile(r"\b(?:formal|polite|honorific|boss|strangers?|clients?|customers?|vous|sie|usted(?:es)?|"
-                            r"sir|madam)\b", re.IGNORECASE)),
-    ],
-    "gender": [
-        # A mixed group takes the masculine plural in French, German and Spanish.
-        (MASCULINE, re.compile(r"\b(?:mixed|both|men and women|women and men)\b", re.IGNORECASE)),
-        (FEMININE, re.compile(r"\b(?:woman|women|female|girls?|she|her|feminine|lady|ladies|mother|wife|daughter)\b",
-                              re.IGNORECASE)),
-        (MASCULINE, re.compile(r"\b(?:man|men|male|boys?|he|his|masculine|gentleman|father|husband|son)\b",
-                               re.IGNORECASE)),
-    ],
-}
+@dataclass(frozen=True)
+class AnswerLabels:
+    """What a person's answer says, in a checker's labels (its answer vocabulary, called ``name``).
+
+    ``labels``: each label with the words that say it, tried in order; an answer is read as a label
+    when the words of one label only are found in it, or, with ``first_wins``, as the first label
+    found ("informal" contains "formal", so the informal words are tried first), or when ``both``
+    says it asks for the first label found (a mixed group: the masculine plural). ``notes``: what an
+    answer may say beside its label, each with its own reminder ("several": "you" is several people).
+    """
+
+    name: str
+    labels: tuple[tuple[str, re.Pattern], ...]
+    first_wins: bool = False
+    both: re.Pattern | None = None
+    notes: tuple[tuple[str, re.Pattern], ...] = ()
+
+    def label(self, answer: str) -> str | None:
+        """The label ``answer`` asks for ("formal, my boss" -> formal); None when it does not say."""
+        hits = [label for label, pattern in self.labels if pattern.search(answer)]
+        if not hits:
+            return None
+        if len(set(hits)) == 1 or self.first_wins or (self.both is not None and self.both.search(answer)):
+            return hits[0]
+        return None
+
+    def said(self, answer: str) -> tuple[str, ...]:
+        """The notes ``answer`` makes beside its label."""
+        return tuple(note for note, pattern in self.notes if pattern.search(answer))
 
 
-_MIXED = re.compile(r"\b(?:mixed|both|men and women|women and men)\b", re.IGNORECASE)
+def _words(words: str) -> re.Pattern:
+    return re.compile(rf"\b(?:{words})\b", re.IGNORECASE)
+
+
+_MIXED = _words("mixed|both|men and women|women and men")
 # "several people", "all of you": the answer asks for a plural "you" (vous, ihr, vosotros/ustedes).
-_SEVERAL = re.compile(r"\b(?:several|plural|group|all of you|everyone|you all|ihr|vosotr[oa]s|ustedes)\b", re.IGNORECASE)
+SEVERAL = "several"
+REGISTER_ANSWERS = AnswerLabels("formality", (
+    (INFORMAL, _words("informal|casual|plain|friends?|family|brother|sister|kids?|child(?:ren)?|tu|du|tú|ihr|"
+                      "vosotr[oa]s")),
+    (FORMAL, _words("formal|polite|honorific|boss|strangers?|clients?|customers?|vous|sie|usted(?:es)?|sir|madam")),
+), first_wins=True, notes=((SEVERAL, _words("several|plural|group|all of you|everyone|you all|ihr|vosotr[oa]s|"
+                                             "ustedes")),))
+GENDER_ANSWERS = AnswerLabels("gender", (
+    # A mixed group takes the masculine plural in French, German and Spanish.
+    (MASCULINE, _MIXED),
+    (FEMININE, _words("woman|women|female|girls?|she|her|feminine|lady|ladies|mother|wife|daughter")),
+    (MASCULINE, _words("man|men|male|boys?|he|his|masculine|gentleman|father|husband|son")),
+), both=_MIXED)
 
 
 def addresses_several(answer: str) -> bool:
-    """Whether an answer to the formality question says that "you" is several people."""
-    return bool(_SEVERAL.search(answer))
+    """Whether an answer to the register question says that "you" is several people."""
+    return SEVERAL in REGISTER_ANSWERS.said(answer)
+
+
+@dataclass(frozen=True)
+class Wording:
+    """How a front end words a checker's check for a translator: each label in words (``said``, or
+    ``said_in`` a language whose questions name the labels otherwise: Japanese asks for plain or
+    polite forms), the line for a pass, a failure and an unchecked check (fields ``about``,
+    ``want``, ``got``, ``words``, ``reads``), and what a repair round of it fixes."""
+
+    said: Mapping[str, str]
+    passed: str
+    failed: str
+    topic: str
+    fixing: str
+    said_in: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -254,18 +296,22 @@ class Checker:
     ``read(translation, lang)``; with ``about_mention``, ``read(translation, lang, source, span)``:
     the source and the ``span`` the question named let it look at the words that translate what
     was asked about (one person of two). ``metric`` is the prefix of the evaluator's metrics for it
-    (``f`` gives f_acc and f_cov); ``answers`` names the vocabulary an answer is read with;
+    (``f`` gives f_acc and f_cov); ``answers`` reads a person's answer as one of its labels;
     ``explain``, called like ``read``, gives the same label as a ``Reading`` with the words it
-    rests on, for a repair to name and forbid.
+    rests on, for a repair to name and forbid. ``whole_text``: the label is the whole text's (the
+    register), so a repair is not told which words were asked about; ``wording``: how a front end
+    words its checks.
     """
 
     name: str
     labels: tuple[str, ...]
     metric: str
     read: Callable[..., str | None]
-    answers: str
+    answers: AnswerLabels
     about_mention: bool = False
     explain: Callable[..., Reading] | None = None
+    whole_text: bool = False
+    wording: Wording | None = None
 
 
 CHECKERS: dict[str, Checker] = {}
@@ -276,11 +322,22 @@ def register_checker(checker: Checker) -> None:
     CHECKERS[checker.name] = checker
 
 
-register_checker(Checker("formality", (FORMAL, INFORMAL), "f", read_formality, "formality", explain=formality_reading))
-register_checker(Checker("person_gender", (MASCULINE, FEMININE), "g", read_person_gender, "gender", about_mention=True,
-                         explain=person_gender_reading))
-register_checker(Checker("referent_gender", (MASCULINE, FEMININE), "g", read_referent_gender, "gender",
-                         explain=referent_gender_reading))
+register_checker(Checker(
+    "formality", (FORMAL, INFORMAL), "f", read_formality, REGISTER_ANSWERS, explain=formality_reading, whole_text=True,
+    wording=Wording({FORMAL: "formal", INFORMAL: "informal"}, "{want} address: {words}",
+                    "{want} address was asked for, but {words} {reads} as {got}", "whether the address is {want}",
+                    "the register", said_in={"ja": {FORMAL: "polite", INFORMAL: "plain"}})))
+register_checker(Checker(
+    "person_gender", (MASCULINE, FEMININE), "g", read_person_gender, GENDER_ANSWERS, about_mention=True,
+    explain=person_gender_reading,
+    wording=Wording({FEMININE: "a woman", MASCULINE: "a man"}, "{about} reads as {want}: {words}",
+                    "{about} should read as {want}, but {words} {reads} as {got}", "whether {about} reads as {want}",
+                    "the gender of {about}")))
+register_checker(Checker(
+    "referent_gender", (MASCULINE, FEMININE), "g", read_referent_gender, GENDER_ANSWERS, explain=referent_gender_reading,
+    wording=Wording({FEMININE: "feminine", MASCULINE: "masculine"}, "“{about}” is rendered as {want}: {words}",
+                    "“{about}” should be {want}, but {words} {reads} as {got}",
+                    "whether “{about}” is rendered as {want}", "the gender of “{about}”")))
 
 
 def checker_for(ambiguity: str) -> Checker | None:
@@ -290,11 +347,10 @@ def checker_for(ambiguity: str) -> Checker | None:
 
 
 def label_from_answer(vocabulary: str, answer: str) -> str | None:
-    """The label an answer asks for in a checker's answer ``vocabulary`` ("formality" or "gender"),
-    e.g. "formal, my boss" -> formal; None when it does not say."""
-    hits = [label for label, pattern in _ANSWER_LABELS.get(vocabulary, []) if pattern.search(answer)]
-    return hits[0] if len(set(hits)) == 1 or (hits and vocabulary == "formality") or (
-        hits and _MIXED.search(answer)) else None
+    """The label an answer asks for in the answer ``vocabulary`` of a registered checker ("formality"
+    or "gender"), e.g. "formal, my boss" -> formal; None when it does not say."""
+    found = next((c.answers for c in CHECKERS.values() if c.answers.name == vocabulary), None)
+    return found.label(answer) if found else None
 
 
 def reading_of(checker: str, text: str, lang: str, source: str | None = None, span: str | None = None) -> Reading:
@@ -356,12 +412,30 @@ def text_checks(source: str, translation: str, lang: str) -> list[Check]:
     return checks
 
 
-def expectations(turns: list[Turn]) -> list[tuple[str, str]]:
-    """(checker, label) for every answer a checker can read, e.g. ("formality", "formal")."""
-    wanted = []
+@dataclass(frozen=True)
+class Expectation:
+    """What an answered turn asks of the translation: its type, the checker that reads it, the label
+    its answer means and the notes it makes beside it ("several")."""
+
+    kind: AmbiguityType
+    checker: Checker
+    label: str | None
+    notes: tuple[str, ...]
+    turn: Turn
+
+
+def expected(turns: list[Turn]) -> list[Expectation]:
+    """What each answered turn of a checked type asks of the translation (its label may be None:
+    the answer says no label its checker can read)."""
+    found = []
     for turn in turns:
         checker = checker_for(turn.ambiguity)
-        label = label_from_answer(checker.answers, turn.answer) if checker and turn.answer else None
-        if label:
-            wanted.append((checker.name, label))
-    return wanted
+        if checker and turn.answer:
+            found.append(Expectation(ambiguity_types()[turn.ambiguity], checker, checker.answers.label(turn.answer),
+                                     checker.answers.said(turn.answer), turn))
+    return found
+
+
+def expectations(turns: list[Turn]) -> list[tuple[str, str]]:
+    """(checker, label) for every answer a checker can read, e.g. ("formality", "formal")."""
+    return [(e.checker.name, e.label) for e in expected(turns) if e.label]

@@ -186,9 +186,10 @@ class PreferenceMemory:
     """Answers reused for the rest of a session, without asking again.
 
     In a chat only answers that state a lasting preference ("always formal") are kept, one
-    per ambiguity type. In a document (``every_answer``) every answer is kept: "you" keeps
-    one register throughout, each person (name or profession word) one gender and each word
-    one sense; "it" is asked afresh, since it stands for different things in different places.
+    per ambiguity type. In a document (``every_answer``) every answer is kept as its type's
+    ``remember`` says: for the session ("you" keeps one register throughout), for the word (each
+    person, name or profession word, one gender and each word one sense) or for its text only
+    ("it" is asked afresh, since it stands for different things in different places).
     """
 
     def __init__(self, every_answer: bool = False) -> None:
@@ -207,6 +208,6 @@ class PreferenceMemory:
         return replace(known, span=candidate.span, answered_by="preference") if known else None
 
     def _key(self, ambiguity: str, span: str) -> tuple[str, str] | None:
-        if not self.every_answer or ambiguity == "formality":
-            return (ambiguity, "")
-        return None if ambiguity == "it_resolution" else (ambiguity, span.lower())
+        """Under which key an answer is kept: per type and word, or per type (the type's ``remember``)."""
+        word = get_type(ambiguity).memory_key(span, self.every_answer)
+        return None if word is None else (ambiguity, word)

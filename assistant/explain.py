@@ -7,7 +7,7 @@ lawyer reads as a woman: « l'avocate »"). Only a passed check carries a tick.
 
 from __future__ import annotations
 
-from .checks import FEMININE, FORMAL, INFORMAL, MASCULINE, expectations
+from .checks import CHECKERS, expectations
 from .fidelity import FIDELITY
 from .languages import LANGUAGES
 from .transcript import Check, Transcript
@@ -19,26 +19,9 @@ MARKS = {"pass": "✓", "fail": "⚠", "unchecked": "?"}
 CUT = "✂"  # a sentence the fidelity check removed: done, not verified
 MAX_QUOTED = 3
 
-_SAID = {"formality": {FORMAL: "formal", INFORMAL: "informal"},
-         "person_gender": {FEMININE: "a woman", MASCULINE: "a man"},
-         "referent_gender": {FEMININE: "feminine", MASCULINE: "masculine"}}
-# Where a language's question names the labels otherwise: Japanese asks for plain, polite or honorific
-# forms, and its checker reads polite and honorific alike as formal.
-_SAID_IN = {"ja": {"formality": {FORMAL: "polite", INFORMAL: "plain"}}}
-# Per answer checker: a pass, a failure, and what an unchecked check could not tell.
-_ANSWER_LINES = {
-    "formality": ("{want} address: {words}", "{want} address was asked for, but {words} {reads} as {got}",
-                  "whether the address is {want}"),
-    "person_gender": ("{about} reads as {want}: {words}", "{about} should read as {want}, but {words} {reads} as {got}",
-                      "whether {about} reads as {want}"),
-    "referent_gender": ("“{about}” is rendered as {want}: {words}",
-                        "“{about}” should be {want}, but {words} {reads} as {got}",
-                        "whether “{about}” is rendered as {want}"),
-}
-# What a repair round fixes, by the check that failed.
-_FIXING = {"formality": "the register", "person_gender": "the gender of {about}", "referent_gender":
-           "the gender of “{about}”", FIDELITY: "an added or missing sentence", "language": "the language",
-           "length": "what is missing or added", "terms": "the glossary terms"}
+# What a repair round fixes, by the check that failed (an answer's check: its checker's wording).
+_FIXING = {FIDELITY: "an added or missing sentence", "language": "the language", "length": "what is missing or added",
+           "terms": "the glossary terms"}
 
 
 def explain(transcript: Transcript) -> list[str]:
@@ -75,8 +58,10 @@ def check_line(check: Check, lang: str = "") -> str | None:
 
 def said(checker: str, label: str | None, lang: str) -> str | None:
     """A checker's label as the questions into ``lang`` name it ("polite" for Japanese, not "formal")."""
-    words = _SAID_IN.get(lang, {}).get(checker) or _SAID.get(checker, {})
-    return words.get(label, label) if label else label
+    wording = CHECKERS[checker].wording if checker in CHECKERS else None
+    if wording is None or not label:
+        return label
+    return wording.said_in.get(lang, wording.said).get(label, label)
 
 
 def option_name(option: str) -> str:
@@ -85,8 +70,10 @@ def option_name(option: str) -> str:
 
 
 def _wording(check: Check, lang: str) -> str:
-    if check.name in _ANSWER_LINES:
-        passed, failed, topic = _ANSWER_LINES[check.name]
+    checker = CHECKERS.get(check.name)
+    if checker is not None and checker.wording is not None:
+        wording = checker.wording
+        passed, failed, topic = wording.passed, wording.failed, wording.topic
         fields = {"about": _mid_sentence(check.about or ""), "want": said(check.name, check.expected, lang),
                   "got": said(check.name, check.observed, lang), "words": quoted(check.words),
                   "reads": "reads" if len(check.words) == 1 else "read"}
@@ -122,9 +109,14 @@ def quoted(words: list[str]) -> str:
 
 def fixing(checks: list[Check]) -> str:
     """What a repair round fixes, in words: "the register and the gender of the lawyer"."""
-    said = [_FIXING.get(c.name, c.name).format(about=c.about) for c in checks if c.status == "fail"]
+    said = [_fixing(c.name).format(about=c.about) for c in checks if c.status == "fail"]
     said = list(dict.fromkeys(said))
     return " and ".join(said) if said else "the translation"
+
+
+def _fixing(name: str) -> str:
+    checker = CHECKERS.get(name)
+    return checker.wording.fixing if checker is not None and checker.wording is not None else _FIXING.get(name, name)
 
 
 def cost(transcript: Transcript) -> str:

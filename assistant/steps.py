@@ -7,7 +7,6 @@ users, so the dialogue (above) drives them and the steps never call back up.
 from __future__ import annotations
 
 import copy
-import re
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Generator, Iterator
@@ -19,8 +18,8 @@ from langchain_core.output_parsers import StrOutputParser
 from langchain_core.prompts import ChatPromptTemplate
 from langchain_core.runnables import Runnable, RunnableLambda
 
-from .ambiguity import get_type
-from .checks import addresses_several, expectations, not_a_translation, text_checks, without_markup
+from .ambiguity import forbidden_for, get_type, section_forbidden, section_reminders
+from .checks import Expectation, expected, not_a_translation, text_checks, without_markup
 from .context import ContextPolicy
 from .context.abstract import Summarizer
 from .detection import Candidate
@@ -78,47 +77,39 @@ def _badness(checks: list[Check]) -> tuple[int, int]:
 
 
 def forbidden_words(expected: list[tuple[str, str]], lang: str, source: str | None = None) -> tuple[str, ...]:
-    """The words that answers forbid the translator, from their (check, label) pairs: after
-    "informal", the formal register's pronouns ("vous", "votre"); and when ``source`` names no
-    third person, also the words that then can only mean "you" (Spanish "su", German "Sie")."""
-    table = prompt_table("forbidden_words")
-    sections = [table]
-    if source is not None and not _third_person(source):
-        sections.append(table["unless_third_person"])
-    return tuple(dict.fromkeys(word for section in sections for check, label in expected
-                               for word in section.get(check, {}).get(label, {}).get(lang, [])))
-
-
-def _third_person(source: str) -> bool:
-    """Whether an English text says he, she, they, its… (a word of the table's ``third_person``)."""
-    words = set(prompt_table("forbidden_words")["third_person"])
-    return any(word in words for word in re.findall(r"[a-z]+(?:'s)?", source.lower()))
+    """The words that answers forbid the translator, from their (check, label) pairs, as the section
+    of ``prompts/forbidden_words.yaml`` named by the check gives them: after "informal", the formal
+    register's pronouns ("vous", "votre"); and when ``source`` names no third person, also the words
+    that then can only mean "you" (Spanish "su", German "Sie"). The chain asks each answer's type."""
+    return forbidden_for([(section_forbidden(check), label) for check, label in expected], lang, source)
 
 
 def repair_reminder(check: str, expected: str, lang: str) -> str:
-    """The explicit instruction that goes with an answer meaning ``expected`` for ``check``."""
-    return prompt_table("reminders").get(check, {}).get(expected, {}).get(lang) or f"Use the {expected} form."
+    """The explicit instruction that goes with ``expected`` for ``check``, as the section of
+    ``prompts/reminders.yaml`` named by the check gives it (a text check's "failed"; an answer's
+    type gives its own: ``AmbiguityType.reminder``)."""
+    return section_reminders(check).get(expected, lang) or f"Use the {expected} form."
 
 
-def _fix(check: str, expected: str, observed: str, span: str, words: tuple[str, ...], lang: str) -> str:
-    """What a repair is told about a failed answer check: whom it concerns, the words that read
-    wrong, and the answer's instruction (a small model corrects named words far more reliably than
-    it follows a general instruction)."""
-    about = "" if check == "formality" else f"About “{span}”: "
+def _fix(wanted: Expectation, observed: str, words: tuple[str, ...], lang: str) -> str:
+    """What a repair is told about a failed answer check: whom it concerns (unless the checker reads
+    the whole text), the words that read wrong, and the answer's instruction (a small model
+    corrects named words far more reliably than it follows a general instruction)."""
+    about = "" if wanted.checker.whole_text else f"About “{wanted.turn.span}”: "
     wrong = f"{', '.join(f'“{w}”' for w in words)} {'is' if len(words) == 1 else 'are'} {observed}. " if words else ""
-    return about + wrong + repair_reminder(check, expected, lang)
+    return about + wrong + wanted.kind.reminder(wanted.label, lang)
 
 
 def clarifications(transcript: Transcript, turns: list[Turn]) -> list[str]:
-    """What the translator is told beyond the source: each answer with its explicit reminder, then
-    the glossary terms the source contains."""
+    """What the translator is told beyond the source: each answer with its type's reminder for what
+    it means (and for what it says beside: "several"), then the glossary terms the source contains."""
     lang = transcript.target_lang
     lines = []
     for turn in (t for t in turns if t.answer):
         lines.append(f"Q: {turn.question} A: {turn.answer}")
-        lines += [repair_reminder(check, label, lang) for check, label in expectations([turn])]
-        if get_type(turn.ambiguity).family == "formality" and addresses_several(turn.answer):
-            lines.append(repair_reminder("formality", "several", lang))
+        for wanted in expected([turn]):
+            lines += [wanted.kind.reminder(label, lang) for label in [wanted.label] if label]
+            lines += [wanted.kind.reminder(note, lang) for note in wanted.notes]
     if transcript.terms:
         lines += [prompt_table("reminders")["terms"], *Glossary.prompt_lines(transcript.terms)]
     return lines
@@ -294,8 +285,9 @@ class ModelSteps:
         """What the answers forbid the translation to write (the other register's pronouns: a small
         model told "informal" still wrote "vous"; "su" too where the source names no third person),
         forbidden while decoding."""
-        return forbidden_words(expectations(transcript.turns if turns is None else turns), transcript.target_lang,
-                               transcript.source)
+        answers = expected(transcript.turns if turns is None else turns)
+        return forbidden_for([(e.kind.forbidden, e.label) for e in answers if e.label], transcript.target_lang,
+                             transcript.source)
 
     def _translation_prompt(self, transcript: Transcript, turns: list[Turn] | None,
                             source: str | None = None) -> tuple[str, dict[str, str]]:
@@ -342,7 +334,7 @@ class ModelSteps:
         yields what the round fixes ("Fixing the register, try 1 of 3"), for a person who waits on
         it; returns the translation kept and its checks."""
         turns = transcript.turns if turns is None else turns
-        wanted = [(name, expected, turn.span) for turn in turns for name, expected in expectations([turn])]
+        wanted = [e for e in expected(turns) if e.label]
         lang = transcript.target_lang
         wrong_forms: dict[str, None] = {}
         prompt_lines = clarifications(transcript, turns)
@@ -356,11 +348,11 @@ class ModelSteps:
             fidelity = compare(transcript.source, text, lang, prompt_lines)
             checks += [check for check in [fidelity.check(removed.get(text, ()))] if check is not None]
             fixes += fidelity.fixes()
-            for name, expected, span in wanted:
-                check, reading = readings.check(name, expected, span, text)
+            for answer in wanted:
+                check, reading = readings.check(answer.checker.name, answer.label, answer.turn.span, text)
                 checks.append(check)
                 if check.status == "fail":
-                    fixes.append(_fix(name, expected, reading.label, span, reading.evidence, lang))
+                    fixes.append(_fix(answer, reading.label, reading.evidence, lang))
                     wrong_forms.update(dict.fromkeys(reading.inflected))
             return checks + check_terms(transcript.terms, text, lang), fixes
 

@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from assistant.ambiguity import get_type
 from assistant.document import DocumentTranslator, SegmentTranslator
 from assistant.errors import InputError
 from assistant.formats import FORMATS, Document, FileTranslation, read_document, translate_document
@@ -167,8 +168,9 @@ def file_summary(report: FileTranslation, out: Path, transcripts: list[Transcrip
 
 
 def _distinct(turns: list[Turn]) -> list[Turn]:
-    """One turn per question: per ambiguity and word, and one for every "you" (a file keeps one register)."""
+    """One turn per question: per ambiguity and word, and one per type remembered for the session (a
+    file keeps one register for every "you")."""
     seen: dict[tuple[str, str], Turn] = {}
     for turn in turns:
-        seen.setdefault((turn.ambiguity, "" if turn.ambiguity == "formality" else turn.span.lower()), turn)
+        seen.setdefault((turn.ambiguity, get_type(turn.ambiguity).same_question_key(turn.span)), turn)
     return list(seen.values())

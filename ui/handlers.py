@@ -21,6 +21,7 @@ from typing import Any
 
 import gradio as gr
 
+from assistant.ambiguity import PERSON, REGISTER, preset_types
 from assistant.chain import DEFAULT_MAX_QUESTIONS, Assistant
 from assistant.context.abstract import Summarizer
 from assistant.context.sentences import MAX_CONTEXT_CHARS
@@ -117,15 +118,16 @@ def preferences_from(register: str, people: str) -> PreferenceMemory:
     if register not in REGISTERS:
         raise InputError(f"the register preference must be one of: {', '.join(REGISTERS)}")
     if register != ASK_EACH_TIME:
-        memory.remember(Turn("formality", "you", "Formal or informal “you”?", ["formal", "informal", "generic"]),
-                        register)
+        for kind in preset_types(REGISTER):
+            memory.remember(Turn(kind.name, "you", "Formal or informal “you”?", ["formal", "informal", "generic"]),
+                            register)
     for line in filter(str.strip, (people or "").splitlines()):
         match = _PERSON_LINE.match(line)
         if match is None:
             raise InputError(f"cannot read the person “{line.strip()}”: write one a line, as “Blair: a woman”")
         gender = "a woman" if match["gender"].lower() in ("woman", "female") else "a man"
-        for ambiguity in ("neutral_names", "neutral_professions"):
-            memory.remember(Turn(ambiguity, match["name"], f"Is {match['name']} a man or a woman?",
+        for kind in preset_types(PERSON):
+            memory.remember(Turn(kind.name, match["name"], f"Is {match['name']} a man or a woman?",
                                  ["a man", "a woman"]), gender)
     return memory
 
@@ -136,8 +138,8 @@ def preferences_markdown(register: str, people: str) -> str:
         memory = preferences_from(register, people)
     except InputError as err:
         return f"⚠️ {err}"
-    lines = [f"- {turn.span} → {turn.answer}" for turn in memory.answered.values()
-             if turn.ambiguity != "neutral_professions"]
+    # a person is remembered once per type that asks about people: listed once
+    lines = list(dict.fromkeys(f"- {turn.span} → {turn.answer}" for turn in memory.answered.values()))
     if not lines:
         return "_No preferences: every question is asked._"
     return "**Applied without asking:**\n" + "\n".join(lines)

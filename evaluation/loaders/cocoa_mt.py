@@ -23,6 +23,7 @@ import re
 from collections.abc import Iterable
 from pathlib import Path
 
+from assistant.ambiguity import get_type
 from assistant.errors import DataError
 from evaluation.data import Item, LoadReport
 
@@ -30,6 +31,7 @@ FOLDER = "CoCoA-MT"
 SPLITS = ("test", "train")
 LEVELS = ("formal", "informal")
 REFERENCES = LEVELS + tuple(f"{level}.annotated" for level in LEVELS)
+TYPE = "formality"  # the ambiguity type of the table every CoCoA-MT item is of
 _SOURCE = re.compile(r"^formality-control\.(?P<split>train|test)\.(?P<domain>[a-z_-]+)\.en-[a-z]+(?:\.en)?$")
 EXPECTED = (f"DIR/{FOLDER}/{{test,train}}/en-XX/formality-control.SPLIT.DOMAIN.en-XX[.en] with its "
             ".formal[.XX], .informal[.XX], .formal.annotated[.XX] and .informal.annotated[.XX] files "
@@ -105,8 +107,8 @@ def _read_domain(source: Path, lang: str, split: str, report: LoadReport) -> lis
         for level in LEVELS:
             items.append(Item(
                 id=f"cocoa-mt-{split}-{lang}-{domain}-{line}-{level}", src=src.strip(), refs=[row[level]], context="",
-                type="formality", lang=lang,
-                attributes={"formality": level, "formal_annotated": row["formal.annotated"],
+                type=TYPE, lang=lang,
+                attributes={get_type(TYPE).gold: level, "formal_annotated": row["formal.annotated"],
                             "informal_annotated": row["informal.annotated"], "domain": domain, "split": split,
                             "dataset": "cocoa-mt"}))
     return items

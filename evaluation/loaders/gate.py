@@ -30,6 +30,7 @@ from assistant.checks import FEMININE, MASCULINE
 from assistant.errors import DataError
 from evaluation.data import Item, LoadReport
 
+TYPE = "person_gender"  # the ambiguity type of the table every GATE item is of
 LANGS = ("es", "fr", "it")
 VARIANT_COUNTS = (2, 4, 8)
 SPLITS = ("dev", "test")
@@ -108,7 +109,7 @@ def _read_table(path: Path, lang: str, split: str | None, report: LoadReport) ->
                 genders = [GENDER_OF[letter] for letter in variant]
                 gold = {"genders": ";".join(genders), **({"gender": genders[0]} if len(set(genders)) == 1 else {})}
                 items.append(Item(id=f"gate-{lang}-{len(variant_names)}v-{line}-{variant}", src=fields["source"],
-                                  refs=[fields[variant]], context="", type="person_gender", lang=lang,
+                                  refs=[fields[variant]], context="", type=TYPE, lang=lang,
                                   attributes={**gold, **attributes}))
     return items
 

@@ -5,9 +5,9 @@ An item's gold ambiguity is its type, when the ambiguity table knows it. A quest
 names, professions and person_gender all ask for a person's gender) and, where the item's gold words
 are known, asks about one of them. Gold words are named by the data (GATE's ``kw_s``, a JSONL
 item's ``span`` attribute; ``;`` and ``=`` separate entities and mentions, brackets are dropped) or
-derived from the source per type (AmbigMT): the forms of "you" for formality, "it" for it_resolution,
-the known first names and ``[pr]`` placeholders for neutral_names, the table's profession nouns and
-``[pr]`` for neutral_professions, the word itself for polysemy. Words are compared in lower case,
+derived from the source as the type's ``gold_words`` in the table says (AmbigMT): the forms of "you"
+(``second_person``), "it" (``it``), the known first names and ``[pr]`` placeholders (``first_names``),
+person nouns and ``[pr]`` (``person_nouns``), every word (``every_word``). Words are compared in lower case,
 a final "s" ignored ("workers" asks about "worker"). Without gold words, a question of the right
 family concerns the item. An item of type ``none`` says nothing in it is ambiguous: every question
 asked on it is needless.
@@ -70,13 +70,14 @@ def _person_nouns(item: Item) -> set[str]:
     return {w for w in words(item.src) if person_noun(w)} | _placeholders(item)
 
 
-# How the ambiguous words of a type are found in a source the data does not annotate.
+# How the ambiguous words of a type are found in a source the data does not annotate, by the name
+# the table's ``gold_words`` gives.
 DERIVED_WORDS: dict[str, Callable[[Item], set[str]]] = {
-    "formality": lambda item: words(item.src) & words(" ".join(SECOND_PERSON)),
-    "it_resolution": lambda item: words(item.src) & {"it"},
-    "neutral_names": _first_names,
-    "neutral_professions": _person_nouns,
-    "polysemy": lambda item: words(item.src),
+    "second_person": lambda item: words(item.src) & words(" ".join(SECOND_PERSON)),
+    "it": lambda item: words(item.src) & {"it"},
+    "first_names": _first_names,
+    "person_nouns": _person_nouns,
+    "every_word": lambda item: words(item.src),
 }
 
 
@@ -85,7 +86,8 @@ def gold_words(item: Item) -> set[str]:
     named = _named_by_data(item)
     if named is not None:
         return named
-    derive = DERIVED_WORDS.get(item.type)
+    kind = entry(item.type)
+    derive = DERIVED_WORDS.get(kind.gold_words) if kind is not None and kind.gold_words else None
     return derive(item) if derive else set()
 
 

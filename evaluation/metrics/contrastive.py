@@ -33,8 +33,10 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from assistant.ambiguity import get_type
 from assistant.checks import FEMININE, FORMAL, INFORMAL, MASCULINE
 
+from ..loaders import cocoa_mt, gate
 from .base import SegmentMetric
 
 FORMALITY_MARKER = re.compile(r"\[F\](.*?)\[/F\]")
@@ -202,7 +204,7 @@ class CocoaFormality(ThreeWayMetric):
     """CoCoA-MT contrastive formality accuracy (``cocoa_acc``, ``cocoa_det_acc``, ``cocoa_undet``)."""
 
     prefix = "cocoa"
-    kinds = ("formality",)
+    kinds = (cocoa_mt.TYPE,)
     data = ("formal_annotated", "informal_annotated")
 
     def __init__(self, statistic: str = "acc", ignore_shared: bool = True) -> None:
@@ -212,7 +214,7 @@ class CocoaFormality(ThreeWayMetric):
     def outcome(self, record: ScoredRecord) -> tuple[bool, str | None, str | None]:
         attributes = record.item.attributes
         formal, informal = attributes.get("formal_annotated"), attributes.get("informal_annotated")
-        expected = attributes.get("formality")
+        expected = attributes.get(get_type(cocoa_mt.TYPE).gold)
         if (record.item.type not in self.kinds or formal is None or informal is None
                 or expected not in (FORMAL, INFORMAL) or not contrastive_levels(formal, informal, self.ignore_shared)):
             return False, None, None
@@ -230,7 +232,7 @@ class GateGender(ThreeWayMetric):
     """GATE gender accuracy from the variant keywords (``gate_acc``, ``gate_det_acc``, ``gate_undet``)."""
 
     prefix = "gate"
-    kinds = ("person_gender",)
+    kinds = (gate.TYPE,)
     data = ("kw_f", "kw_m")
 
     def outcome(self, record: ScoredRecord) -> tuple[bool, str | None, str | None]:

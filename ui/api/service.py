@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from assistant import deadlines
-from assistant.ambiguity import get_type
+from assistant.ambiguity import REGISTER, preset_types
 from assistant.chain import Assistant, PreferenceMemory
 from assistant.errors import InputError, IntercptError
 from assistant.glossary import (MAX_GLOSSARY_BYTES, MAX_GLOSSARY_ENTRIES, Glossary, GlossaryTooLarge,
@@ -119,9 +119,8 @@ def given_answers(formality: str | None, target_lang: str) -> PreferenceMemory:
     """A memory holding the answers a request gives in advance (every later answer is kept too)."""
     memory = PreferenceMemory(every_answer=True)
     answer = FORMALITY_ANSWERS.get(formality or "default")
-    if answer:
-        kind = get_type("formality")
-        memory.remember(Turn("formality", "you", kind.fixed_question("you", target_lang) or kind.label,
+    for kind in preset_types(REGISTER) if answer else ():
+        memory.remember(Turn(kind.name, "you", kind.fixed_question("you", target_lang) or kind.label,
                              list(kind.options(target_lang))), answer)
     return memory
 
