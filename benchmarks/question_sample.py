@@ -126,6 +126,8 @@ def main() -> None:
                               cwd=ROOT).stdout.strip()
     header = RULE + f"# Asked by {Path(args.model).name} at revision {revision}, seed {SEED}, up to " \
                     f"{args.per_source} texts per source, taken in turn from each source.\n"
+    if labels:
+        header += f"# A question asked word for word as in {args.labels.name} (an earlier run) kept its label there.\n"
     args.out.write_text(header, encoding="utf-8")
     count = 0
     for item in sample(args):
