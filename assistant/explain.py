@@ -24,12 +24,17 @@ _FIXING = {FIDELITY: "an added or missing sentence", "language": "the language",
            "terms": "the glossary terms"}
 
 
-def explain(transcript: Transcript) -> list[str]:
-    """Lines such as "you → formal, because you said: speaking to my boss"."""
+def explain(transcript: Transcript, *, brief: bool = False) -> list[str]:
+    """Lines such as "you → formal, because you said: speaking to my boss".
+
+    ``brief``: for a front end that shows each question and each alternative in a place of its own (the
+    page's answer rows and variant cards): a question left unanswered is named by its word alone
+    ("you → not answered"), and no alternative's translation is repeated. The terminal has no such places
+    and gets them whole."""
     lines, lang = [], transcript.target_lang
     for turn in transcript.turns:
         if not turn.answer:
-            lines.append(f"{turn.span} → not answered ({turn.question})")
+            lines.append(f"{turn.span} → not answered" + ("" if brief else f" ({turn.question})"))
             continue
         label = next((said(checker, label, lang) for checker, label in expectations([turn])), None)
         if turn.answer in turn.options:  # an answer button is named as its own label says
@@ -39,7 +44,7 @@ def explain(transcript: Transcript) -> list[str]:
     for settled in transcript.settled:
         lines.append(f"{settled.span} → not asked: {settled.evidence}")
     lines += [line for check in transcript.checks if (line := check_line(check, lang))]
-    for alternative in transcript.alternatives:
+    for alternative in [] if brief else transcript.alternatives:
         lines.append(f"if {alternative.assumption}: {alternative.translation}")
     if transcript.usage:
         lines.append(cost(transcript))

@@ -5,8 +5,8 @@ import pytest
 
 from assistant.ambiguity import get_type
 from assistant.explain import check_line, explain
-from assistant.transcript import Check, Transcript, Turn
-from ui.messages import checks_markdown
+from assistant.transcript import Alternative, Check, Transcript, Turn
+from ui.messages import account_lines, checks_markdown
 
 GENDER = dict(name="person_gender", expected="feminine", about="the lawyer")
 
@@ -61,3 +61,16 @@ def test_a_japanese_answer_is_named_by_its_own_option_not_as_formal():
     check = Check(name="formality", expected="formal", observed="formal", status="pass", about="you", words=["です"])
     lines = explain(Transcript("Can you help me?", "ja", "intercpt", "fake:m", turns=[turn], checks=[check]))
     assert lines == [f"you → polite, because you said: {polite}", "✓ polite address: « です »"]
+
+
+def test_the_page_says_a_skipped_question_by_its_word_and_leaves_the_variants_to_their_cards():
+    """The terminal, which has no cards, gets the question and each variant whole; the page's account names
+    the word alone (its answer row says the rest) and no variant's text (its card holds it)."""
+    turn = Turn("formality", "you", "Who is “you” here: someone you address formally…?", ["formal", "informal"])
+    variants = [Alternative("you → formal", "Pouvez-vous m'aider ?"),
+                Alternative("you → informal", "Peux-tu m'aider ?")]
+    transcript = Transcript("Can you help me?", "fr", "intercpt", "fake:m", turns=[turn], alternatives=variants,
+                            translation="Tu pourrais m'aider ?")
+    assert explain(transcript) == ["you → not answered (Who is “you” here: someone you address formally…?)",
+                                   "if you → formal: Pouvez-vous m'aider ?", "if you → informal: Peux-tu m'aider ?"]
+    assert account_lines(transcript) == explain(transcript, brief=True) == ["you → not answered"]

@@ -290,3 +290,31 @@ def test_questions_name_their_person_mark_the_word_found_and_keep_the_answers_ow
     account = page.locator("#account")
     expect(account).to_contain_text("you → polite, because you said")
     expect(account).not_to_contain_text("formal")
+
+
+def test_the_account_is_said_once_shortly_and_the_chat_points_to_it(page_url, browser):
+    """Item 7 (the words' part): after a skipped question the account under the translation says "you → not
+    answered" without the whole question, and leaves each variant's text to its card; the chat's reply is the
+    translation and a one-line pointer, not the account again."""
+    from playwright.sync_api import expect
+
+    page = open_page(browser, page_url, DESKTOP)
+    account, replies = page.locator("#account"), page.locator("#chat .bot-row")
+    ask(page)
+    question = replies.last.locator("p").first.inner_text()
+    page.get_by_role("button", name=SKIP_LABEL).click()
+    expect(page.locator("#use-1")).to_be_visible()
+    expect(page.locator("#translation textarea")).to_have_value(GUESS)
+    expect(account).to_contain_text("you → not answered")
+    expect(account).not_to_contain_text(question)
+    for variant in (BY_ANSWER["A: formal"], BY_ANSWER["A: informal"]):  # on their cards, not in the account
+        expect(account).not_to_contain_text(variant)
+    lines = [line.strip() for line in account.inner_text().splitlines() if line.strip()]
+    assert "you → not answered" in lines, lines
+
+    reply = replies.last
+    expect(reply).to_contain_text(GUESS)
+    expect(reply).to_contain_text("under the translation")
+    said = [line.strip() for line in reply.inner_text().splitlines() if line.strip()]
+    assert len(said) <= 2 and not set(said) & set(lines), (said, lines)
+    page.screenshot(path=str(ARTIFACTS / "page-account-said-once.png"), full_page=True)

@@ -17,6 +17,7 @@ from .labels import answer_options
 
 log = logging.getLogger("intercpt.ui")
 LABEL_CHARS = 60  # the most of a text a label quotes
+ACCOUNT_POINTER = "_Choices and checks: under the translation._"
 
 _CLI_FLAGS = re.compile(r"\s*\((?:[^()]*\s)?--[a-z][\w-]*[^()]*\)|\s--[a-z][\w-]*")
 _BACKEND_CAUSES = (("timeout", "the model server did not answer in time"),
@@ -53,10 +54,12 @@ def error_message(text: str) -> gr.ChatMessage:
 
 
 def account_lines(transcript: Transcript) -> list[str]:
-    """The chain's account, and how many of the session glossary's terms the source holds."""
+    """The chain's account as the page shows it under the translation, and how many of the session
+    glossary's terms the source holds: brief, since the answer rows name each question and the cards hold
+    each alternative."""
     terms = len(transcript.terms)
     glossary = [f"terms: {terms} from your glossary"] if terms else []
-    return glossary + explain(transcript)
+    return glossary + explain(transcript, brief=True)
 
 
 def account_markdown(transcript: Transcript) -> str:
@@ -64,9 +67,9 @@ def account_markdown(transcript: Transcript) -> str:
 
 
 def result_message(transcript: Transcript) -> gr.ChatMessage:
-    """The translation as the conversation's last message, with its account."""
-    account = account_markdown(transcript)
-    return gr.ChatMessage(content=f"**{transcript.translation}**" + (f"\n\n{account}" if account else ""))
+    """The translation as the conversation's last message, pointing to its account (under the translation
+    box, never repeated in the chat)."""
+    return gr.ChatMessage(content=f"**{transcript.translation}**\n\n{ACCOUNT_POINTER}")
 
 
 def translation_label(source: Transcript | str | None) -> str:
