@@ -14,6 +14,8 @@ import pytest
 import assistant.backends
 from assistant.cli import main as cli
 from assistant.cli.main import main
+from tests.fakes import StepFake
+from tests.test_fidelity import ECHOES, REFERENCE, SOURCE
 
 
 @pytest.fixture
@@ -186,3 +188,24 @@ def test_only_the_chosen_command_is_imported():
             "print(sorted({m.split('.')[0] for m in sys.modules} & {'ui', 'evaluation', 'gradio', 'torch'}))")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert result.stdout.strip().splitlines()[-1] == "[]"
+
+
+@pytest.mark.parametrize("echo", ECHOES)
+def test_translate_delivers_no_sentence_restating_an_answer_and_ticks_none(echo, loads, capsys):
+    """#26: a reply that appends a translated instruction to a right translation is printed without it;
+    the account and the record say it was removed, and no passed check names it."""
+    loads.model = StepFake(translate=[f"{REFERENCE} {echo}"], calls=[])
+    argv = ["translate", SOURCE, "--to", "fr", "--answer", "formal", "--answer", "a man",
+            "--model", "openai:http://127.0.0.1:9/v1#m"]
+    assert main(argv) == 0
+    printed = capsys.readouterr()
+    assert printed.out.strip() == REFERENCE
+    assert f"✂ removed « {echo} »" in printed.err
+    assert not [line for line in printed.err.splitlines() if echo in line and "✓" in line], printed.err
+    assert main([*argv, "--json"]) == 0
+    transcript = json.loads(capsys.readouterr().out)
+    assert transcript["translation"] == REFERENCE
+    (fidelity,) = [c for c in transcript["checks"] if c["name"] == "fidelity"]
+    assert f"removed “{echo}”" in fidelity["observed"] and f"{echo}: removed" in fidelity["features"]
+    assert not [c for c in transcript["checks"] if c["status"] == "pass" and c["name"] != "fidelity"
+                and echo in json.dumps(c, ensure_ascii=False)]

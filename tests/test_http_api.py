@@ -14,6 +14,7 @@ from assistant.ambiguity import get_type
 from assistant.chain import Assistant
 from assistant.transcript import Transcript
 from tests.fakes import StepFake, prompt_step
+from tests.test_fidelity import ECHOES, REFERENCE, SOURCE
 from ui.server import ServerSettings, build_app, exposure_warnings, upload_names
 
 KEY = {"Authorization": "DeepL-Auth-Key k1"}
@@ -442,3 +443,40 @@ def test_bad_auth_settings_fail_in_one_line():
     with pytest.raises(InputError, match="USER:PASSWORD"):
         ServerSettings(auth="nopassword").credentials()
     assert json.dumps(ServerSettings(auth="ann:pw").credentials()) == '["ann", "pw"]'
+
+
+# --- #26: what each API delivers is the translation only -----------------------------------------------
+
+def _deepl(client) -> tuple[str, list[dict]]:
+    body = deepl_translate(client, text=[SOURCE], formality="more").json()["translations"][0]
+    return body["text"], body["intercpt"]["checks"]
+
+
+def _libre(client) -> tuple[str, list[dict]]:
+    body = client.post("/translate", data={"q": SOURCE, "source": "en", "target": "fr", "formality": "more"}).json()
+    return body["translatedText"], body["intercpt"]["checks"]
+
+
+def _clarify(client) -> tuple[str, list[dict]]:
+    body = client.post("/v1/clarify", json={"text": SOURCE, "target_lang": "fr"}).json()
+    answers = {"formality": "formal", "person_gender": "a man"}
+    while not body["done"]:
+        (question,) = body["questions"]
+        body = client.post(f"/v1/clarify/{body['session']}", json={"answers": [
+            {"question": question["id"], "answer": answers[question["ambiguity"]]}]}).json()
+    return body["transcript"]["translation"], body["transcript"]["checks"]
+
+
+@pytest.mark.parametrize("echo", ECHOES)
+@pytest.mark.parametrize("api", [_deepl, _libre, _clarify], ids=["deepl", "libre", "clarify"])
+def test_a_sentence_restating_an_answer_is_not_delivered_and_never_a_passed_check(api, echo):
+    """A reply that appends a translated instruction ("Je m'adresse à vous formellement.") to a right
+    translation: the API delivers the translation without it, and its fidelity check records it removed."""
+    client = make_client(StepFake(translate=[f"{REFERENCE} {echo}"], calls=[]))
+    text, checks = api(client)
+    assert text == REFERENCE
+    (fidelity,) = [c for c in checks if c["name"] == "fidelity"]
+    assert f"removed “{echo}”" in fidelity["observed"] and f"{echo}: removed" in fidelity["features"]
+    assert not [c for c in checks if c["status"] == "pass" and c["name"] != "fidelity" and echo in json.dumps(
+        c, ensure_ascii=False)]
+    assert any(c["name"] == "formality" and c["status"] == "pass" for c in checks)  # the answer reached the model

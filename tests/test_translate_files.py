@@ -18,6 +18,7 @@ from assistant.cli.main import main
 from assistant.prompts import PROMPT_TAG
 from assistant.formats.placeholders import find_placeholders
 from tests.fakes import StepFake, prompt_step
+from tests.test_fidelity import ECHOES, REFERENCE, SOURCE
 from tests.test_formats import _build_docx, _runs
 
 DATA = Path(__file__).parent / "data" / "formats"
@@ -156,3 +157,22 @@ def test_out_may_not_overwrite_the_input(tmp_path, capsys):
     po.write_text((DATA / "messages.po").read_text(encoding="utf-8"), encoding="utf-8")
     assert main(["translate", "--file", str(po), "--to", "fr", "--out", str(po)]) == 1
     assert "would overwrite" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("echo", ECHOES)
+def test_a_po_entry_gets_no_sentence_restating_an_answer(echo, monkeypatch, tmp_path, capsys):
+    """#26 in a file: a reply that appends a translated instruction to a right translation is written
+    to the catalogue without it, and the unit's fidelity check records it removed."""
+    model = StepFake(translate=[f"{REFERENCE} {echo}"], calls=[])
+    monkeypatch.setattr(assistant.backends, "load_chat_model", lambda spec, generation=None: model)
+    source, out = tmp_path / "messages.po", tmp_path / "messages.fr.po"
+    source.write_text(f'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n\n'
+                      f'msgid "{SOURCE}"\nmsgstr ""\n', encoding="utf-8")
+    record = translate_file(source, out, capsys, answers=("formal", "a man"))
+    (entry,) = polib.pofile(str(out))
+    assert entry.msgstr == REFERENCE and "fuzzy" not in entry.flags
+    checks = [c for transcript in record["transcripts"] for c in transcript["checks"]]
+    (fidelity,) = [c for c in checks if c["name"] == "fidelity"]
+    assert f"removed “{echo}”" in fidelity["observed"] and f"{echo}: removed" in fidelity["features"]
+    assert not [c for c in checks if c["status"] == "pass" and c["name"] != "fidelity" and echo in json.dumps(
+        c, ensure_ascii=False)]
