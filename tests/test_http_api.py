@@ -500,3 +500,16 @@ def test_with_no_answer_an_added_sentence_is_still_neither_delivered_nor_passed(
         text, checks = body["text"], body["intercpt"]["checks"]
     (fidelity,) = [c for c in checks if c["name"] == "fidelity"]
     assert echo not in text or fidelity["status"] != "pass", fidelity["observed"]
+
+
+def test_the_deepl_client_reads_the_translation_without_the_restated_answer():
+    """The same through DeepL's own Python library against the app served on a loopback port."""
+    import deepl
+
+    from tests.browser import serving
+
+    client = make_client(StepFake(translate=[f"{REFERENCE} {ECHOES[0]}"], calls=[]))
+    with serving(client.app) as url:
+        translator = deepl.Translator("any-key-on-loopback", server_url=url.rstrip("/"))
+        result = translator.translate_text(SOURCE, source_lang="EN", target_lang="FR", formality="more")
+    assert result.text == REFERENCE
