@@ -95,8 +95,9 @@ def _antecedent(pronoun: Any, candidates: list[Mention], by_head: dict[int, Ment
     """The one candidate the grammar leaves, or None. A reflexive is its clause's subject ("asked
     herself"); any other object pronoun is never a co-argument of its own verb ("the nurse told
     him"); a possessive in the "for" phrase of a verb of judging belongs to its object ("thanked the
-    designer for her help"), one on a conjunct to the first conjunct ("the manager and his chef"). Preferences (the subject, the nearest) are not enough: reading most
-    pronouns takes knowledge of the world, and a wrong guess settles the person the text leaves open."""
+    designer for her help"), one on a conjunct to the first conjunct ("the manager and his chef").
+    Preferences (the subject, the nearest) are not enough: reading most pronouns takes knowledge of
+    the world, and a wrong guess settles the person the text leaves open."""
     subject = clause_subject(pronoun)
     if subject is not None and subject.lower_ in ("who", "that", "which") and subject.head.dep_ == "relcl":
         subject = subject.head.head  # "the teacher, who thanked her": the teacher

@@ -152,7 +152,6 @@ def other_people(source: str, mentions: tuple[Mention, ...], asked: Mention, nam
                  and m.head.lower() != asked.head.lower() and m.head not in asked.agreement)
 
 
-@lru_cache(maxsize=256)
 def _restating_heads(source: str) -> frozenset[int]:
     """The tokens of ``source`` that restate another mention: predicates and appositives."""
     return frozenset(t.i for t in _parse(source) if t.dep_ in ("attr", "acomp", "oprd", "appos"))
@@ -195,7 +194,9 @@ def _same_referent(a: Mention, b: Mention) -> bool:
     return coordinated and PLURAL in (a.number, b.number)
 
 
+@lru_cache(maxsize=256)
 def _parse(text: str) -> Any:
+    """The source's parse, one per text: its mentions and the checks of its translations read the same one."""
     from .pipelines import english_pipeline
 
     doc = english_pipeline()(text.replace(PLACEHOLDER, PLACEHOLDER_STAND_IN))
