@@ -123,6 +123,14 @@ def test_the_readme_links_every_page_of_the_site():
     assert not missing, f"pages linked neither from README.md nor from the overview: {missing}"
 
 
+def test_every_markdown_file_under_docs_is_a_page_of_the_site():
+    """docs/mkdocs.yml reads its pages from docs/pages/ (and fails on one missing from its nav); a
+    Markdown file elsewhere under docs/ would be in no site at all."""
+    stray = [str(path.relative_to(REPO)) for path in (REPO / "docs").rglob("*.md")
+             if PAGES not in path.parents and "_build" not in path.parts]
+    assert not stray, f"move {stray} into docs/pages/ and name it in the nav of docs/mkdocs.yml"
+
+
 INTERCPT_COMMANDS = commands_of("intercpt")
 
 
