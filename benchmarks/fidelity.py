@@ -2,7 +2,7 @@
 
     python benchmarks/fidelity.py [--data DIR] [--every N] [--out benchmarks/results/fidelity.md]
     python benchmarks/fidelity.py --translate-reminders GGUF   # once: the model's translations of the reminders
-    python benchmarks/fidelity.py --model GGUF --limit 20      # also: clarified translations by a real model
+    python benchmarks/fidelity.py --model GGUF --limit 34      # instead: clarified translations by a real model
 
 Sets, built mechanically before the check was tuned, from CoCoA-MT train's dev half (every ``--every``-th
 English source, fr/de/es, both professional references of each):
@@ -16,6 +16,15 @@ English source, fr/de/es, both professional references of each):
 - omissions: each reference of a source of two or more sentences, without its last sentence. Rule:
   an omission must be found.
 Each is measured with the sentence encoder and with the word fallback (the encoder absent).
+
+With ``--model``, the chain itself translates the first ``--limit`` sources of each language's dev half
+(each with its formal and its informal item: the oracle answers the register question), greedy, and
+each translation is read twice, as the model drafted it and as the chain delivered it, by the same
+rule (independent of the check's own condition that the output has more sentences than the source):
+a sentence whose best encoder similarity to any source sentence or pair of neighbours is below
+``NO_COUNTERPART_MAX`` matches no source sentence; one closer to a prompt line than to the source (at
+least ``ECHO_MIN``) restates the prompt. The register of the delivered translation is read by the
+product's reader against the answer.
 """
 
 from __future__ import annotations
@@ -30,14 +39,17 @@ import yaml
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from assistant.ambiguity import get_type  # noqa: E402
-from assistant.fidelity import compare, source_pieces, translation_pieces, without_pieces  # noqa: E402
-from assistant.steps import _reminders, clarifications  # noqa: E402
+from assistant.ambiguity import get_type, section_reminders  # noqa: E402
+from assistant.checks import read_formality, without_markup  # noqa: E402
+from assistant.fidelity import (ECHO_MIN, ENCODER, NO_COUNTERPART_MAX, compare, source_pieces,  # noqa: E402
+                                translation_pieces, without_pieces)
+from assistant.steps import clarifications  # noqa: E402
 from assistant.transcript import Transcript, Turn  # noqa: E402
 from tests.dev_sets import cocoa_items  # noqa: E402
 
 LANGS = ("fr", "de", "es")
 REMINDERS = ROOT / "benchmarks" / "fidelity_reminders.yaml"
+RESULTS = ROOT / "benchmarks" / "results"
 # The reminder lines a prompt may carry, by (check, label): the ones the chain adds after an answer.
 REMINDER_KEYS = (("formality", "formal"), ("formality", "informal"), ("formality", "several"),
                  ("person_gender", "masculine"), ("person_gender", "feminine"))
@@ -49,11 +61,10 @@ def translate_reminders(model_path: str) -> None:
     from assistant.steps import ModelSteps
 
     steps = ModelSteps(load_chat_model(ModelSpec.parse(f"llamacpp:{model_path}")))
-    table = _reminders()
     out = {"model": Path(model_path).name, "translations": {}}
     for lang in LANGS:
         out["translations"][lang] = {
-            f"{check}.{label}": steps.translate(Transcript(table[check][label][lang], lang, "no-extra", "m"))
+            f"{check}.{label}": steps.translate(Transcript(section_reminders(check).get(label, lang), lang, "no-extra", "m"))
             for check, label in REMINDER_KEYS}
     header = ("# The product's plain translation step (prompts/translate.yaml) on each reminder line of\n"
               "# prompts/reminders.yaml, by the model named below: python benchmarks/fidelity.py --translate-reminders GGUF.\n")
@@ -67,7 +78,7 @@ def prompt_lines(item, reminder: tuple[str, str]) -> list[str]:
                 answer=item.attributes["formality"], answered_by="oracle")
     lines = clarifications(Transcript(item.src, item.lang, "interactive", "m"), [turn])
     check, label = reminder
-    return lines + [line for line in [_reminders()[check][label][item.lang]] if line not in lines]
+    return lines + [line for line in [section_reminders(check).get(label, item.lang)] if line not in lines]
 
 
 def measure(data: Path, every: int, use_encoder: bool) -> tuple[list[str], list[str]]:
@@ -104,17 +115,99 @@ def measure(data: Path, every: int, use_encoder: bool) -> tuple[list[str], list[
     return rows, misses
 
 
+def unmatched(source: str, translation: str, lang: str, prompt_lines: list[str], encode) -> tuple[list[str], list[str]]:
+    """(sentences matching no source sentence, sentences restating a prompt line) of ``translation``."""
+    sources = [p.text for p in source_pieces(source) if without_markup(p.text)]
+    outputs = [p.text for p in translation_pieces(translation, lang) if without_markup(p.text)]
+    if not sources or not outputs:
+        return [], []
+    windows = sources + [f"{a} {b}" for a, b in zip(sources, sources[1:])]
+    vectors = encode([*windows, *outputs, *prompt_lines])
+    src, out, prompt = vectors[:len(windows)], vectors[len(windows):len(windows) + len(outputs)], vectors[
+        len(windows) + len(outputs):]
+    to_source = (out @ src.T).max(axis=1)
+    to_prompt = (out @ prompt.T).max(axis=1) if prompt_lines else [-1.0] * len(outputs)
+    return ([o for o, s in zip(outputs, to_source) if s < NO_COUNTERPART_MAX],
+            [o for o, s, e in zip(outputs, to_source, to_prompt) if e >= ECHO_MIN and e > s])
+
+
+def model_run(data: Path, every: int, model_path: str, limit: int) -> str:
+    """Clarified translations by the chain on ``model_path``: what the drafts and the delivered
+    translations add, and whether the delivered ones keep the register answered."""
+    from assistant.backends import GenerationConfig, ModelSpec, load_chat_model
+    from assistant.chain import Assistant
+    from assistant.context.encoders import load_encoder
+    from assistant.usage import total
+    from assistant.users import OracleUser
+
+    spec = ModelSpec.parse(f"llamacpp:{model_path}")
+    assistant = Assistant.for_model(load_chat_model(spec, GenerationConfig(temperature=0.0, seed=0)), spec)
+    encode = load_encoder(ENCODER)
+    rows, found = [], []
+    totals = {"n": 0, "draft": 0, "draft_echo": 0, "delivered": 0, "delivered_echo": 0}
+    for lang in LANGS:
+        sources = list(dict.fromkeys(i.src for i in cocoa_items(data / "cocoa-mt", lang, every)))[:limit]
+        items = [i for i in cocoa_items(data / "cocoa-mt", lang, every) if i.src in sources]
+        counts = {"n": 0, "draft": 0, "draft_echo": 0, "delivered": 0, "delivered_echo": 0, "agree": 0, "read": 0,
+                  "calls": 0}
+        for item in items:
+            gold = item.attributes["formality"]
+            dialogue = assistant.start(item.src, lang)
+            draft = "".join(step.text for step in dialogue.drive(OracleUser({"formality": gold}))
+                            if step.kind == "token")
+            t = dialogue.transcript
+            lines = clarifications(t, t.turns)
+            counts["n"] += 1
+            counts["calls"] += total(t.usage.values()).calls
+            for name, text in (("draft", draft), ("delivered", t.translation or "")):
+                extra, echo = unmatched(item.src, text, lang, lines, encode)
+                counts[name] += bool(extra)
+                counts[f"{name}_echo"] += bool(echo)
+                found += [f"- {name}, {lang} ({gold}): {s!r} in {text!r} (source {item.src!r})" for s in extra]
+            reading = read_formality(t.translation or "", lang)
+            counts["read"] += reading is not None
+            counts["agree"] += reading == gold
+        for key in totals:
+            totals[key] += counts[key]
+        n = counts["n"]
+        rows.append(f"| {lang} | {n} | {counts['draft']} | {counts['draft_echo']} | {counts['delivered']} | "
+                    f"{counts['delivered_echo']} | {counts['agree']}/{counts['read']} | {counts['read']}/{n} | "
+                    f"{counts['calls'] / n:.2f} |")
+    rows.append(f"| all | {totals['n']} | {totals['draft']} | {totals['draft_echo']} | {totals['delivered']} | "
+                f"{totals['delivered_echo']} | | | |")
+    return ("| lang | translations | drafts with a sentence matching no source sentence | drafts restating the "
+            "prompt | delivered with a sentence matching no source sentence | delivered restating the prompt | "
+            "register as answered, where read | register read | model calls per translation |\n"
+            "|---|---|---|---|---|---|---|---|---|\n" + "\n".join(rows)
+            + "\n\n## Every sentence matching no source sentence\n\n" + ("\n".join(found) or "none") + "\n")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--data", type=Path, default=Path("/work/shared/datasets"))
     parser.add_argument("--every", type=int, default=2, help="every N-th source of CoCoA-MT train (2: the dev half)")
-    parser.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results" / "fidelity.md")
+    parser.add_argument("--out", type=Path, help="default: benchmarks/results/fidelity.md, with --model "
+                        "benchmarks/results/fidelity-MODEL.md")
     parser.add_argument("--translate-reminders", metavar="GGUF", help="write fidelity_reminders.yaml with this model")
+    parser.add_argument("--model", metavar="GGUF", help="instead, measure the chain's clarified translations by this model")
+    parser.add_argument("--limit", type=int, default=34, help="with --model: sources per language (each twice)")
     args = parser.parse_args()
     if args.translate_reminders:
         translate_reminders(args.translate_reminders)
         return
     start = time.perf_counter()
+    if args.model:
+        table = model_run(args.data, args.every, args.model, args.limit)
+        text = (f"# Fidelity of the chain's clarified translations: {Path(args.model).name}\n\n"
+                f"`python benchmarks/fidelity.py --model {Path(args.model).name} --limit {args.limit} --every "
+                f"{args.every}` ({time.perf_counter() - start:.0f} s): the first {args.limit} sources of CoCoA-MT "
+                "train's dev half per language, each as its formal and its informal item, the oracle answering "
+                "the register question; llama.cpp, greedy (temperature 0, seed 0). Rules: the script's docstring. "
+                "A test model's translations check the plumbing; they say nothing of translation quality.\n\n"
+                + table)
+        (args.out or RESULTS / f"fidelity-{Path(args.model).stem}.md").write_text(text, encoding="utf-8")
+        print(text)
+        return
     rows, misses = [], []
     for use_encoder in (True, False):
         r, m = measure(args.data, args.every, use_encoder)
@@ -128,7 +221,7 @@ def main() -> None:
             "| lang | signal | references | references flagged (false positives) | appended reminder caught | "
             "caught and nothing else | last sentence dropped, caught |\n|---|---|---|---|---|---|---|\n"
             + "\n".join(rows) + "\n\n## Every false positive and missed addition\n\n" + "\n".join(misses) + "\n")
-    args.out.write_text(text, encoding="utf-8")
+    (args.out or RESULTS / "fidelity.md").write_text(text, encoding="utf-8")
     print(text)
 
 
