@@ -5,8 +5,8 @@ translates that instruction too and appends it ("Je vous prie de vous adresser f
 drops a sentence; length and language checks pass both. Here every output sentence (and line, for
 markup) is compared with the source's sentences and with the lines the chain itself put in the
 prompt, by a multilingual sentence encoder: an output sentence that reads as a prompt line rather
-than as any part of the source, or (where the output has more sentences than the source) as nothing
-of the source at all, is an addition; a source sentence that nothing in the output reads as is an
+than as any part of the source, or (beyond the source's count of sentences) as nothing of the source
+at all, is an addition; a source sentence that nothing in the output reads as is an
 omission. Without the encoder, an addition is recognised only by the words it shares with
 the prompt and not with the source (no omission can then be read).
 """
@@ -163,9 +163,15 @@ def _by_encoder(sources: list[Piece], outputs: list[Piece], prompt_lines: list[s
     prompt = vectors[len(source_windows) + len(output_windows):]
     to_source = (out[:len(outputs)] @ src.T).max(axis=1)
     to_prompt = (out[:len(outputs)] @ prompt.T).max(axis=1) if len(prompt_lines) else [-1.0] * len(outputs)
-    more = len(outputs) > len(sources)
-    added = tuple(p for p, s, e in zip(outputs, to_source, to_prompt)
-                  if e >= ECHO_MIN and e > s or more and s < NO_COUNTERPART_MAX and _counted(p))
+    echoes = {i for i, (s, e) in enumerate(zip(to_source, to_prompt)) if e >= ECHO_MIN and e > s}
+    # Beyond the source's count, the sentences least like any of the source's are added if they read as none
+    # of it: never more than the surplus, and only beside a translation (a reply that translates nothing,
+    # an answer or English, is the language check's to catch).
+    translates = max(to_source) >= NO_COUNTERPART_MAX
+    surplus = sorted((i for i in range(len(outputs)) if i not in echoes), key=lambda i: to_source[i])[
+        :max(len(outputs) - len(sources) - len(echoes), 0) if translates else 0]
+    unmatched = {i for i in surplus if to_source[i] < NO_COUNTERPART_MAX and _counted(outputs[i])}
+    added = tuple(p for i, p in enumerate(outputs) if i in echoes | unmatched)
     covered = (src[:len(sources)] @ out.T).max(axis=1)
     omitted = tuple(p for p, c in zip(sources, covered) if c < NO_COUNTERPART_MAX and _counted(p))
     return Fidelity(added, omitted, "encoder")
