@@ -49,8 +49,9 @@ def register_data_set(data_set: DataSet) -> None:
     DATA_SETS[data_set.name] = data_set
 
 
-# The registration point: a new data set is a module evaluation/loaders/<name>.py with its layout,
-# its gold derivation and ``load``, plus one line here.
+# The registration point: a new data set is a module evaluation/loaders/<name>.py that reads its
+# rows and derives their gold (``load``), a datasets/<name>/layout.yaml that says which ambiguity
+# type its items are of, plus one line here.
 register_data_set(DataSet("ambigmt", "evaluation.loaders.ambigmt:load", typed=True, fetch=ambigmt_folder,
                           layout=ambigmt.EXPECTED))
 register_data_set(DataSet("jsonl", "evaluation.loaders.jsonl:load",
