@@ -13,7 +13,7 @@ prompt cache load once:
 
 - GATE fr, the dev half (``gate:DATA/gate``): a person's gender;
 - CoCoA-MT train fr (``cocoa-mt:DATA/cocoa-mt``): the register of "you";
-- AmbigMT dev, it_resolution fr (``ambigmt:DATA/ambigmt-dev``): what "it" is;
+- AmbigMT dev fr, the types of the family ``referent`` (``ambigmt:DATA/ambigmt-dev``): what "it" is;
 - ``datasets/fixtures/nothing_ambiguous.jsonl`` fr: texts with nothing to ask (the needless-question rate).
 
 Only the intercpt method asks, so the baselines are not run, except with ``--baseline``: no-extra (the
@@ -49,11 +49,13 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 MODEL = Path("/root/.cache/test-models/qwen2.5-coder-1.5b/qwen2.5-coder-1.5b-instruct-q4_k_m.gguf")
 LANG = "fr"
-# name -> (--data value with {data} and {root} to fill, --types)
+# name -> (--data value with {data} and {root} to fill, the family of the AmbigMT types it takes or
+# None: all its items). The family is read in this checkout's table and the types passed to the
+# revision as --types: an older revision knows the names only.
 SETS = {
     "gate": ("gate:{data}/gate", None),
     "cocoa-mt": ("cocoa-mt:{data}/cocoa-mt", None),
-    "ambigmt-it": ("ambigmt:{data}/ambigmt-dev", ("it_resolution",)),
+    "ambigmt-it": ("ambigmt:{data}/ambigmt-dev", "referent"),
     "nothing-ambiguous": ("{root}/datasets/fixtures/nothing_ambiguous.jsonl", None),
 }
 ASKING = ("ask_recall", "question_precision", "questions_per_item", "needless_rate")
@@ -66,6 +68,13 @@ def git(*args: str) -> str:
     return subprocess.run(["git", "-C", str(ROOT), *args], check=True, capture_output=True, text=True).stdout.strip()
 
 
+def set_types() -> dict[str, list[str]]:
+    """The AmbigMT types of each set that takes them, by its family in this checkout's table."""
+    from evaluation.loaders.ambigmt import types_of_family
+
+    return {name: list(types_of_family(family)) for name, (_, family) in SETS.items() if family}
+
+
 def at_revision(args: argparse.Namespace) -> int:
     """Check REV out into a temporary worktree and run this script's ``--inside`` mode there."""
     short = git("rev-parse", "--short=7", f"{args.rev}^{{commit}}")
@@ -76,7 +85,7 @@ def at_revision(args: argparse.Namespace) -> int:
         command = [sys.executable, str(Path(__file__).resolve()), "--inside", short, "--model", str(args.model),
                    "--limit", str(args.limit), "--seed", str(args.seed), "--data", str(args.data),
                    "--runs", str(args.runs.resolve()), "--out", str(args.out.resolve()), "--sets", *args.sets,
-                   *(["--baseline"] if args.baseline else [])]
+                   "--types", json.dumps(set_types()), *(["--baseline"] if args.baseline else [])]
         env = {**os.environ, "PYTHONPATH": str(tree)}
         return subprocess.run(command, cwd=tree, env=env).returncode
     finally:
@@ -115,7 +124,10 @@ def inside(args: argparse.Namespace) -> int:
     results: dict[str, Any] = {"revision": args.inside, "model": str(args.model), "lang": LANG,
                                "limit": args.limit, "seed": args.seed, "sets": {}}
     started = time.perf_counter()
-    for name, (data, types) in ((n, SETS[n]) for n in args.sets):
+    types_of = json.loads(args.types)
+    for name, (data, _) in ((n, SETS[n]) for n in args.sets):
+        types = tuple(types_of[name]) if name in types_of else None
+
         def run(method: str, folder: str) -> tuple[Any, dict[str, Any], dict[str, int]]:
             config = EvalConfig(out=args.runs / args.inside / folder, data=data.format(data=args.data, root=ROOT),
                                 types=types, langs=(LANG,), methods=(method,), translator=f"llamacpp:{args.model}",
@@ -227,8 +239,13 @@ def render(results: dict[str, Any]) -> str:
 
 MEASURES = (("ask_recall", "ask recall %"), ("question_precision", "question precision %"),
             ("needless_rate", "needless rate %"), ("questions_per_item", "questions / item"))
-NAMES = {"gate": "GATE fr", "cocoa-mt": "CoCoA-MT train fr", "ambigmt-it": "AmbigMT dev it_resolution fr",
-         "nothing-ambiguous": "nothing ambiguous fr"}
+TITLES = {"gate": "GATE fr", "cocoa-mt": "CoCoA-MT train fr", "ambigmt-it": "AmbigMT dev {types} fr",
+          "nothing-ambiguous": "nothing ambiguous fr"}
+
+
+def set_title(name: str) -> str:
+    """A set's name in the comparison table, with the AmbigMT types it takes."""
+    return TITLES.get(name, name).format(types=" ".join(set_types().get(name, ())))
 
 
 def compare(revisions: list[str], out: Path) -> str:
@@ -250,7 +267,7 @@ def compare(revisions: list[str], out: Path) -> str:
                  ("model time × no-extra", [str((f.get("vs_no_extra") or {}).get("model_time", "—")) for f in found]),
                  ("model calls × no-extra", [str((f.get("vs_no_extra") or {}).get("calls", "—")) for f in found])]
         for i, (label, cells) in enumerate(rows):
-            first = f"{NAMES.get(name, name)} ({found[0].get('n', '—')})" if i == 0 else ""
+            first = f"{set_title(name)} ({found[0].get('n', '—')})" if i == 0 else ""
             lines.append(f"| {first} | {label} | " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
 
@@ -259,6 +276,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("rev", nargs="?", help="the git revision to measure (a commit, branch or HEAD)")
     parser.add_argument("--inside", metavar="SHORT_HASH", help=argparse.SUPPRESS)  # run at a checkout
+    parser.add_argument("--types", default="{}", help=argparse.SUPPRESS)  # set_types() of the calling checkout
     parser.add_argument("--model", type=Path, default=MODEL, help="the GGUF file (default: %(default)s)")
     parser.add_argument("--limit", type=int, default=6, help="items per set, a seeded sample (default 6)")
     parser.add_argument("--seed", type=int, default=0)

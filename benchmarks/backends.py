@@ -44,11 +44,10 @@ sys.path.insert(0, str(HERE.parent))
 
 from assistant.backends import vllm as vllm_backend  # noqa: E402
 from assistant.backends.llamacpp import LlamaCppChatModel, thread_count  # noqa: E402
-from assistant.ambiguity import get_type  # noqa: E402
 from assistant.prompts import load_prompt  # noqa: E402
 
-from serving import default_model, log, machine, write_results  # noqa: E402
-from timing import interactive_latency  # noqa: E402
+from serving import address_label, default_model, log, machine, write_results  # noqa: E402
+from timing import interactive_latency, warm_up_gold  # noqa: E402
 import vllm_startup  # noqa: E402
 
 TARGET_LANG = "fr"
@@ -112,7 +111,7 @@ def prompt_text() -> str:
     """The chain's detection prompt (system text and few-shot examples), a realistic prefill."""
     prompt = load_prompt("detect")
     messages = prompt.chat_prompt(TARGET_LANG, tuple(prompt.examples)).format_messages(
-        source="Are you sure?", span="you", ambiguity=get_type("formality").label)
+        source="Are you sure?", span="you", ambiguity=address_label())
     return "\n".join(str(m.content) for m in messages)
 
 
@@ -237,7 +236,8 @@ def before_latency(revision: str, specs: dict[str, str], sentences: list[str]) -
                 log(f"  {name} at {revision}")
                 env = dict(os.environ, PYTHONPATH=str(checkout))
                 done = subprocess.run([sys.executable, str(HERE / "latency_at_revision.py"), spec, TARGET_LANG,
-                                       *sentences], cwd=checkout, env=env, capture_output=True, text=True, check=False)
+                                       json.dumps(warm_up_gold()), *sentences],
+                                      cwd=checkout, env=env, capture_output=True, text=True, check=False)
                 if done.returncode != 0:
                     raise RuntimeError(f"{name} at {revision} failed: {done.stderr[-2000:]}")
                 results[name] = json.loads(done.stdout.strip().splitlines()[-1])

@@ -1,9 +1,9 @@
 """How much of the disambiguating evidence survives when a context is bounded to a token budget.
 
-On the AmbigMT neutral_professions and neutral_names dev data, for each strategy and budget:
-the share of items whose bounded context still gives the person's gender by its pronouns
-(the rule that derives the gold label from the full context), the share that still names the
-person the source names, and the tokens saved. Budgets are spaCy word tokens, as in
+On the AmbigMT dev data of the types that ask for a person's gender (named people, professions),
+for each strategy and budget: the share of items whose bounded context still gives the person's
+gender by its pronouns (the rule that derives the gold label from the full context), the share that
+still names the person the source names, and the tokens saved. Budgets are spaCy word tokens, as in
 ``assistant.context``; ``--lm-tokenizer`` also reports how many tokens of a real model's
 tokenizer one spaCy token is on these contexts.
 
@@ -23,12 +23,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from assistant.ambiguity import get_type  # noqa: E402
 from assistant.detection import PLACEHOLDER, find_candidates  # noqa: E402
 from assistant.context import ContextPolicy, count_tokens  # noqa: E402
 from evaluation.loaders import ambigmt  # noqa: E402
 from evaluation.loaders.ambigmt import gender_from_pronouns  # noqa: E402
 
-TYPES = ("neutral_professions", "neutral_names")
+TYPES = ambigmt.types_of_family("gender")
+NAMES_RULE = "person_names"  # the pre-pass rule that finds a named person (assistant/detection.py)
 STRATEGIES = ("extract", "truncate-head", "truncate-tail")
 
 
@@ -73,7 +75,8 @@ def load_cases(root: Path, kind: str) -> list[Case]:
         # the gender question's spans, as the chain would ask it; none found: every cue counts
         candidates = [c for c in find_candidates(item.src, item.lang) if c.ambiguity in TYPES]
         focus = tuple(c.span for c in candidates)
-        name = next((c.span for c in candidates if c.ambiguity == "neutral_names" and c.span != PLACEHOLDER), None)
+        name = next((c.span for c in candidates
+                     if get_type(c.ambiguity).detect == NAMES_RULE and c.span != PLACEHOLDER), None)
         cases.append(Case(item.src, item.context, item.lang, item.attributes["gender"], focus,
                           name if name and mentions(item.context, name) else None, count_tokens(item.context)))
     return cases

@@ -26,7 +26,7 @@ sys.path.insert(0, str(ROOT))
 
 import yaml  # noqa: E402
 
-from assistant.ambiguity import family_of  # noqa: E402
+from assistant.ambiguity import family_of, get_type  # noqa: E402
 from assistant.backends import GenerationConfig, ModelSpec, load_chat_model  # noqa: E402
 from assistant.chain import MAX_QUESTIONS_LIMIT, Assistant  # noqa: E402
 from assistant.checks import read_formality, read_person_gender  # noqa: E402
@@ -73,13 +73,13 @@ def cocoa(data: Path, lang: str, every: int, rows: list[str]) -> None:
                 f"{pct(sum(n for n, a in shown if a), sum(a for _, a in shown))} |")
     rows.append(f"| CoCoA-MT train {lang} | gender of \"I\"/\"you\" asked where the feminine references differ | "
                 f"{pct(sum(a for n, a in shown if n), sum(n for n, _ in shown))} |")
-    accuracy_rows(f"CoCoA-MT train {lang} references", [(formality_reading(i), i.attributes["formality"])
-                                                         for i in items], rows)
+    accuracy_rows(f"CoCoA-MT train {lang} references",
+                  [(formality_reading(i), i.attributes[get_type(i.type).gold]) for i in items], rows)
 
 
 def ambigmt_people(data: Path, rows: list[str]) -> None:
-    for kind, langs in (("neutral_names", ("de", "es", "fr")), ("neutral_professions", ("de", "es"))):
-        for lang in langs:
+    for kind in ambigmt.types_of_family("gender"):
+        for lang in ambigmt.LAYOUT[kind].langs:
             items = ambigmt.load(data / "ambigmt-dev", [lang], LoadReport(), types=[kind])
             found = sum(any(family_of(c.ambiguity) == "gender" for c in find_candidates(i.src, lang)) for i in items)
             rows.append(f"| AmbigMT {kind} {lang} | gender question | {pct(found, len(items))} |")
@@ -195,11 +195,12 @@ def needed_questions(rows: list[str]) -> None:
 
 
 def ambigmt_it(data: Path, rows: list[str]) -> None:
-    for lang in ("de", "es", "fr"):
-        sources = list(dict.fromkeys(i.src for i in ambigmt.load(data / "ambigmt-dev", [lang], LoadReport(),
-                                                                 types=["it_resolution"])))
-        rows.append(f"| AmbigMT it_resolution {lang} | \"it\" question | "
-                    f"{pct(sum(it_question(s, lang) for s in sources), len(sources))} |")
+    for kind in ambigmt.types_of_family("referent"):
+        for lang in ambigmt.LAYOUT[kind].langs:
+            sources = list(dict.fromkeys(i.src for i in ambigmt.load(data / "ambigmt-dev", [lang], LoadReport(),
+                                                                     types=[kind])))
+            rows.append(f"| AmbigMT {kind} {lang} | \"it\" question | "
+                        f"{pct(sum(it_question(s, lang) for s in sources), len(sources))} |")
 
 
 def timing(data: Path, rows: list[str]) -> None:

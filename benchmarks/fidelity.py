@@ -39,7 +39,7 @@ import yaml
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from assistant.ambiguity import get_type, section_reminders  # noqa: E402
+from assistant.ambiguity import AmbiguityType, ambiguity_types, get_type  # noqa: E402
 from assistant.checks import read_formality, without_markup  # noqa: E402
 from assistant.fidelity import (ECHO_MIN, ENCODER, NO_COUNTERPART_MAX, compare, source_pieces,  # noqa: E402
                                 translation_pieces, without_pieces)
@@ -50,9 +50,25 @@ from tests.dev_sets import cocoa_items  # noqa: E402
 LANGS = ("fr", "de", "es")
 REMINDERS = ROOT / "benchmarks" / "fidelity_reminders.yaml"
 RESULTS = ROOT / "benchmarks" / "results"
-# The reminder lines a prompt may carry, by (check, label): the ones the chain adds after an answer.
-REMINDER_KEYS = (("formality", "formal"), ("formality", "informal"), ("formality", "several"),
-                 ("person_gender", "masculine"), ("person_gender", "feminine"))
+
+
+def reminder_keys() -> tuple[tuple[AmbiguityType, str], ...]:
+    """The reminder lines a prompt may carry, the ones the chain adds after an answer: (type, label)
+    for every label of the first type of each checker that has reminders (the types a checker
+    verifies share its reminders)."""
+    first: dict[str, AmbiguityType] = {}
+    for kind in ambiguity_types().values():
+        if kind.check and kind.reminders.by_label:
+            first.setdefault(kind.check, kind)
+    return tuple((kind, label) for kind in first.values() for label in kind.reminders.by_label)
+
+
+def reminder_key(kind: AmbiguityType, label: str) -> str:
+    """A reminder's key in ``fidelity_reminders.yaml``: its checker and its label, joined by a dot."""
+    return f"{kind.check}.{label}"
+
+
+REMINDER_KEYS = reminder_keys()
 
 
 def translate_reminders(model_path: str) -> None:
@@ -64,21 +80,22 @@ def translate_reminders(model_path: str) -> None:
     out = {"model": Path(model_path).name, "translations": {}}
     for lang in LANGS:
         out["translations"][lang] = {
-            f"{check}.{label}": steps.translate(Transcript(section_reminders(check).get(label, lang), lang, "no-extra", "m"))
-            for check, label in REMINDER_KEYS}
+            reminder_key(kind, label): steps.translate(Transcript(kind.reminder(label, lang), lang, "no-extra", "m"))
+            for kind, label in REMINDER_KEYS}
     header = ("# The product's plain translation step (prompts/translate.yaml) on each reminder line of\n"
               "# prompts/reminders.yaml, by the model named below: python benchmarks/fidelity.py --translate-reminders GGUF.\n")
     REMINDERS.write_text(header + yaml.safe_dump(out, allow_unicode=True, sort_keys=False, width=200), encoding="utf-8")
 
 
-def prompt_lines(item, reminder: tuple[str, str]) -> list[str]:
-    """The lines the chain puts in the prompt after the formality answer, plus ``reminder``'s line."""
-    kind = get_type("formality")
-    turn = Turn(ambiguity="formality", span="you", question=kind.fixed_question("you", item.lang),
-                answer=item.attributes["formality"], answered_by="oracle")
+def prompt_lines(item, reminder: tuple[AmbiguityType, str]) -> list[str]:
+    """The lines the chain puts in the prompt after the answer to the item's question (its gold
+    register), plus ``reminder``'s line."""
+    kind = get_type(item.type)
+    turn = Turn(ambiguity=item.type, span="you", question=kind.fixed_question("you", item.lang),
+                answer=item.attributes[kind.gold], answered_by="oracle")
     lines = clarifications(Transcript(item.src, item.lang, "interactive", "m"), [turn])
-    check, label = reminder
-    return lines + [line for line in [section_reminders(check).get(label, item.lang)] if line not in lines]
+    reminded, label = reminder
+    return lines + [line for line in [reminded.reminder(label, item.lang)] if line not in lines]
 
 
 def measure(data: Path, every: int, use_encoder: bool) -> tuple[list[str], list[str]]:
@@ -95,7 +112,7 @@ def measure(data: Path, every: int, use_encoder: bool) -> tuple[list[str], list[
             if found.added or found.omitted:
                 flagged += 1
                 misses.append(f"- false positive ({'encoder' if use_encoder else 'words'}), {lang}: {item.src!r} → {ref!r}: {found.check().observed}")
-            extra = translated[lang][".".join(reminder)]
+            extra = translated[lang][reminder_key(*reminder)]
             found = compare(item.src, f"{ref} {extra}", lang, lines, use_encoder=use_encoder)
             hit = any(p.text == extra.strip() for p in found.added)
             caught += hit
@@ -151,9 +168,10 @@ def model_run(data: Path, every: int, model_path: str, limit: int) -> str:
         counts = {"n": 0, "draft": 0, "draft_echo": 0, "delivered": 0, "delivered_echo": 0, "agree": 0, "read": 0,
                   "calls": 0}
         for item in items:
-            gold = item.attributes["formality"]
+            attribute = get_type(item.type).gold
+            gold = item.attributes[attribute]
             dialogue = assistant.start(item.src, lang)
-            draft = "".join(step.text for step in dialogue.drive(OracleUser({"formality": gold}))
+            draft = "".join(step.text for step in dialogue.drive(OracleUser({attribute: gold}))
                             if step.kind == "token")
             t = dialogue.transcript
             lines = clarifications(t, t.turns)

@@ -47,19 +47,22 @@ DEFAULT_MODEL = Path.home() / ".cache/test-models/qwen2.5-coder-1.5b/qwen2.5-cod
 
 
 def split_sources(data: Path, count: int) -> tuple[list, list]:
-    """(sources to translate, validation items): CoCoA-MT train en-ja items grouped by source, shuffled once."""
+    """(an item of each source to translate, validation items): CoCoA-MT train en-ja items grouped by
+    source, shuffled once."""
     from evaluation.data import LoadReport
     from evaluation.loaders import cocoa_mt
 
     items = cocoa_mt.load(data, ["ja"], LoadReport(), split="train")
     sources = list(dict.fromkeys(item.src for item in items))
     random.Random(SEED).shuffle(sources)
+    by_source = {item.src: item for item in items}  # the formal and the informal item share source and type
     chosen = set(sources[:count])
-    return sources[:count], [item for item in items if item.src not in chosen]
+    return [by_source[source] for source in sources[:count]], [item for item in items if item.src not in chosen]
 
 
 def validate(items: list) -> list[str]:
     """Markdown rows: the reader's accuracy and coverage per register, by morphology and by endings."""
+    from assistant.ambiguity import get_type
     from assistant.nlp import japanese_register as reader
 
     gold = {"formal": reader.POLITE, "informal": reader.PLAIN}
@@ -70,7 +73,7 @@ def validate(items: list) -> list[str]:
         reader.morphology_available = lambda: morphology  # noqa: E731 - read this way for this row
         try:
             for level, register in gold.items():
-                refs = [item.refs[0] for item in items if item.attributes["formality"] == level]
+                refs = [item.refs[0] for item in items if item.attributes[get_type(item.type).gold] == level]
                 labels = [reader.japanese_register(ref).label for ref in refs]
                 labels = [reader.POLITE if label == reader.HONORIFIC else label for label in labels]
                 read = [label for label in labels if label is not None]
@@ -82,19 +85,20 @@ def validate(items: list) -> list[str]:
     return rows
 
 
-def translate(model: str, sources: list[str], out: Path) -> None:
-    """Translate every source after each answer with the code on ``sys.path``; one JSON line per output."""
+def translate(model: str, items: list, out: Path) -> None:
+    """Translate every item's source after each answer to the question of its type, with the code on
+    ``sys.path`` (whose loader gave the items their type); one JSON line per output."""
     from assistant.ambiguity import get_type
     from assistant.backends import ModelSpec, load_chat_model
     from assistant.steps import ModelSteps
     from assistant.transcript import Transcript, Turn
 
     steps = ModelSteps(load_chat_model(ModelSpec.parse(f"llamacpp:{model}")))
-    kind = get_type("formality")
     with out.open("w", encoding="utf-8") as sink:
-        for source in sources:
+        for item in items:
+            kind, source = get_type(item.type), item.src
             for register, position in ANSWERS.items():
-                turn = Turn("formality", "you", kind.fixed_question("you", "ja"), list(kind.options("ja")),
+                turn = Turn(item.type, "you", kind.fixed_question("you", "ja"), list(kind.options("ja")),
                             answer=kind.options("ja")[position], answered_by="oracle")
                 transcript = Transcript(source=source, target_lang="ja", method="intercpt", model=model, turns=[turn])
                 start = time.monotonic()
@@ -156,12 +160,12 @@ def main() -> None:
     parser.add_argument("--validate-only", action="store_true")
     parser.add_argument("--translate-into", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
-    sources, validation = split_sources(DATA, args.sources)
+    chosen, validation = split_sources(DATA, args.sources)
     if args.translate_into:
         import assistant
 
         print(f"translating with {Path(assistant.__file__).parent}", flush=True)
-        translate(args.model, sources, args.translate_into)
+        translate(args.model, chosen, args.translate_into)
         return
     lines = ["# Japanese register: reader validation and register kept after an answer", "",
              f"Data: CoCoA-MT train en-ja, sources shuffled with seed {SEED} (see the script's header for the "

@@ -3,9 +3,11 @@
 Run by ``backends.py`` with the working directory and ``PYTHONPATH`` at a checkout of that
 revision, so ``assistant`` is the old code. It speaks the question-by-question API the chain
 had until the dialogue learned to drive itself (``start``, ``next_question``, ``answer``,
-``finish``), which is the API of the pinned revision; it prints one JSON object.
+``finish``), which is the API of the pinned revision; it prints one JSON object. GOLD, the warm-up
+oracle's labels as a JSON object, comes from the caller (``timing.warm_up_gold``): this checkout's
+table names them, the old code only answers from them.
 
-    PYTHONPATH=<checkout> python latency_at_revision.py SPEC LANG SENTENCE...
+    PYTHONPATH=<checkout> python latency_at_revision.py SPEC LANG GOLD SENTENCE...
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ def summary(values: list[float]) -> dict:
             "p90": round(float(np.percentile(values, 90)), 3)}
 
 
-def main(spec: str, target_lang: str, sentences: list[str]) -> dict:
+def main(spec: str, target_lang: str, gold: dict[str, str], sentences: list[str]) -> dict:
     from assistant.backends import load_chat_model
     from assistant.core import Assistant
     from assistant.users import OracleUser
@@ -32,7 +34,7 @@ def main(spec: str, target_lang: str, sentences: list[str]) -> dict:
     model = load_chat_model(spec)
     assistant = Assistant.for_model(model, spec)
     for text in ("Are you ready?", "Can you help me?"):  # warm, as timing.warm does after
-        assistant.run(text, target_lang, user=OracleUser({"formality": "formal"}))
+        assistant.run(text, target_lang, user=OracleUser(gold))
     to_question, to_translation, asked = [], [], 0
     for sentence in sentences:
         started = time.perf_counter()
@@ -51,4 +53,4 @@ def main(spec: str, target_lang: str, sentences: list[str]) -> dict:
 
 
 if __name__ == "__main__":
-    print(json.dumps(main(sys.argv[1], sys.argv[2], sys.argv[3:])))
+    print(json.dumps(main(sys.argv[1], sys.argv[2], json.loads(sys.argv[3]), sys.argv[4:])))

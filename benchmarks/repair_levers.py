@@ -30,12 +30,12 @@ sys.path.insert(0, str(ROOT))
 
 from langchain_core.messages import convert_to_openai_messages  # noqa: E402
 
+from assistant.ambiguity import forbidden_for, get_type  # noqa: E402
 from assistant.backends.config import GenerationConfig  # noqa: E402
 from assistant.backends.llamacpp import load_engine, thread_count  # noqa: E402
-from assistant.checks import read_formality  # noqa: E402
+from assistant.checks import INFORMAL, read_formality  # noqa: E402
 from assistant.detection import find_candidates  # noqa: E402
 from assistant.prompts import load_prompt  # noqa: E402
-from assistant.steps import forbidden_words, repair_reminder  # noqa: E402
 from evaluation.data import LoadReport  # noqa: E402
 from evaluation.loaders import cocoa_mt  # noqa: E402
 from evaluation.metrics.contrastive import classify_contrastive  # noqa: E402
@@ -67,7 +67,7 @@ def share(right: int, of: int) -> str:
 
 
 def informal(text: str, lang: str) -> bool:
-    return read_formality(text, lang) == "informal"
+    return read_formality(text, lang) == INFORMAL
 
 
 def main() -> None:
@@ -86,11 +86,12 @@ def main() -> None:
     lines = []
     for lang in args.langs:
         items = [i for i in cocoa_mt.load(args.data, [lang], LoadReport(), split="train")
-                 if i.attributes["formality"] == "informal" and any(
-                     c.ambiguity == "formality" for c in find_candidates(i.src, lang))][: args.per_lang]
+                 if i.attributes[get_type(i.type).gold] == INFORMAL and any(
+                     c.ambiguity == i.type for c in find_candidates(i.src, lang))][: args.per_lang]
         for item in items:
-            banned = forbidden_words([("formality", "informal")], lang, item.src)
-            reminder = repair_reminder("formality", "informal", lang)
+            kind = get_type(item.type)
+            banned = forbidden_for([(kind.forbidden, INFORMAL)], lang, item.src)
+            reminder = kind.reminder(INFORMAL, lang)
             clarified = {"source": item.src, "clarifications": f"Q: {QUESTION} A: informal\n{reminder}"}
             first = levers.chat("translate_clarified", lang, clarified)
             outputs = {"greedy": first, "resample": first}
@@ -119,7 +120,7 @@ def main() -> None:
                                              item.attributes["informal_annotated"])
                 read = read_formality(text, lang)
                 for offset, found in ((0, label), (2, read)):
-                    scores[lang][name][offset] += found == "informal"
+                    scores[lang][name][offset] += found == INFORMAL
                     scores[lang][name][offset + 1] += found is not None
             lines.append(f"- {lang} `{item.src}` → greedy: `{first}` / rewrite: `{outputs['rewrite']}` / "
                          f"forbidden: `{outputs['forbidden']}`")

@@ -41,7 +41,7 @@ sys.path.insert(0, str(REPO))
 
 from assistant.backends import vllm as vllm_backend  # noqa: E402
 from assistant.backends.presets import server_env  # noqa: E402
-from assistant.ambiguity import get_type  # noqa: E402
+from assistant.ambiguity import REGISTER, preset_types  # noqa: E402
 from assistant.paths import cache_dir  # noqa: E402
 from assistant.prompts import load_prompt  # noqa: E402
 
@@ -54,6 +54,12 @@ TARGET_LANG = "fr"
 
 def log(message: str) -> None:
     print(message, flush=True)
+
+
+def address_label() -> str:
+    """The detection prompt's phrase for the question about "you": the label of the type a register
+    setting answers."""
+    return preset_types(REGISTER)[0].label
 
 
 # ----- 1. evaluator throughput (and 2a, the prefix-cache hit rate over those runs)
@@ -106,7 +112,7 @@ def first_token_latency(model_path: str, sentences: list[str], repeats: int) -> 
     record = vllm_backend.ensure_server(model_path)
     prompt = load_prompt("detect")
     template = prompt.chat_prompt(TARGET_LANG, tuple(prompt.examples))
-    label = get_type("formality").label
+    label = address_label()
 
     def messages(sentence: str, nonce: str = "") -> list[dict]:
         from langchain_core.messages import convert_to_openai_messages

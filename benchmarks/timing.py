@@ -16,6 +16,15 @@ import numpy as np
 WARM_UP = ("Are you ready?", "Can you help me?")
 
 
+def warm_up_gold() -> dict[str, str]:
+    """The oracle's labels for the warm-up texts: "you" is formal and a person a woman (under the gold
+    attributes of the types a page's register and people settings answer)."""
+    from assistant.ambiguity import PERSON, REGISTER, preset_types
+    from assistant.checks import FEMININE, FORMAL
+
+    return {preset_types(REGISTER)[0].gold: FORMAL, preset_types(PERSON)[0].gold: FEMININE}
+
+
 def warm(spec: str, target_lang: str = "fr", model=None) -> None:
     """Load the model (or start the server) and fill the prompt caches with a chain run per kind of prompt."""
     from assistant.backends import ModelSpec, load_chat_model
@@ -25,8 +34,7 @@ def warm(spec: str, target_lang: str = "fr", model=None) -> None:
     parsed = ModelSpec.parse(spec)
     model = model or load_chat_model(parsed)
     for text in WARM_UP:
-        Assistant.for_model(model, parsed).run(text, target_lang,
-                                               user=OracleUser({"formality": "formal", "gender": "feminine"}))
+        Assistant.for_model(model, parsed).run(text, target_lang, user=OracleUser(warm_up_gold()))
 
 
 def interactive_latency(spec: str, sentences: list[str], target_lang: str, model=None) -> dict:

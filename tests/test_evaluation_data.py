@@ -5,10 +5,10 @@ from pathlib import Path
 
 import pytest
 
-from assistant.ambiguity import get_type
+from assistant.ambiguity import ambiguity_types, get_type
 from assistant.errors import InputError
 from evaluation.data import LoadReport
-from evaluation.loaders import DATA_SETS, ambigmt, jsonl, load_items, resolve
+from evaluation.loaders import DATA_SETS, ambigmt, cocoa_mt, gate, jsonl, load_items, resolve
 from evaluation.loaders.ambigmt import AMBIGUITY_TYPES, gender_from_pronouns
 
 # Rows per file in the dev half (from its data card).
@@ -98,3 +98,9 @@ def test_gold_attributes_are_named_by_the_ambiguity_table(dev_data):
     for kind in AMBIGUITY_TYPES:
         items = [i for i in ambigmt.load(dev_data, ["es"], types=[kind]) if i.attributes]
         assert items and {tuple(i.attributes) for i in items} == {(get_type(kind).gold,)}
+
+
+def test_the_data_layouts_name_types_of_the_ambiguity_table():
+    """Which data holds which type is read from each data set's layout.yaml: every type it names is
+    an entry of the table."""
+    assert {*AMBIGUITY_TYPES, cocoa_mt.TYPE, gate.TYPE} <= set(ambiguity_types())

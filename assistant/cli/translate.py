@@ -7,13 +7,22 @@ import json
 import sys
 from dataclasses import asdict
 
+from ..ambiguity import ANY_VALUE, ambiguity_types
 from ..errors import InputError
 from ..languages import LANGUAGES
 from .common import (add_chain_options, add_model_argument, chain_options, load_glossary, load_model_with_status,
                      model_spec, read_text_argument, read_text_file)
 from .types import CLISubcommand
 
-GOLD_KEYS = ("formality", "gender", "sense", "referent")
+
+def gold_labels() -> dict[str, tuple[str, ...]]:
+    """The gold labels an oracle answers from: each attribute the ambiguity table's types read their
+    gold from, with the values their oracles know (``WORD``: any value, a word sense)."""
+    labels: dict[str, dict[str, None]] = {}
+    for kind in ambiguity_types().values():
+        if kind.gold:
+            labels.setdefault(kind.gold, {}).update(dict.fromkeys(kind.oracle))
+    return {key: tuple("WORD" if value == ANY_VALUE else value for value in values) for key, values in labels.items()}
 
 
 class TranslateCommand(CLISubcommand):
@@ -46,8 +55,8 @@ class TranslateCommand(CLISubcommand):
                             help="answer the next question with TEXT (repeat for later questions)")
         parser.add_argument("--user-model", metavar="SPEC", help="model of the simulated user (default: --model)")
         parser.add_argument("--gold", action="append", default=[], metavar="KEY=VALUE",
-                            help="oracle labels: formality=formal|informal|neutral, gender=masculine|feminine, "
-                            "sense=WORD, referent=TEXT")
+                            help="oracle labels: " + ", ".join(f"{key}={'|'.join(values)}"
+                                                               for key, values in gold_labels().items()))
         parser.add_argument("--alternatives", action="store_true",
                             help="also translate under each option of a question left unanswered (two more "
                             "translations, each checked)")
@@ -111,11 +120,12 @@ class TranslateCommand(CLISubcommand):
 
 
 def parse_gold(items: list[str]) -> dict[str, str]:
+    keys = gold_labels()
     gold = {}
     for item in items:
         key, sep, value = item.partition("=")
-        if not sep or key not in GOLD_KEYS or not value:
-            raise InputError(f"--gold takes KEY=VALUE with KEY one of {', '.join(GOLD_KEYS)}; got {item!r}")
+        if not sep or key not in keys or not value:
+            raise InputError(f"--gold takes KEY=VALUE with KEY one of {', '.join(keys)}; got {item!r}")
         gold[key] = value
     if not gold:
         raise InputError("the oracle user answers from gold labels: give them with --gold KEY=VALUE")

@@ -8,7 +8,7 @@ that-clause ("It is recommended that …"); and a cleft ("it is the things that 
 An infinitive whose object is missing is no extraposition but the "it" itself read as that
 object ("it was fun to watch": the game), so it keeps its question. Fixed phrases (weather,
 time, idioms such as "that's the way it is", "call it a day") are data: lemma sequences listed
-in the ``lexicon`` of the ``it_resolution`` entry of the ambiguity table, matched by spaCy's
+in the ``lexicon`` of the ambiguity table's entry for what "it" refers to, matched by spaCy's
 Matcher. Whatever "it" is left (the situation of "It is unbelievable!") the decide call drops.
 """
 

@@ -20,7 +20,7 @@ from assistant.errors import InputError
 
 from ..data import Item, LoadReport
 from ..download import ambigmt_folder
-from . import cocoa_mt, gate
+from . import ambigmt, cocoa_mt, gate
 
 
 @dataclass(frozen=True)
@@ -49,10 +49,11 @@ def register_data_set(data_set: DataSet) -> None:
     DATA_SETS[data_set.name] = data_set
 
 
-# The registration point: a new data set is a module evaluation/loaders/<name>.py with its layout,
-# its gold derivation and ``load``, plus one line here.
+# The registration point: a new data set is a module evaluation/loaders/<name>.py that reads its
+# rows and derives their gold (``load``), a datasets/<name>/layout.yaml that says which ambiguity
+# type its items are of, plus one line here.
 register_data_set(DataSet("ambigmt", "evaluation.loaders.ambigmt:load", typed=True, fetch=ambigmt_folder,
-                          layout="AmbigMT's files, DIR/TYPE/TYPE_en_XX.tsv (neutral_names: gender_neutral_names_en_XX.tsv)"))
+                          layout=ambigmt.EXPECTED))
 register_data_set(DataSet("jsonl", "evaluation.loaders.jsonl:load",
                           layout="one JSON object per line with src, ref or refs, lang, and optionally id, context, "
                                  "type (none: nothing is ambiguous), attributes"))

@@ -1,7 +1,8 @@
-"""AmbigMT (Ma et al.): its TSV layout, with its quirks, and how each type's gold label is derived.
+"""AmbigMT (Ma et al.): its TSV files, with their quirks, and how each type's gold label is derived.
 
-The gold attribute an item gets is its type's ``gold`` in the ambiguity table; this module
-only says where the value comes from in each file.
+Which file holds which type, and what its columns are, is data (``datasets/ambigmt/layout.yaml``);
+the gold attribute an item gets is its type's ``gold`` in the ambiguity table. This module reads
+the rows and holds the ways a gold value is derived from one.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from typing import Callable, Iterable
 from assistant.ambiguity import get_type
 
 from ..data import Item, LoadReport
+from .layouts import read_layout
 
 _MASCULINE = re.compile(r"\b(?:he|him|his|himself)\b", re.IGNORECASE)
 _FEMININE = re.compile(r"\b(?:she|her|hers|herself)\b", re.IGNORECASE)
@@ -48,6 +50,15 @@ def _gender_of_context(fields: dict[str, str], report: LoadReport) -> str | None
     return gender
 
 
+# How a row's gold value is found, by the name a layout's ``gold`` gives.
+GOLD_FROM: dict[str, Callable[[dict[str, str], LoadReport], str | None]] = {
+    "column": _column,
+    "gender_column": _gender_column,
+    "context_pronouns": _gender_of_context,
+    "reference": _reference_word,
+}
+
+
 @dataclass(frozen=True)
 class Layout:
     """One type's files: the path pattern, the meaning of each column (``gold``: the gold label's
@@ -56,22 +67,23 @@ class Layout:
     pattern: str
     columns: tuple[str, ...]
     gold: Callable[[dict[str, str], LoadReport], str | None]
-    langs: tuple[str, ...] = ("de", "es", "fr")
+    langs: tuple[str, ...]
 
 
-# The formality header names four columns, but every row has an empty second field, so rows
-# are read by position; neutral_names de/fr rows end with an empty extra field.
-LAYOUT: dict[str, Layout] = {
-    "formality": Layout("formality/formality_en_{lang}.tsv", ("gold", "", "context", "src", "ref"), _column),
-    "it_resolution": Layout("it_resolution/it_resolution_en_{lang}.tsv", ("src", "ref", "context", "gold"),
-                            _gender_column),
-    "neutral_names": Layout("neutral_names/gender_neutral_names_en_{lang}.tsv", ("src", "ref", "context"),
-                            _gender_of_context),
-    "neutral_professions": Layout("neutral_professions/neutral_professions_en_{lang}.tsv", ("context", "src", "ref"),
-                                  _gender_of_context, langs=("de", "es")),
-    "polysemy": Layout("polysemy/polysemy_en_{lang}.tsv", ("src", "ref", "context"), _reference_word),
-}
+def _read_layouts() -> dict[str, Layout]:
+    """Each type's files, as ``datasets/ambigmt/layout.yaml`` gives them."""
+    return {kind: Layout(entry["files"], tuple(entry["columns"]), GOLD_FROM[entry["gold"]], tuple(entry["langs"]))
+            for kind, entry in read_layout("ambigmt").items()}
+
+
+LAYOUT = _read_layouts()
 AMBIGUITY_TYPES = tuple(LAYOUT)
+EXPECTED = "AmbigMT's files, DIR/TYPE/TYPE_en_XX.tsv (each type's file names: datasets/ambigmt/layout.yaml)"
+
+
+def types_of_family(family: str) -> tuple[str, ...]:
+    """The types of AmbigMT's files whose questions settle ``family`` (``gender``: a person's gender)."""
+    return tuple(kind for kind in AMBIGUITY_TYPES if get_type(kind).family == family)
 
 
 def load(root: Path, langs: Iterable[str] | None = None, report: LoadReport | None = None,

@@ -26,12 +26,13 @@ from pathlib import Path
 from assistant.ambiguity import get_type
 from assistant.errors import DataError
 from evaluation.data import Item, LoadReport
+from evaluation.loaders.layouts import item_type
 
 FOLDER = "CoCoA-MT"
 SPLITS = ("test", "train")
 LEVELS = ("formal", "informal")
 REFERENCES = LEVELS + tuple(f"{level}.annotated" for level in LEVELS)
-TYPE = "formality"  # the ambiguity type of the table every CoCoA-MT item is of
+TYPE = item_type("cocoa-mt")  # the ambiguity type of every item, as datasets/cocoa-mt/layout.yaml says
 _SOURCE = re.compile(r"^formality-control\.(?P<split>train|test)\.(?P<domain>[a-z_-]+)\.en-[a-z]+(?:\.en)?$")
 EXPECTED = (f"DIR/{FOLDER}/{{test,train}}/en-XX/formality-control.SPLIT.DOMAIN.en-XX[.en] with its "
             ".formal[.XX], .informal[.XX], .formal.annotated[.XX] and .informal.annotated[.XX] files "

@@ -29,8 +29,9 @@ from pathlib import Path
 from assistant.checks import FEMININE, MASCULINE
 from assistant.errors import DataError
 from evaluation.data import Item, LoadReport
+from evaluation.loaders.layouts import item_type
 
-TYPE = "person_gender"  # the ambiguity type of the table every GATE item is of
+TYPE = item_type("gate")  # the ambiguity type of every item, as datasets/gate/layout.yaml says
 LANGS = ("es", "fr", "it")
 VARIANT_COUNTS = (2, 4, 8)
 SPLITS = ("dev", "test")

@@ -18,7 +18,7 @@ ERROR_TYPES = ("no_question", "wrong_phenomenon", "answer_contradicts_gold", "ig
 
 def bias(outputs: list[Output]) -> dict[str, dict[str, Any]]:
     """Gold against output distribution of each checked gold attribute (formality for formality
-    items; gender for it_resolution, names and professions), as counts and shares (fractions of
+    items; gender for what "it" is, names and professions), as counts and shares (fractions of
     ``n``). A gold value the checker cannot read ("neutral" formality) or one the data does not
     give (``unknown``) counts as itself; an output the checker cannot read (or a failed item)
     counts as ``unreadable``. Types without a checker are left out.

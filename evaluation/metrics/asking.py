@@ -2,7 +2,7 @@
 
 An item's gold ambiguity is its type, when the ambiguity table knows it. A question (a transcript
 ``Turn``) concerns that ambiguity when it is of the same family (``assistant.ambiguity.family_of``:
-names, professions and person_gender all ask for a person's gender) and, where the item's gold words
+questions about a name, a profession or a group all ask for a gender) and, where the item's gold words
 are known, asks about one of them. Gold words are named by the data (GATE's ``kw_s``, a JSONL
 item's ``span`` attribute; ``;`` and ``=`` separate entities and mentions, brackets are dropped) or
 derived from the source as the type's ``gold_words`` in the table says (AmbigMT): the forms of "you"
