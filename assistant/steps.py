@@ -19,6 +19,7 @@ from langchain_core.prompts import ChatPromptTemplate
 from langchain_core.runnables import Runnable, RunnableLambda
 
 from .ambiguity import forbidden_for, get_type, section_forbidden, section_reminders
+from .backends import GenerationRequest, StructuredOutputs
 from .checks import Expectation, expected, not_a_translation, text_checks, without_markup
 from .context import ContextPolicy
 from .context.abstract import Summarizer
@@ -401,19 +402,15 @@ class ModelSteps:
                bad_words: tuple[str, ...] = ()) -> Runnable:
         """Prompt | model | parser; greedy unless ``seed`` is given, then sampled with that seed;
         with ``json_schema``, the backend is asked to constrain the reply to it; ``bad_words`` are
-        forbidden (vLLM's own field; the in-process backends read it too)."""
+        forbidden."""
         key = (prompt_name, lang, groups)
         if key not in self._prompt_cache:
             self._prompt_cache[key] = load_prompt(prompt_name).chat_prompt(lang, groups)
-        options: dict = {} if seed is None else {"temperature": RETRY_TEMPERATURE, "seed": seed}
-        if max_tokens is not None:
-            options["max_tokens"] = max_tokens
-        if bad_words:
-            options["extra_body"] = {"bad_words": list(bad_words)}
-        if json_schema is not None:
-            options["response_format"] = {"type": "json_schema",
-                                          "json_schema": {"name": prompt_name, "schema": json_schema}}
-        model = self.chat_model.bind(**options) if options else self.chat_model
+        request = GenerationRequest(
+            temperature=None if seed is None else RETRY_TEMPERATURE, seed=seed, max_tokens=max_tokens,
+            bad_words=bad_words,
+            structured_outputs=None if json_schema is None else StructuredOutputs(json=json_schema))
+        model = request.bound_to(self.chat_model)
         chain = self._prompt_cache[key] | model | StrOutputParser()
         chain = chain | RunnableLambda(clean_translation) if clean else chain
         return tagged(chain, prompt_name)
