@@ -204,7 +204,7 @@ def test_a_streamed_reply_reports_the_token_counts_of_the_whole_reply(model, max
 @pytest.mark.real_model
 def test_the_inverted_forms_are_forbidden_as_the_model_writes_them(test_model_path, llama_cpp_available):
     from assistant.backends.bad_words import forbidden_next, token_sequences
-    from assistant.steps import forbidden_words
+    from assistant.ambiguity import forbidden_words
 
     llama = llamacpp.load_engine(str(test_model_path)).llama
     encode = lambda text: llama.tokenize(text.encode(), add_bos=False, special=False)  # noqa: E731
@@ -216,7 +216,7 @@ def test_the_inverted_forms_are_forbidden_as_the_model_writes_them(test_model_pa
 @pytest.mark.real_model
 def test_japanese_endings_are_forbidden_inside_the_tokens_the_model_merges_them_into(test_model_path,
                                                                                      llama_cpp_available):
-    from assistant.steps import forbidden_words
+    from assistant.ambiguity import forbidden_words
 
     engine = llamacpp.load_engine(str(test_model_path))
     encode = lambda text: engine.llama.tokenize(text.encode(), add_bos=False, special=False)  # noqa: E731

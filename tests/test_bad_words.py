@@ -28,7 +28,7 @@ def test_the_chain_binds_them_as_vllm_does_and_every_backend_reads_them():
 
 
 def test_words_that_could_translate_a_third_person_are_forbidden_only_where_the_source_has_none():
-    from assistant.steps import forbidden_words
+    from assistant.ambiguity import forbidden_words
 
     informal = [("formality", "informal")]
     assert {"usted", "su", "sus"} <= set(forbidden_words(informal, "es", "So, what is your ideal boyfriend?"))
@@ -58,7 +58,7 @@ def assert_forbidden_words_stay_out(model) -> None:
     words an informal answer forbids (each backend's test calls this)."""
     from langchain_core.messages import HumanMessage, SystemMessage
 
-    from assistant.steps import forbidden_words
+    from assistant.ambiguity import forbidden_words
 
     prompt = [SystemMessage("Translate into French."), HumanMessage("Are you sure? Is this your coat?")]
     forbidden = forbidden_words([("formality", "informal")], "fr")
