@@ -48,6 +48,10 @@ class Reminders:
         """The instruction for an answer meaning ``label`` in ``lang``; None where there is none."""
         return (self.by_label.get(label) or {}).get(lang)
 
+    def instruction(self, label: str, lang: str) -> str:
+        """The instruction for ``label`` in ``lang``, or a general one where the table has none."""
+        return self.get(label, lang) or f"Use the {label} form."
+
     @classmethod
     def parse(cls, section: Mapping[str, Any] | None) -> "Reminders":
         return cls({label: dict(by_lang) for label, by_lang in (section or {}).items() if isinstance(by_lang, Mapping)})
@@ -104,7 +108,7 @@ class AmbiguityType:
     def reminder(self, label: str, lang: str) -> str:
         """The explicit instruction that goes with an answer meaning ``label`` (or with a note the
         answer makes, "several"), in ``lang``."""
-        return self.reminders.get(label, lang) or f"Use the {label} form."
+        return self.reminders.instruction(label, lang)
 
     def memory_key(self, span: str, every_answer: bool) -> str | None:
         """Under which word an answer about ``span`` is remembered: "" for every word (a preference
@@ -246,6 +250,14 @@ def forbidden_for(answers: list[tuple[ForbiddenWords, str]], lang: str, source: 
     if source is not None and not names_third_person(source):
         words += [word for forbidden, label in answers for word in forbidden.third_person_words(label, lang)]
     return tuple(dict.fromkeys(words))
+
+
+def forbidden_words(expected: list[tuple[str, str]], lang: str, source: str | None = None) -> tuple[str, ...]:
+    """The words answers forbid the translator, from their (section, label) pairs, as the section of
+    ``prompts/forbidden_words.yaml`` gives them: after "informal", the formal register's pronouns
+    ("vous", "votre"); and when ``source`` names no third person, also the words that then can only
+    mean "you" (Spanish "su", German "Sie"). The chain asks each answer's type (``forbidden_for``)."""
+    return forbidden_for([(section_forbidden(section), label) for section, label in expected], lang, source)
 
 
 def get_type(name: str) -> AmbiguityType:

@@ -15,6 +15,7 @@ from typing import Any
 from .ambiguity import family_of, get_type
 from .detection import Candidate, candidates_in, parse, settled_by_text
 from .parsing import clean_translation
+from .repair import repairing, verify_and_repair
 from .steps import ModelSteps
 from .transcript import Alternative, Settled, Transcript, Turn
 from .users import User
@@ -146,7 +147,7 @@ class Dialogue:
             translation = clean_translation(draft)
         with t.timed("verify"):
             yield Step("checking")
-            t.translation, t.checks = yield from _announced(self.steps.repairing(t, translation))
+            t.translation, t.checks = yield from _announced(repairing(self.steps, t, translation))
         if self.alternatives_wanted:
             for _ in self.alternatives():
                 pass
@@ -172,7 +173,7 @@ class Dialogue:
                 assumed = replace(skipped, answer=option, answered_by="assumed")
                 turns = [assumed if turn is skipped else turn for turn in t.turns]
                 draft = self.steps.translate(t, turns)
-                translation, checks = self.steps.verify_and_repair(t, draft, turns)
+                translation, checks = verify_and_repair(self.steps, t, draft, turns)
                 alternative = Alternative(f"{skipped.span} → {option}", translation, checks)
                 t.alternatives.append(alternative)
             yield alternative

@@ -1,7 +1,7 @@
-"""The model steps of the chain: ask about a candidate, translate, verify and repair.
+"""The model steps of the chain: decide which candidates to ask about, ask, translate, rewrite.
 
-Each step is one prompt sent to the chat model; none of them knows about dialogues or
-users, so the dialogue (above) drives them and the steps never call back up.
+Each step is one prompt sent to the chat model; none of them knows about dialogues, users or
+repairs, so the dialogue and the repair (above) drive them and the steps never call back up.
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from __future__ import annotations
 import copy
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Generator, Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from typing import Any
 
@@ -18,33 +18,29 @@ from langchain_core.output_parsers import StrOutputParser
 from langchain_core.prompts import ChatPromptTemplate
 from langchain_core.runnables import Runnable, RunnableLambda
 
-from .ambiguity import forbidden_for, get_type, section_forbidden, section_reminders
-from .checks import Expectation, expected, not_a_translation, text_checks, without_markup
+from .ambiguity import forbidden_for, get_type
+from .backends import GenerationRequest, StructuredOutputs
+from .checks import expected, without_markup
 from .context import ContextPolicy
 from .context.abstract import Summarizer
 from .detection import Candidate
-from .explain import fixing
-from .fidelity import FIDELITY, compare, source_pieces, without_pieces
-from .glossary import Glossary, check_terms
+from .fidelity import source_pieces
+from .glossary import Glossary
 from .inputs import OPAQUE_TOKEN
 from .nlp.referents import named_in_text
 from .parsing import Detection, clean_translation, decision_schema, parse_decisions, parse_detection
 from .prompts import load_prompt, prompt_table, tagged
-from .transcript import Check, Transcript, Turn
-from .usage import UsageCounter, total
-from .verdicts import AnswerReadings
+from .transcript import Transcript, Turn
+from .usage import UsageCounter
 
-REPAIR_BUDGET = 3
-# The repairs of one translation stop once their calls have computed this many tokens (prompt tokens
+# The budgets of a translation's repair (``assistant.repair``): at most this many attempts (the first
+# translation included), and its calls stop once they have computed this many tokens (prompt tokens
 # evaluated, not restored from a cache, plus tokens written): attempts alone do not bound a long text
 # repaired one sentence at a time, a call per sentence. Three rewrites of a paragraph fit in it.
+REPAIR_BUDGET = 3
 REPAIR_TOKEN_BUDGET = 4000
 RETRY_TEMPERATURE = 0.7
 DECISION_TOKENS = 8  # reply tokens per word in a decide call: '"1": "yes", '
-
-
-def _failed(checks: list[Check], name: str) -> bool:
-    return any(check.name == name and check.status == "fail" for check in checks)
 
 
 class _RecentReadings:
@@ -71,35 +67,6 @@ class _RecentReadings:
         return value
 
 
-def _badness(checks: list[Check]) -> tuple[int, int]:
-    """Order candidates: fewer contradictions first, then fewer unverifiable checks."""
-    return (sum(c.status == "fail" for c in checks), sum(c.status == "unchecked" for c in checks))
-
-
-def forbidden_words(expected: list[tuple[str, str]], lang: str, source: str | None = None) -> tuple[str, ...]:
-    """The words that answers forbid the translator, from their (check, label) pairs, as the section
-    of ``prompts/forbidden_words.yaml`` named by the check gives them: after "informal", the formal
-    register's pronouns ("vous", "votre"); and when ``source`` names no third person, also the words
-    that then can only mean "you" (Spanish "su", German "Sie"). The chain asks each answer's type."""
-    return forbidden_for([(section_forbidden(check), label) for check, label in expected], lang, source)
-
-
-def repair_reminder(check: str, expected: str, lang: str) -> str:
-    """The explicit instruction that goes with ``expected`` for ``check``, as the section of
-    ``prompts/reminders.yaml`` named by the check gives it (a text check's "failed"; an answer's
-    type gives its own: ``AmbiguityType.reminder``)."""
-    return section_reminders(check).get(expected, lang) or f"Use the {expected} form."
-
-
-def _fix(wanted: Expectation, observed: str, words: tuple[str, ...], lang: str) -> str:
-    """What a repair is told about a failed answer check: whom it concerns (unless the checker reads
-    the whole text), the words that read wrong, and the answer's instruction (a small model
-    corrects named words far more reliably than it follows a general instruction)."""
-    about = "" if wanted.checker.whole_text else f"About “{wanted.turn.span}”: "
-    wrong = f"{', '.join(f'“{w}”' for w in words)} {'is' if len(words) == 1 else 'are'} {observed}. " if words else ""
-    return about + wrong + wanted.kind.reminder(wanted.label, lang)
-
-
 def clarifications(transcript: Transcript, turns: list[Turn]) -> list[str]:
     """What the translator is told beyond the source: each answer with its type's reminder for what
     it means (and for what it says beside: "several"), then the glossary terms the source contains."""
@@ -120,7 +87,7 @@ class ModelSteps:
 
     prompts: ``generalist`` detection prompts show examples of every ambiguity type;
         ``specialist`` ones only the type the pre-pass found.
-    repair_budget: how many sampled re-translations verify-and-repair may try;
+    repair_budget: how many attempts the repair of a translation may make (``assistant.repair``);
     repair_token_budget: the tokens its calls may compute for one translation (counted where the
         steps are ``counted_for`` a transcript), whichever bound comes first.
     structured_output: the backend constrains replies to a JSON schema, so detection
@@ -286,107 +253,6 @@ class ModelSteps:
             bounded.summary = Summarizer(self.chat_model, transcript.target_lang)(bounded.text)
         return bounded.summary or bounded.text
 
-    def verify_and_repair(self, transcript: Transcript, translation: str, turns: list[Turn] | None = None
-                          ) -> tuple[str, list[Check]]:
-        """``repairing``, without announcing its rounds: the translation kept and its checks."""
-        rounds = self.repairing(transcript, translation, turns)
-        while True:
-            try:
-                next(rounds)
-            except StopIteration as done:
-                return done.value
-
-    def repairing(self, transcript: Transcript, translation: str, turns: list[Turn] | None = None
-                  ) -> Generator[str, None, tuple[str, list[Check]]]:
-        """Check ``translation`` against the answers in ``turns`` (and its length against the source's
-        and its language, which catch a model that answered or obeyed the text instead of translating
-        it, and its sentences against the source's: ``fidelity``); a sentence restating the prompt's
-        own lines is cut first, without a model call. Where a check fails (not where one could not
-        read its answer: another attempt is no likelier to be read, and costs a translation), repair
-        within the repair budgets (attempts and tokens): first a targeted rewrite of the words a
-        failed check names (pronouns, verb forms, a person's noun and agreement; a sentence added or
-        left out; the whole text when it is not a translation), then, for a text that is still not a
-        translation or still adds or leaves out a sentence, one sentence at a time, then sampled
-        re-translations; the text that agrees best is kept. Every attempt is
-        decoded with the words the answers forbid, and with the words that gave a person the wrong
-        gender in an earlier attempt ("procureur" after "a woman"). Before each repair round it
-        yields what the round fixes ("Fixing the register, try 1 of 3"), for a person who waits on
-        it; returns the translation kept and its checks."""
-        turns = transcript.turns if turns is None else turns
-        wanted = [e for e in expected(turns) if e.label]
-        lang = transcript.target_lang
-        wrong_forms: dict[str, None] = {}
-        prompt_lines = clarifications(transcript, turns)
-        removed: dict[str, tuple] = {}  # a text whose added sentences were cut -> those sentences
-        readings = AnswerReadings(transcript.source, lang)
-
-        def evaluate(text: str) -> tuple[list[Check], list[str]]:
-            """The checks of ``text``, and the fix each failed answer check asks for."""
-            checks = text_checks(transcript.source, text, lang)
-            fixes = [repair_reminder(check.name, "failed", lang) for check in checks if check.status == "fail"]
-            fidelity = compare(transcript.source, text, lang, prompt_lines)
-            checks += [check for check in [fidelity.check(removed.get(text, ()))] if check is not None]
-            fixes += fidelity.fixes()
-            for answer in wanted:
-                check, reading = readings.check(answer.checker.name, answer.label, answer.turn.span, text)
-                checks.append(check)
-                if check.status == "fail":
-                    fixes.append(_fix(answer, reading.label, reading.evidence, lang))
-                    wrong_forms.update(dict.fromkeys(reading.inflected))
-            return checks + check_terms(transcript.terms, text, lang), fixes
-
-        translation = self.without_echoes(transcript, translation, prompt_lines, removed)
-        checks, fixes = evaluate(translation)
-        attempts = 1
-        before = total(transcript.usage.values())
-
-        def may_try() -> bool:
-            spent = total(transcript.usage.values()) - before  # the repairs' calls, counted where metered
-            return attempts <= self.repair_budget and spent.evaluated_tokens + spent.output_tokens < self.repair_token_budget
-
-        def consider(candidate: str) -> None:
-            """Count the attempt; keep the candidate if it agrees better."""
-            nonlocal translation, checks, attempts
-            attempts += 1
-            candidate = self.without_echoes(transcript, candidate, prompt_lines, removed)
-            candidate_checks, _ = evaluate(candidate)
-            if _badness(candidate_checks) < _badness(checks):
-                translation, checks = candidate, candidate_checks
-
-        def announce() -> str:
-            return f"Fixing {fixing(checks)}, try {attempts} of {self.repair_budget}"
-
-        if fixes and may_try():
-            yield announce()
-            consider(self.rewrite(transcript, translation, fixes, turns, avoid=tuple(wrong_forms)))
-        if (not_a_translation(checks) or _failed(checks, FIDELITY)) and may_try():
-            yield announce()
-            by_sentence = self.translate_by_sentence(transcript, turns)
-            if by_sentence is not None:
-                consider(by_sentence)
-        while _badness(checks)[0] and may_try():  # an unchecked answer is no failure
-            yield announce()
-            consider(self.translate(transcript, turns, sample_seed=attempts, avoid=tuple(wrong_forms)))
-        for check in readings.settled(checks):
-            check.attempts = attempts
-        return translation, checks
-
-    @staticmethod
-    def without_echoes(transcript: Transcript, translation: str, prompt_lines: list[str], removed: dict) -> str:
-        """``translation`` without the sentences that restate the prompt's own lines (a small model
-        translates "Address the person formally…" and appends it), where cutting them leaves a text
-        that adds nothing and leaves out no more than before (what was cut goes in ``removed``);
-        otherwise as it is, for the repair. No model call."""
-        found = compare(transcript.source, translation, transcript.target_lang, prompt_lines)
-        if not found.added:
-            return translation
-        trimmed = without_pieces(translation, found.added)
-        after = compare(transcript.source, trimmed, transcript.target_lang, prompt_lines)
-        if after.added or len(after.omitted) > len(found.omitted):
-            return translation
-        removed[trimmed] = found.added
-        return trimmed
-
     def rewrite(self, transcript: Transcript, translation: str, fixes: list[str],
                 turns: list[Turn] | None = None, avoid: tuple[str, ...] = ()) -> str:
         """One call that corrects only what ``fixes`` name in ``translation`` (a lever that works on
@@ -401,19 +267,15 @@ class ModelSteps:
                bad_words: tuple[str, ...] = ()) -> Runnable:
         """Prompt | model | parser; greedy unless ``seed`` is given, then sampled with that seed;
         with ``json_schema``, the backend is asked to constrain the reply to it; ``bad_words`` are
-        forbidden (vLLM's own field; the in-process backends read it too)."""
+        forbidden."""
         key = (prompt_name, lang, groups)
         if key not in self._prompt_cache:
             self._prompt_cache[key] = load_prompt(prompt_name).chat_prompt(lang, groups)
-        options: dict = {} if seed is None else {"temperature": RETRY_TEMPERATURE, "seed": seed}
-        if max_tokens is not None:
-            options["max_tokens"] = max_tokens
-        if bad_words:
-            options["extra_body"] = {"bad_words": list(bad_words)}
-        if json_schema is not None:
-            options["response_format"] = {"type": "json_schema",
-                                          "json_schema": {"name": prompt_name, "schema": json_schema}}
-        model = self.chat_model.bind(**options) if options else self.chat_model
+        request = GenerationRequest(
+            temperature=None if seed is None else RETRY_TEMPERATURE, seed=seed, max_tokens=max_tokens,
+            bad_words=bad_words,
+            structured_outputs=None if json_schema is None else StructuredOutputs(json=json_schema))
+        model = request.bound_to(self.chat_model)
         chain = self._prompt_cache[key] | model | StrOutputParser()
         chain = chain | RunnableLambda(clean_translation) if clean else chain
         return tagged(chain, prompt_name)

@@ -9,6 +9,7 @@ from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.output_parsers import StrOutputParser
 
 from .ambiguity import get_type
+from .backends import GenerationRequest, StructuredOutputs
 from .context import ContextPolicy
 from .errors import InputError
 from .options import USER_KINDS
@@ -70,7 +71,7 @@ class SimulatedUser:
     model's summary of it: the same part the with-context translator is given.
     ``structured_output``: when the question's type has fixed options (formal/informal/generic,
     a man/a woman), the server is asked to reply with exactly one of them (vLLM's ``choice``
-    constraint), so the answer is always one the checks can read. Options a translator model
+    structured output), so the answer is always one the checks can read. Options a translator model
     proposed are not forced: the context may name something better.
     """
 
@@ -91,7 +92,8 @@ class SimulatedUser:
         groups = [turn.ambiguity] if self.specialist else list(self._prompt.examples)
         model = self.chat_model
         if self.structured_output and get_type(turn.ambiguity).options(self.target_lang):
-            model = model.bind(extra_body={"structured_outputs": {"choice": list(turn.options)}})
+            choice = StructuredOutputs(choice=tuple(turn.options))
+            model = GenerationRequest(structured_outputs=choice).bound_to(model)
         chain = tagged(self._prompt.chat_prompt(self.target_lang, groups) | model | StrOutputParser(), "user")
         reply = chain.invoke(
             {

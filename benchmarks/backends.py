@@ -140,9 +140,10 @@ def product_llamacpp_speed(path: str, text: str) -> dict:
     seconds from the first streamed piece to the last."""
     from langchain_core.messages import HumanMessage
 
-    from assistant.backends import ModelSpec, load_chat_model
+    from assistant.backends import GenerationRequest, ModelSpec, load_chat_model
 
-    model = load_chat_model(ModelSpec.parse(f"llamacpp:{path}")).bind(max_tokens=DECODE_TOKENS + 1)
+    request = GenerationRequest(max_tokens=DECODE_TOKENS + 1)
+    model = request.bound_to(load_chat_model(ModelSpec.parse(f"llamacpp:{path}")))
     prompt = [HumanMessage(f"Copy this text exactly, from its first word:\n\n{text}")]
     for _ in model.stream(prompt):
         pass

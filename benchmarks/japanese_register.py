@@ -90,6 +90,7 @@ def translate(model: str, items: list, out: Path) -> None:
     ``sys.path`` (whose loader gave the items their type); one JSON line per output."""
     from assistant.ambiguity import get_type
     from assistant.backends import ModelSpec, load_chat_model
+    from assistant.repair import verify_and_repair
     from assistant.steps import ModelSteps
     from assistant.transcript import Transcript, Turn
 
@@ -103,7 +104,7 @@ def translate(model: str, items: list, out: Path) -> None:
                 transcript = Transcript(source=source, target_lang="ja", method="intercpt", model=model, turns=[turn])
                 start = time.monotonic()
                 draft = steps.translate(transcript)
-                final, checks = steps.verify_and_repair(transcript, draft)
+                final, checks = verify_and_repair(steps, transcript, draft)
                 sink.write(json.dumps({"source": source, "asked": register, "draft": draft, "final": final,
                                        "attempts": max((c.attempts for c in checks), default=1),
                                        "seconds": round(time.monotonic() - start, 1)}, ensure_ascii=False) + "\n")

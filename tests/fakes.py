@@ -10,6 +10,7 @@ from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.messages import AIMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
 
+from assistant.backends import GenerationRequest
 from assistant.prompts import PROMPT_TAG
 
 # The prompt each step's calls are tagged with (see ``assistant.prompts.tagged``).
@@ -30,7 +31,7 @@ class StepFake(BaseChatModel):
     """Routes each call by its prompt's tag to the detect, decide, user, translate or summary reply queue.
 
     A queue that runs dry repeats its last reply; an empty ``decide`` queue says "yes" (the text
-    leaves it open) for every numbered word. ``calls`` keeps (step, messages, kwargs). ``usage``: the
+    leaves it open) for every numbered word. ``calls`` keeps (step, messages, the call's ``GenerationRequest``). ``usage``: the
     token counts every reply reports (a LangChain ``usage_metadata``; None: none).
     """
 
@@ -39,7 +40,7 @@ class StepFake(BaseChatModel):
     user: list[str] = []
     translate: list[str] = []
     summary: list[str] = []
-    calls: list[tuple[str, list, dict]] = []
+    calls: list[tuple[str, list, GenerationRequest]] = []
     usage: dict | None = None
 
     @property
@@ -48,7 +49,7 @@ class StepFake(BaseChatModel):
 
     def _generate(self, messages, stop=None, run_manager=None, **kwargs: Any) -> ChatResult:
         step = prompt_step(run_manager)
-        self.calls.append((step, messages, kwargs))
+        self.calls.append((step, messages, GenerationRequest.of(kwargs)))
         queue = getattr(self, step)
         if step == "decide" and not queue:
             words = re.findall(r"^(\d+)\. ", messages[-1].content, flags=re.MULTILINE)

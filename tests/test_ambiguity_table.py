@@ -103,9 +103,9 @@ def test_the_answer_reaches_the_prompt_the_checker_the_repair_and_the_account(to
     transcript = dialogue.transcript
     translate, rewrite = [(m[-1].content, k) for step, m, k in fake.calls if step == "translate"]
     assert REMINDER in translate[0].splitlines()  # the type's reminder, not "Use the plural form."
-    assert {"un", "une"} <= set(translate[1]["extra_body"]["bad_words"])  # the type's forbidden words
+    assert {"un", "une"} <= set(translate[1].bad_words)  # the type's forbidden words
     assert f"About “deer”: “Le”, “le” are singular. {REMINDER}" in rewrite[0]  # the repair, told what failed
-    assert {"un", "une"} <= set(rewrite[1]["extra_body"]["bad_words"])
+    assert {"un", "une"} <= set(rewrite[1].bad_words)
     assert [s.text for s in steps if s.kind == "repairing"] == ["Fixing the number of “deer”, try 1 of 3"]
     assert transcript.translation == PLURAL
     check = next(c for c in transcript.checks if c.name == "toy_number")
@@ -121,7 +121,7 @@ def test_an_answer_the_toy_labels_do_not_read_asks_nothing_of_the_translation(to
                                                                              ask=lambda turn: "not sure"))
     assert transcript.turns[0].answer == "not sure"
     translate, = [(m[-1].content, k) for step, m, k in fake.calls if step == "translate"]
-    assert REMINDER not in translate[0] and "extra_body" not in translate[1]
+    assert REMINDER not in translate[0] and not translate[1].bad_words
     assert not any(c.name == "toy_number" for c in transcript.checks)
 
 

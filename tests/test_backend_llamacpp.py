@@ -12,7 +12,7 @@ from langchain_core.messages import HumanMessage, SystemMessage
 from pydantic import BaseModel
 
 from assistant.backends import DEFAULT_MODEL, ModelSpec, default_model_spec, load_chat_model, supports_structured_output
-from assistant.backends import llamacpp, spec
+from assistant.backends import GenerationRequest, StructuredOutputs, llamacpp, spec
 from assistant.chain import Assistant
 from assistant.errors import ModelLoadError
 from assistant.users import OracleUser
@@ -134,7 +134,7 @@ def test_a_reply_comes_through_the_models_chat_template(model):
 def test_prompts_sharing_a_prefix_reuse_it_even_when_prompts_alternate(model, measure):
     def ask(system: str, question: str):
         start = time.perf_counter()
-        reply = model.bind(max_tokens=8).invoke([SystemMessage(system), HumanMessage(question)])
+        reply = GenerationRequest(max_tokens=8).bound_to(model).invoke([SystemMessage(system), HumanMessage(question)])
         return reply.usage_metadata, time.perf_counter() - start
 
     other = "You translate English into German. " * 12
@@ -150,8 +150,8 @@ def test_prompts_sharing_a_prefix_reuse_it_even_when_prompts_alternate(model, me
 
 @pytest.mark.real_model
 def test_a_json_schema_constrains_the_reply(model):
-    schema = {"type": "json_schema", "json_schema": {"name": "City", "schema": City.model_json_schema()}}
-    reply = model.bind(response_format=schema, max_tokens=64).invoke(
+    request = GenerationRequest(structured_outputs=StructuredOutputs(json=City.model_json_schema()), max_tokens=64)
+    reply = request.bound_to(model).invoke(
         "Which city is the capital of France, and in which country is it?")
     assert City.model_validate_json(reply.content).city
 
@@ -159,7 +159,8 @@ def test_a_json_schema_constrains_the_reply(model):
 @pytest.mark.real_model
 def test_a_choice_constraint_gives_exactly_one_choice(model):
     choices = ["formal", "informal", "generic"]
-    constrained = model.bind(extra_body={"structured_outputs": {"choice": choices}}, max_tokens=16)
+    constrained = GenerationRequest(structured_outputs=StructuredOutputs(choice=tuple(choices)),
+                                    max_tokens=16).bound_to(model)
     reply = constrained.invoke("Tell me a long story about a dragon.")
     assert reply.content in choices
 
@@ -192,9 +193,9 @@ def test_a_reply_streams_token_by_token_as_the_whole_reply(model):
 @pytest.mark.parametrize("max_tokens", [64, 3])  # ended by the model, cut at the limit
 def test_a_streamed_reply_reports_the_token_counts_of_the_whole_reply(model, max_tokens):
     prompt = "Translate into French: Where is the station?"
-    chunks = list(model.bind(max_tokens=max_tokens).stream(prompt))
+    chunks = list(GenerationRequest(max_tokens=max_tokens).bound_to(model).stream(prompt))
     streamed = sum(chunks[1:], chunks[0]).usage_metadata
-    whole = model.bind(max_tokens=max_tokens).invoke(prompt).usage_metadata
+    whole = GenerationRequest(max_tokens=max_tokens).bound_to(model).invoke(prompt).usage_metadata
     assert streamed["input_tokens"] == whole["input_tokens"] > 10
     assert streamed["output_tokens"] == whole["output_tokens"] > 0
     assert 0 <= streamed["input_token_details"]["cache_read"] < streamed["input_tokens"]
@@ -203,7 +204,7 @@ def test_a_streamed_reply_reports_the_token_counts_of_the_whole_reply(model, max
 @pytest.mark.real_model
 def test_the_inverted_forms_are_forbidden_as_the_model_writes_them(test_model_path, llama_cpp_available):
     from assistant.backends.bad_words import forbidden_next, token_sequences
-    from assistant.steps import forbidden_words
+    from assistant.ambiguity import forbidden_words
 
     llama = llamacpp.load_engine(str(test_model_path)).llama
     encode = lambda text: llama.tokenize(text.encode(), add_bos=False, special=False)  # noqa: E731
@@ -215,7 +216,7 @@ def test_the_inverted_forms_are_forbidden_as_the_model_writes_them(test_model_pa
 @pytest.mark.real_model
 def test_japanese_endings_are_forbidden_inside_the_tokens_the_model_merges_them_into(test_model_path,
                                                                                      llama_cpp_available):
-    from assistant.steps import forbidden_words
+    from assistant.ambiguity import forbidden_words
 
     engine = llamacpp.load_engine(str(test_model_path))
     encode = lambda text: engine.llama.tokenize(text.encode(), add_bos=False, special=False)  # noqa: E731

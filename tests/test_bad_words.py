@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from assistant.backends.bad_words import forbidden_next, token_sequences
 from assistant.backends.config import GenerationConfig
+from assistant.backends.request import GenerationRequest, StructuredOutputs
 
 VOCAB = {"vous": [7], " vous": [8], "votre": [9, 10], " votre": [11, 10], "ton": [12, 13], " ton": [14]}
 
@@ -20,13 +21,14 @@ def test_a_one_token_word_is_always_forbidden_and_a_longer_one_only_after_its_fi
 
 
 def test_the_chain_binds_them_as_vllm_does_and_every_backend_reads_them():
-    config = GenerationConfig().updated({"extra_body": {"bad_words": ["tu", "toi"]}, "temperature": 0.7})
+    config = GenerationConfig().updated(GenerationRequest(bad_words=("tu", "toi"), temperature=0.7))
     assert config.bad_words == ("tu", "toi") and config.temperature == 0.7
-    assert GenerationConfig().updated({"extra_body": {"structured_outputs": {"choice": ["a"]}}}).bad_words == ()
+    choice = GenerationRequest(structured_outputs=StructuredOutputs(choice=("a",)))
+    assert GenerationConfig().updated(choice).bad_words == ()
 
 
 def test_words_that_could_translate_a_third_person_are_forbidden_only_where_the_source_has_none():
-    from assistant.steps import forbidden_words
+    from assistant.ambiguity import forbidden_words
 
     informal = [("formality", "informal")]
     assert {"usted", "su", "sus"} <= set(forbidden_words(informal, "es", "So, what is your ideal boyfriend?"))
@@ -44,11 +46,11 @@ def test_a_vllm_client_also_bans_the_one_token_forms_vllm_s_own_bad_words_skips(
     model = chat_model("http://127.0.0.1:1/v1", "m", GenerationConfig(), api_key="k",
                        tokenize_url="http://127.0.0.1:1/tokenize")
     monkeypatch.setattr(type(model), "_tokenize", lambda self, text: VOCAB[text])
-    sent = model._with_token_bans({"extra_body": {"bad_words": ["vous", "votre", "ton"]}, "temperature": 0})
+    sent = model.body_fields(GenerationRequest(bad_words=("vous", "votre", "ton"), temperature=0))
     assert sent["logit_bias"] == {"7": -100, "8": -100, "14": -100}  # " ton": one token, "ton" two
     assert sent["extra_body"]["bad_words"] == ["vous", "votre", "ton"]  # vLLM forbids the longer forms itself
     plain = chat_model("http://127.0.0.1:1/v1", "m", GenerationConfig(), api_key="k")  # any other server
-    assert "logit_bias" not in plain._with_token_bans({"extra_body": {"bad_words": ["vous"]}})
+    assert "logit_bias" not in plain.body_fields(GenerationRequest(bad_words=("vous",)))
 
 
 def assert_forbidden_words_stay_out(model) -> None:
@@ -56,12 +58,12 @@ def assert_forbidden_words_stay_out(model) -> None:
     words an informal answer forbids (each backend's test calls this)."""
     from langchain_core.messages import HumanMessage, SystemMessage
 
-    from assistant.steps import forbidden_words
+    from assistant.ambiguity import forbidden_words
 
     prompt = [SystemMessage("Translate into French."), HumanMessage("Are you sure? Is this your coat?")]
     forbidden = forbidden_words([("formality", "informal")], "fr")
-    free = model.bind(max_tokens=40).invoke(prompt).content
-    constrained = model.bind(max_tokens=40, extra_body={"bad_words": list(forbidden)}).invoke(prompt).content
+    free = GenerationRequest(max_tokens=40).bound_to(model).invoke(prompt).content
+    constrained = GenerationRequest(max_tokens=40, bad_words=forbidden).bound_to(model).invoke(prompt).content
     assert "vous" in free or "votre" in free, free  # what the model writes when free
     assert constrained.strip() and not any(word in constrained for word in ("vous", "Vous", "votre", "Votre", "vos",
                                                                             "Vos")), constrained

@@ -57,7 +57,7 @@ def test_an_unreadable_decision_is_retried_then_every_word_is_asked_about():
     transcript = run(fake, "Can you help me?")
     assert [t.span for t in transcript.turns] == ["you"]
     decide_calls = [kwargs for step, _, kwargs in fake.calls if step == "decide"]
-    assert len(decide_calls) == 2 and decide_calls[1].get("temperature", 0) > 0
+    assert len(decide_calls) == 2 and (decide_calls[1].temperature or 0) > 0
 
 
 def test_stops_early_when_nothing_is_left():
@@ -85,7 +85,7 @@ def test_unparsable_reply_is_retried_once_with_sampling_then_dropped():
     transcript = run(fake, "Is it new?")
     assert transcript.turns == [] and transcript.translation == "Il est neuf ?"
     detect_calls = [kwargs for step, _, kwargs in fake.calls if step == "detect"]
-    assert len(detect_calls) == 2 and detect_calls[1].get("temperature", 0) > 0
+    assert len(detect_calls) == 2 and (detect_calls[1].temperature or 0) > 0
 
 
 def test_unparsable_then_valid_reply_gives_the_question():
@@ -154,7 +154,7 @@ def test_verify_and_repair_picks_the_candidate_that_agrees():
     formality = check(transcript.checks, "formality")
     assert (formality.expected, formality.observed, formality.status, formality.attempts) == ("formal", "formal", "pass", 3)
     repairs = [kwargs for step, _, kwargs in fake.calls if step == "translate"][1:]
-    assert [k.get("seed") for k in repairs] == [None, 2]  # the targeted rewrite, then one re-sample
+    assert [k.seed for k in repairs] == [None, 2]  # the targeted rewrite, then one re-sample
 
 
 def test_every_translation_after_an_answer_forbids_the_other_registers_words():
@@ -162,12 +162,12 @@ def test_every_translation_after_an_answer_forbids_the_other_registers_words():
     run(fake, "Can you help me?", user=HumanUser(lambda turn: "formal"))
     calls = [kwargs for step, _, kwargs in fake.calls if step == "translate"]
     assert len(calls) == 3  # the translation, the rewrite, a re-sample
-    assert all({"tu", "toi", "te", "ta", "tes"} <= set(k["extra_body"]["bad_words"]) for k in calls)
+    assert all({"tu", "toi", "te", "ta", "tes"} <= set(k.bad_words) for k in calls)
     plain = StepFake(detect=[ASK], translate=["Pouvez-vous m'aider ?"], calls=[])
     run(plain, "Can you help me?", user=NoUser(), alternatives=True)  # nothing answered: nothing forbidden in the translation,
     first, *alternatives = [k for step, _, k in plain.calls if step == "translate"]  # each assumption its own
-    assert "extra_body" not in first
-    assert {frozenset(set(k["extra_body"]["bad_words"]) & {"tu", "vous"}) for k in alternatives} == {
+    assert not first.bad_words
+    assert {frozenset(set(k.bad_words) & {"tu", "vous"}) for k in alternatives} == {
         frozenset({"tu"}), frozenset({"vous"})}
 
 
@@ -206,8 +206,8 @@ def test_a_gender_fix_names_the_person_asked_about():
     rewrite = [messages for step, messages, _ in fake.calls if step == "translate"][1][-1].content
     assert "About “the lawyer”: “avocat” is masculine. " in rewrite and "female" in rewrite
     first, *repairs = [kwargs for step, _, kwargs in fake.calls if step == "translate"]
-    assert "avocat" not in first.get("extra_body", {}).get("bad_words", [])
-    assert repairs and all("avocat" in k["extra_body"]["bad_words"] for k in repairs)  # the word that read wrong
+    assert "avocat" not in first.bad_words
+    assert repairs and all("avocat" in k.bad_words for k in repairs)  # the word that read wrong
 
 
 def test_verify_reports_failure_when_no_candidate_agrees():
@@ -391,8 +391,8 @@ def test_every_japanese_translation_after_a_register_answer_forbids_the_other_re
     transcript = run(fake, "I think the train leaves at noon.", user=HumanUser(lambda turn: answer), target_lang="ja")
     assert [t.ambiguity for t in transcript.turns] == ["formality"]
     calls = [kwargs for step, _, kwargs in fake.calls if step == "translate"]
-    assert calls and all(forbidden <= set(k["extra_body"]["bad_words"]) for k in calls)
-    assert not any(allowed in k["extra_body"]["bad_words"] for k in calls)
+    assert calls and all(forbidden <= set(k.bad_words) for k in calls)
+    assert not any(allowed in k.bad_words for k in calls)
 
 
 def test_a_japanese_register_fix_names_the_sentences_that_read_wrong():

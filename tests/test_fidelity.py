@@ -10,7 +10,7 @@ import pytest
 import assistant.fidelity as fidelity
 from assistant.chain import Assistant
 from assistant.fidelity import compare
-from assistant.steps import repair_reminder
+from assistant.repair import repair_reminder
 from assistant.users import HumanUser
 from tests.fakes import StepFake
 

@@ -151,7 +151,7 @@ def test_extract_plus_abstract_summarizes_the_extract_only():
     assert fake.steps() == ["summary"]
     prompt = fake.calls[0][1][-1].content
     assert bounded.text in prompt and "German" in fake.calls[0][1][0].content
-    assert fake.calls[0][2].get("max_tokens")
+    assert fake.calls[0][2].max_tokens
     without = ContextPolicy("extract+abstract", 40).apply(BIOGRAPHY, SOURCE, focus=("[pr]",))
     assert without.summary is None and without.text == bounded.text
 

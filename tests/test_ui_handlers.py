@@ -10,6 +10,7 @@ from langchain_core.messages import AIMessageChunk
 from langchain_core.outputs import ChatGenerationChunk
 
 from assistant.ambiguity import get_type
+from assistant.backends import GenerationRequest
 from assistant.chain import PROMPT_VARIANTS, Assistant
 from assistant.errors import InputError
 from assistant.transcript import Alternative, Transcript
@@ -222,7 +223,7 @@ class StreamingFake(StepFake):
     ``_stream`` no run manager to read the prompt's tag from: only the translation streams)."""
 
     def _stream(self, messages, stop=None, run_manager=None, **kwargs):
-        self.calls.append(("translate", messages, kwargs))
+        self.calls.append(("translate", messages, GenerationRequest.of(kwargs)))
         reply = self.translate.pop(0) if len(self.translate) > 1 else self.translate[0]
         for word in re.findall(r"\S+\s*", reply):
             yield ChatGenerationChunk(message=AIMessageChunk(content=word))

@@ -10,6 +10,7 @@ import importlib
 from typing import TYPE_CHECKING
 
 from .config import GenerationConfig
+from .request import GenerationRequest, StructuredOutputs
 from .spec import DEFAULT_MODEL, MODEL_ENV_VAR, ModelSpec, default_model_spec
 
 if TYPE_CHECKING:  # the console script imports specs; only loading a model needs langchain
@@ -27,7 +28,9 @@ __all__ = [
     "DEFAULT_MODEL",
     "MODEL_ENV_VAR",
     "GenerationConfig",
+    "GenerationRequest",
     "ModelSpec",
+    "StructuredOutputs",
     "default_model_spec",
     "load_chat_model",
     "supports_structured_output",

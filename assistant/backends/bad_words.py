@@ -1,7 +1,7 @@
 """Words a reply must not contain, as the token sequences a decoder forbids.
 
-The chain sends them as vLLM does (``extra_body={"bad_words": [...]}``): a vLLM server forbids
-them itself, the in-process backends through these helpers, with vLLM's meaning: the last token
+The chain names them in a request's ``bad_words`` as vLLM does: a vLLM server forbids them
+itself, the in-process backends through these helpers, with vLLM's meaning: the last token
 of a word's sequence is forbidden once the reply ends with the tokens before it. Words of a script
 written without spaces (Japanese) are forbidden as text instead (``TextBan``), wherever they appear.
 """

@@ -3,17 +3,18 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any
+
+from .request import GenerationRequest
 
 
 @dataclass(frozen=True)
 class GenerationConfig:
-    """Decoding options.
+    """A model's decoding options, which a call's ``GenerationRequest`` overrides.
 
     temperature: 0 means greedy decoding (the default: translations should be reproducible).
     max_tokens: upper bound on generated tokens per call.
     seed: used when sampling (temperature > 0).
-    bad_words: words the reply may not contain (bound as vLLM's ``extra_body={"bad_words": ...}``).
+    bad_words: words the reply may not contain (unless a request names its own).
     """
 
     temperature: float = 0.0
@@ -21,10 +22,8 @@ class GenerationConfig:
     seed: int = 0
     bad_words: tuple[str, ...] = ()
 
-    def updated(self, overrides: dict[str, Any]) -> "GenerationConfig":
-        """This config with the decoding options a call binds (other keyword arguments are ignored)."""
-        values = {k: overrides[k] for k in ("temperature", "max_tokens", "seed") if k in overrides}
-        bad_words = (overrides.get("extra_body") or {}).get("bad_words")
-        if bad_words:
-            values["bad_words"] = tuple(bad_words)
-        return replace(self, **values)
+    def updated(self, request: GenerationRequest) -> "GenerationConfig":
+        """This config with the decoding options ``request`` sets."""
+        values = {name: getattr(request, name) for name in ("temperature", "max_tokens", "seed")
+                  if getattr(request, name) is not None}
+        return replace(self, **values, bad_words=request.bad_words or self.bad_words)

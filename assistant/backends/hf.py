@@ -23,6 +23,7 @@ from .bad_words import token_sequences
 from .config import GenerationConfig
 from .hub import first_line, hub_reachable
 from .in_process import InProcessChatModel
+from .request import GenerationRequest
 from .results import chat_result
 from .spec import MODEL_ENV_VAR, ModelSpec, resolve_local_target
 
@@ -245,7 +246,8 @@ def _in_hub_cache(repo_id: str) -> bool:
 
 
 class TransformersChatModel(InProcessChatModel):
-    """A langchain chat model backed by an in-process transformers model."""
+    """A langchain chat model backed by an in-process transformers model; a call reads its bound
+    ``GenerationRequest`` (sampling and forbidden words: transformers has no structured output)."""
 
     def _load_engine(self) -> HFEngine:
         return load_engine(self.target)
@@ -261,13 +263,14 @@ class TransformersChatModel(InProcessChatModel):
         run_manager: CallbackManagerForLLMRun | None = None,
         **kwargs: Any,
     ) -> ChatResult:
-        text, usage = self._engine.generate(convert_to_openai_messages(messages), self.generation.updated(kwargs))
+        config = self.generation.updated(GenerationRequest.of(kwargs))
+        text, usage = self._engine.generate(convert_to_openai_messages(messages), config)
         return chat_result(_cut_at_stop(text, stop), usage)
 
     def _pieces(self, messages: list[dict[str, Any]], stop: list[str] | None,
                 kwargs: dict[str, Any]) -> Generator[str, None, dict[str, int]] | None:
         """None (the whole reply) for a call with stop sequences, since a piece may hold only the start of one."""
-        return None if stop else self._engine.stream(messages, self.generation.updated(kwargs))
+        return None if stop else self._engine.stream(messages, self.generation.updated(GenerationRequest.of(kwargs)))
 
 
 def _cut_at_stop(text: str, stop: list[str] | None) -> str:

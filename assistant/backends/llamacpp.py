@@ -3,8 +3,8 @@
 Decode on a CPU is bound by memory bandwidth, so the model should be read in its quantized
 form: llama.cpp computes on the GGUF file directly (transformers dequantizes it to float32,
 several times the bytes per token). The model loads once per process, prompts are rendered
-with the chat template stored in the GGUF, and replies can be constrained by a JSON schema or
-a list of choices, with the same request fields the chain sends to vLLM.
+with the chat template stored in the GGUF, and a call's ``GenerationRequest`` can constrain its
+reply to a JSON schema or a list of choices and forbid words, as vLLM does.
 
 Prompt prefill dominates latency, and the chain's prompts alternate between a few long
 constant prefixes (detection, translation, the simulated user). llama.cpp reuses the common
@@ -20,7 +20,7 @@ import os
 import threading
 from contextlib import contextmanager
 from functools import lru_cache
-from collections.abc import Generator
+from collections.abc import Generator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -28,11 +28,12 @@ from langchain_core.callbacks import CallbackManagerForLLMRun
 from langchain_core.messages import BaseMessage, convert_to_openai_messages
 from langchain_core.outputs import ChatResult
 
-from ..errors import BackendError, ModelLoadError
+from ..errors import ModelLoadError
 from .bad_words import TextBan, forbidden_next, is_unspaced, token_sequences
 from .config import GenerationConfig
 from .hub import first_line, hub_reachable
 from .presets import get_preset, is_preset_target
+from .request import GenerationRequest, StructuredOutputs
 from .in_process import InProcessChatModel
 from .results import chat_result
 from .spec import MODEL_ENV_VAR, ModelSpec, looks_like_path, resolve_local_target
@@ -56,8 +57,6 @@ THREADS_ENV_VAR = "INTERCPT_LLAMACPP_THREADS"
 # Recent model states kept to restore a shared prefix; one state of a 1.5B model with a 2k-token
 # prompt is ~0.15 GB (its KV cache and a batch of logits), so this holds the chain's prefixes.
 STATE_CACHE_BYTES = 2 << 30
-# A call's output constraints (a JSON schema; one of a list of choices): such a reply comes whole.
-CONSTRAINTS = ("response_format", "extra_body")
 
 
 def _llama_cpp():
@@ -139,10 +138,8 @@ def thread_count() -> int:
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
-def choice_grammar(choices: list[str]) -> str:
+def choice_grammar(choices: Sequence[str]) -> str:
     """A GBNF grammar whose only sentences are the given choices, verbatim."""
-    if not choices:
-        raise BackendError("a choice constraint needs at least one choice")
     return "root ::= " + " | ".join(json.dumps(c, ensure_ascii=False) for c in choices)
 
 
@@ -155,9 +152,9 @@ class LlamaCppEngine:
         self.lock = threading.Lock()
 
     def generate(self, messages: list[dict[str, Any]], config: GenerationConfig, stop: list[str] | None = None,
-                 constraint: dict[str, Any] | None = None) -> tuple[str, dict[str, int]]:
+                 structured: StructuredOutputs | None = None) -> tuple[str, dict[str, int]]:
         """Generate one reply; returns (text, token counts incl. how many prompt tokens were reused)."""
-        options = self._constraint(constraint or {}) | self._forbidding(config.bad_words)
+        options = self._constraint(structured) | self._forbidding(config.bad_words)
         with self.lock:
             self.llama.prompt_evaluated = None
             response = self.llama.create_chat_completion(
@@ -221,20 +218,14 @@ class LlamaCppEngine:
     def _vocabulary(self) -> tuple[bytes, ...]:
         return tuple(self.llama.detokenize([i]) for i in range(self.llama.n_vocab()))
 
-    def _constraint(self, constraint: dict[str, Any]) -> dict[str, Any]:
-        """The chain's constraint fields (as sent to vLLM) as llama.cpp arguments."""
-        response_format = constraint.get("response_format")
-        if response_format is not None:
-            if response_format.get("type") != "json_schema":
-                raise BackendError(f"unsupported response_format type {response_format.get('type')!r}")
-            return {"response_format": {"type": "json_object", "schema": response_format["json_schema"]["schema"]}}
-        structured = (constraint.get("extra_body") or {}).get("structured_outputs")
-        if structured is not None:
-            if set(structured) != {"choice"}:
-                raise BackendError(f"unsupported structured output {sorted(structured)}; llama.cpp takes 'choice'")
-            grammar = _llama_cpp().LlamaGrammar.from_string(choice_grammar(structured["choice"]), verbose=False)
-            return {"grammar": grammar}
-        return {}
+    @staticmethod
+    def _constraint(structured: StructuredOutputs | None) -> dict[str, Any]:
+        """A request's structured output as llama.cpp arguments: a JSON schema, or a grammar of the choices."""
+        if structured is None:
+            return {}
+        if structured.json is not None:
+            return {"response_format": {"type": "json_object", "schema": dict(structured.json)}}
+        return {"grammar": _llama_cpp().LlamaGrammar.from_string(choice_grammar(structured.choice), verbose=False)}
 
 
 _ENGINES: dict[str, LlamaCppEngine] = {}
@@ -328,9 +319,7 @@ def _construct(target: str, where: str, name: str, options: dict[str, Any]) -> A
 class LlamaCppChatModel(InProcessChatModel):
     """A langchain chat model backed by an in-process llama.cpp model.
 
-    Besides ``temperature``, ``seed`` and ``max_tokens``, a call takes the chain's output
-    constraints: ``response_format`` (a JSON schema), ``extra_body={"structured_outputs":
-    {"choice": [...]}}`` (exactly one of the choices) and ``extra_body={"bad_words": [...]}``."""
+    A call reads its bound ``GenerationRequest``: sampling, forbidden words and a structured output."""
 
     state_cache: bool = True
     def _load_engine(self) -> LlamaCppEngine:
@@ -347,18 +336,19 @@ class LlamaCppChatModel(InProcessChatModel):
         run_manager: CallbackManagerForLLMRun | None = None,
         **kwargs: Any,
     ) -> ChatResult:
-        constraint = {k: kwargs[k] for k in CONSTRAINTS if k in kwargs}
-        text, usage = self._engine.generate(convert_to_openai_messages(messages), self.generation.updated(kwargs),
-                                            stop, constraint)
+        request = GenerationRequest.of(kwargs)
+        text, usage = self._engine.generate(convert_to_openai_messages(messages), self.generation.updated(request),
+                                            stop, request.structured_outputs)
         return chat_result(text, usage)
 
     def _pieces(self, messages: list[dict[str, Any]], stop: list[str] | None,
                 kwargs: dict[str, Any]) -> Generator[str, None, dict[str, int]] | None:
         """None (the whole reply) for a reply constrained to a schema or a choice; others stream
         (forbidden words included)."""
-        if "response_format" in kwargs or "structured_outputs" in (kwargs.get("extra_body") or {}):
+        request = GenerationRequest.of(kwargs)
+        if request.structured_outputs is not None:
             return None
-        return self._engine.stream(messages, self.generation.updated(kwargs), stop)
+        return self._engine.stream(messages, self.generation.updated(request), stop)
 
 
 def load(spec: ModelSpec, generation: GenerationConfig) -> LlamaCppChatModel:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from typing import Any
 
 import httpx
@@ -19,12 +20,14 @@ from .. import deadlines
 from ..errors import BackendError, GarbageReplyError, OutageError
 from .bad_words import token_sequences
 from .config import GenerationConfig
+from .request import REQUEST_KWARG, GenerationRequest
 from .results import whole_reply_chunk
 from .spec import ModelSpec
 
 API_KEY_ENV_VARS = ("INTERCPT_API_KEY", "OPENAI_API_KEY")
 CALL_TIMEOUT_S = 600.0  # one try of a call made outside a request's deadline (the CLI, the evaluator)
 CALL_RETRIES = 1
+SCHEMA_NAME = "reply"  # the name OpenAI's ``response_format`` wants for a JSON schema
 
 
 def api_key_from_env() -> str:
@@ -46,25 +49,46 @@ def served_models(base_url: str, api_key: str, timeout: float = 10.0) -> list[st
         raise BackendError(f"the model server at {base_url} answered HTTP {err.status_code} to /models") from err
 
 
-CONSTRAINT_KEYS = ("response_format", "extra_body")
 NOT_A_COMPLETION = "the model server answered something that is not a chat completion"
 
 
-class ConstrainableChatOpenAI(ChatOpenAI):
-    """ChatOpenAI that drops output constraints a server rejects, so a chain that asks for them runs
-    anywhere; that takes the whole reply from a server that does not stream; that waits for a
-    server no longer than the request it serves may take; and whose failures are the chain's own
-    errors (a server down, timed out or failing is an ``OutageError``, an unreadable reply a
-    ``BackendError``).
+def request_fields(request: GenerationRequest) -> dict[str, Any]:
+    """``request`` as the fields of an OpenAI-compatible request body (ChatOpenAI's keyword arguments):
+    sampling as OpenAI's own fields, a JSON schema as ``response_format``, and vLLM's extensions, the
+    forbidden words and a list of choices, under ``extra_body``."""
+    fields: dict[str, Any] = {name: getattr(request, name) for name in ("temperature", "seed", "max_tokens")
+                              if getattr(request, name) is not None}
+    extra: dict[str, Any] = {}
+    if request.bad_words:
+        extra["bad_words"] = list(request.bad_words)
+    structured = request.structured_outputs
+    if structured is not None and structured.choice is not None:
+        extra["structured_outputs"] = {"choice": list(structured.choice)}
+    if structured is not None and structured.json is not None:
+        fields["response_format"] = {"type": "json_schema",
+                                     "json_schema": {"name": SCHEMA_NAME, "schema": dict(structured.json)}}
+    return fields | ({"extra_body": extra} if extra else {})
 
-    The chain asks for a JSON schema (``response_format``) or a list of choices (vLLM's
-    ``extra_body={"structured_outputs": ...}``). A server without them either ignores the
-    fields (the reply is then parsed tolerantly) or answers HTTP 400; on a 400 the request is
-    sent again without them, and once that works the model stops sending them.
+
+def _unconstrained(request: GenerationRequest) -> GenerationRequest:
+    """``request`` without the fields a server may not know (a structured output, forbidden words)."""
+    return replace(request, bad_words=(), structured_outputs=None)
+
+
+class ConstrainableChatOpenAI(ChatOpenAI):
+    """ChatOpenAI that sends a call's ``GenerationRequest`` as the fields of its request body; that
+    drops output constraints a server rejects, so a chain that asks for them runs anywhere; that
+    takes the whole reply from a server that does not stream; that waits for a server no longer
+    than the request it serves may take; and whose failures are the chain's own errors (a server
+    down, timed out or failing is an ``OutageError``, an unreadable reply a ``BackendError``).
+
+    A server without vLLM's structured outputs and forbidden words either ignores the fields (the
+    reply is then parsed tolerantly) or answers HTTP 400; on a 400 the request is sent again
+    without them, and once that works the model stops sending them.
     """
 
     # A vLLM server's /tokenize endpoint, where known: forbidden words are then also sent as token
-    # biases (see ``_with_token_bans``).
+    # biases (see ``body_fields``).
     tokenize_url: str | None = None
     _constraints_rejected: bool = PrivateAttr(default=False)
     _streaming_unsupported: bool = PrivateAttr(default=False)
@@ -76,13 +100,13 @@ class ConstrainableChatOpenAI(ChatOpenAI):
 
     def _generate(self, messages: list[BaseMessage], stop: list[str] | None = None,
                   run_manager: CallbackManagerForLLMRun | None = None, **kwargs: Any) -> ChatResult:
-        kwargs = self._within_deadline(self._with_token_bans(kwargs))
-        plain = {k: v for k, v in kwargs.items() if k not in CONSTRAINT_KEYS + ("logit_bias",)}
-        with self._server_failures(kwargs):
-            if self._constraints_rejected or plain == kwargs:
+        request, others = GenerationRequest.of(kwargs), self._others(kwargs)
+        sent, plain = others | self.body_fields(request), others | self.body_fields(_unconstrained(request))
+        with self._server_failures(sent):
+            if self._constraints_rejected or plain == sent:
                 return super()._generate(messages, stop, run_manager, **plain)
             try:
-                return super()._generate(messages, stop, run_manager, **kwargs)
+                return super()._generate(messages, stop, run_manager, **sent)
             except openai.BadRequestError:
                 result = super()._generate(messages, stop, run_manager, **plain)
                 self._constraints_rejected = True
@@ -94,7 +118,7 @@ class ConstrainableChatOpenAI(ChatOpenAI):
         one plain JSON completion, which the OpenAI client reads as a stream of no events: the reply
         is then asked for whole, and from then on never streamed."""
         if not self._streaming_unsupported:
-            sent = self._within_deadline(self._with_token_bans(kwargs))
+            sent = self._others(kwargs) | self.body_fields(GenerationRequest.of(kwargs))
             streamed = False
             with self._server_failures(sent):
                 for chunk in super()._stream(messages, stop, run_manager, **sent):
@@ -111,14 +135,16 @@ class ConstrainableChatOpenAI(ChatOpenAI):
             raise GarbageReplyError(NOT_A_COMPLETION)
         return super()._create_chat_result(response, generation_info)
 
-    def _within_deadline(self, kwargs: dict[str, Any]) -> dict[str, Any]:
-        """Each try of a call made for a request waits at most its share of the time the request has left."""
+    def _others(self, kwargs: dict[str, Any]) -> dict[str, Any]:
+        """A call's keyword arguments besides its ``GenerationRequest``, with the time it may wait: each
+        try of a call made for a request waits at most its share of the time the request has left."""
+        others = {k: v for k, v in kwargs.items() if k != REQUEST_KWARG}
         deadline = deadlines.current()
         if deadline is None:
-            return kwargs
+            return others
         tries = (self.max_retries or 0) + 1
         longest = self.request_timeout if isinstance(self.request_timeout, int | float) else CALL_TIMEOUT_S
-        return {**kwargs, "timeout": max(0.1, min(longest, deadline.remaining() / tries))}
+        return others | {"timeout": max(0.1, min(longest, deadline.remaining() / tries))}
 
     @contextmanager
     def _server_failures(self, kwargs: dict[str, Any]) -> Iterator[None]:
@@ -138,20 +164,21 @@ class ConstrainableChatOpenAI(ChatOpenAI):
         except openai.InternalServerError as err:
             raise OutageError(f"the model server failed (HTTP {err.status_code})") from err
 
-    def _with_token_bans(self, kwargs: dict[str, Any]) -> dict[str, Any]:
-        """vLLM's ``bad_words`` forbids a word's form after a space only when it has as many tokens
-        as the word alone ("votre" is two tokens and " votre" one, so " votre" stayed allowed); the
-        one-token forms of the forbidden words are therefore also sent as a logit bias."""
-        words = (kwargs.get("extra_body") or {}).get("bad_words")
-        if not words or self.tokenize_url is None:
-            return kwargs
-        bias = dict(kwargs.get("logit_bias") or {})
-        for word in words:
+    def body_fields(self, request: GenerationRequest) -> dict[str, Any]:
+        """``request_fields``, and on a vLLM server whose tokenizer is known the one-token forms of the
+        forbidden words as a logit bias: vLLM's ``bad_words`` forbids a word's form after a space only
+        when it has as many tokens as the word alone ("votre" is two tokens and " votre" one, so
+        " votre" stayed allowed)."""
+        fields = request_fields(request)
+        if not request.bad_words or self.tokenize_url is None:
+            return fields
+        bias: dict[str, int] = {}
+        for word in request.bad_words:
             if word not in self._banned_tokens:
                 sequences = token_sequences([word], self._tokenize)
                 self._banned_tokens[word] = {str(s[0]): -100 for s in sequences if len(s) == 1}
             bias.update(self._banned_tokens[word])
-        return {**kwargs, "logit_bias": bias}
+        return fields | {"logit_bias": bias}
 
     def _tokenize(self, text: str) -> list[int]:
         reply = httpx.post(self.tokenize_url, json={"model": self.model_name, "prompt": text,

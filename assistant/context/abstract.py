@@ -9,6 +9,7 @@ from __future__ import annotations
 from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.output_parsers import StrOutputParser
 
+from ..backends import GenerationRequest
 from ..prompts import load_prompt, tagged
 
 SUMMARY_MAX_TOKENS = 120
@@ -27,6 +28,6 @@ class Summarizer:
         if not text.strip():
             return ""
         prompt = load_prompt("summarize").chat_prompt(self.target_lang, [EXAMPLE_GROUP])
-        model = self.chat_model.bind(max_tokens=SUMMARY_MAX_TOKENS)
+        model = GenerationRequest(max_tokens=SUMMARY_MAX_TOKENS).bound_to(self.chat_model)
         reply = tagged(prompt | model | StrOutputParser(), "summarize").invoke({"text": text})
         return " ".join(reply.split())
