@@ -101,6 +101,7 @@ class AmbiguityType:
     options_in_text: bool = False
     remember: str = FOR_WORD
     preset: str | None = None
+    decided: bool = True
     gold_words: str | None = None
     reminders: Reminders = field(default_factory=Reminders)
     forbidden: ForbiddenWords = field(default_factory=ForbiddenWords)
@@ -176,6 +177,7 @@ def parse_table(data: Mapping[str, Any], reminders: Mapping[str, Any] | None = N
             options_in_text=bool(entry.get("options_in_text")),
             remember=entry.get("remember", FOR_WORD),
             preset=entry.get("preset"),
+            decided=bool(entry.get("decided", True)),
             gold_words=entry.get("gold_words"),
             reminders=Reminders.parse(_section(entry.get("reminders"), reminders or {})),
             forbidden=_forbidden(entry.get("forbidden"), forbidden or {}),

@@ -89,8 +89,8 @@ class Dialogue:
     def _plan(self) -> list[Turn | Candidate]:
         """What may be asked, by the table's rank and then in source order (the register of "you"
         before a person's gender, so that a cap on questions leaves out the lesser ones): remembered
-        answers, the questions with fixed options that one decide call found open (and those of the
-        people a pronoun may refer to, which it is not asked about), and the candidates whose
+        answers, the questions with fixed options that one decide call found open (and those it is not
+        asked about: the people a pronoun may refer to, the types the pre-pass is sure of), and the candidates whose
         question the model writes when their turn comes."""
         t = self.transcript
         if not self.max_questions:
@@ -102,10 +102,11 @@ class Dialogue:
                  and get_type(c.ambiguity).fixed_question(c.span, t.target_lang)]
         # A pronoun the parse leaves between several people settles none of them: which one it is
         # goes to the person, not to the model's reading (a wrong reading would settle the open one).
-        tied = [c for c in fixed if c.pronouns]
+        # Nor is the model asked about what the pre-pass is sure of (the type is not ``decided``).
+        sure = [c for c in fixed if c.pronouns or not get_type(c.ambiguity).decided]
         decided = {(turn.ambiguity, turn.span): turn for turn in [
-            *self.steps.decide(t.source, t.target_lang, [c for c in fixed if not c.pronouns]),
-            *(self.steps.fixed_turn(c, t.target_lang) for c in tied)]}
+            *self.steps.decide(t.source, t.target_lang, [c for c in fixed if c not in sure]),
+            *(self.steps.fixed_turn(c, t.target_lang) for c in sure)]}
         t.settled = settled_by_text(parsed) + [
             Settled(family_of(c.ambiguity), c.span, None, "model", "the model read the text as settling it")
             for c in fixed if (c.ambiguity, c.span) not in decided]

@@ -40,22 +40,23 @@ def test_one_decide_call_covers_every_question_with_fixed_options():
     assert [t.span for t in transcript.turns] == ["you", "Blair", "it"]
     assert fake.steps().count("decide") == 1 and fake.steps().count("detect") == 1
     decide_prompt = next(m for step, m, _ in fake.calls if step == "decide")[-1].content
-    assert '1. "Blair"' in decide_prompt and '2. "you"' in decide_prompt and '"it"' not in decide_prompt
+    assert '1. "Blair"' in decide_prompt and '"it"' not in decide_prompt
+    assert '"you"' not in decide_prompt  # the register of an addressed "you" is asked without deciding
     you = transcript.turns[0]
     assert "“you”" in you.question
     assert you.options == ["formal", "informal", "several people (vous)", "generic"]
 
 
 def test_the_decision_keeps_only_the_words_the_text_leaves_open():
-    fake = StepFake(decide=['{"1": "no", "2": "yes", "3": "no"}'], translate=["x"], calls=[])
-    transcript = run(fake, "Blair asked whether you were ready.")  # Blair, "you" (formality), "you" (gender)
-    assert [(t.ambiguity, t.span) for t in transcript.turns] == [("formality", "you")]
+    fake = StepFake(decide=['{"1": "no", "2": "yes"}'], translate=["x"], calls=[])
+    transcript = run(fake, "Blair asked whether you were ready.", max_questions=3)  # Blair, "you" (gender)
+    assert [(t.ambiguity, t.span) for t in transcript.turns] == [("formality", "you"), ("person_gender", "you")]
 
 
 def test_an_unreadable_decision_is_retried_then_every_word_is_asked_about():
-    fake = StepFake(decide=["%%%", "still nothing"], translate=["Peux-tu m'aider ?"], calls=[])
-    transcript = run(fake, "Can you help me?")
-    assert [t.span for t in transcript.turns] == ["you"]
+    fake = StepFake(decide=["%%%", "still nothing"], translate=["Le chirurgien est fatigué."], calls=[])
+    transcript = run(fake, "The surgeon is tired.")
+    assert [t.span for t in transcript.turns] == ["The surgeon"]
     decide_calls = [kwargs for step, _, kwargs in fake.calls if step == "decide"]
     assert len(decide_calls) == 2 and (decide_calls[1].temperature or 0) > 0
 
@@ -64,7 +65,7 @@ def test_stops_early_when_nothing_is_left():
     fake = StepFake(translate=["Pouvez-vous m'aider ?"], calls=[])
     transcript = run(fake, "Can you help me?", max_questions=3)
     assert [t.span for t in transcript.turns] == ["you"]
-    assert fake.steps().count("decide") == 1
+    assert fake.steps() == ["translate"]  # the register of an addressed "you" costs no decide call
 
 
 def test_unambiguous_text_is_not_questioned_and_costs_no_detection_call():

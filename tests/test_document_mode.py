@@ -41,7 +41,7 @@ def test_each_question_is_asked_once_and_its_answer_applied_in_every_paragraph()
     result = DocumentTranslator(Assistant(fake, "fake:m"), "fr").translate(LETTER, user)
 
     assert "“your”" in asked[0] and asked[1:] == ["Is Blair a man or a woman?"]  # "Thank you" is a greeting
-    assert fake.steps().count("decide") == 2  # remembered answers cost no decision call
+    assert fake.steps().count("decide") == 1  # nor do remembered answers and the register of "you"
     assert distinct(result.asked()) == [("formality", "your"), ("neutral_names", "blair")]
     for transcript in result.paragraphs:
         assert [t.answer for t in transcript.turns if t.ambiguity == "formality"] == ["formal"]

@@ -61,14 +61,16 @@ def test_formality_answers_the_question_in_advance(client):
 
 def test_without_formality_the_best_guess_comes_alone_at_one_model_call_more_than_nothing_open():
     calls = {}
-    for text, reply in (("Can you help me?", "Pouvez-vous m'aider ?"), ("Good morning.", "Bonjour.")):
+    for text, reply in (("The surgeon is tired.", "Le chirurgien est fatigué."),
+                        ("Can you help me?", "Pouvez-vous m'aider ?"), ("Good morning.", "Bonjour.")):
         client = make_client(StepFake(translate=[reply], detect=['{"ambiguous": false}'], calls=[]))
         response = client.post("/v2/translate", data={"text": text, "target_lang": "fr"}, headers=KEY)
         assert response.status_code == 200, response.text  # a form body, one text
         calls[text] = client.fake.steps()
     extra = response.json()["translations"][0]["intercpt"]
     assert calls["Good morning."] == ["translate"]
-    assert sorted(calls["Can you help me?"]) == ["decide", "translate"]  # no DeepL client reads an alternative
+    assert calls["Can you help me?"] == ["translate"]  # the register is open whatever a model reads
+    assert sorted(calls["The surgeon is tired."]) == ["decide", "translate"]  # no DeepL client reads an alternative
     assert make_client().post("/v2/translate", data={"text": "Can you help me?", "target_lang": "fr"},
                               headers=KEY).json()["translations"][0]["intercpt"]["alternatives"] == []
     assert extra["questions"] == []

@@ -20,7 +20,7 @@ from tests.test_http_api import make_client
 
 REPLY_USAGE = {"input_tokens": 100, "output_tokens": 7, "total_tokens": 107, "input_token_details": {"cache_read": 60}}
 ONE_REPLY = StepUsage(calls=1, input_tokens=100, evaluated_tokens=40, output_tokens=7)
-SOURCE = "Can you help me?"
+SOURCE = "Can you help the surgeon?"  # the register of "you" is asked at once; the decide call reads "the surgeon"
 
 
 def reporting_fake(**queues) -> StepFake:
@@ -28,14 +28,14 @@ def reporting_fake(**queues) -> StepFake:
 
 
 def test_each_step_counts_the_calls_made_while_it_was_open():
-    fake = reporting_fake(translate=["Pouvez-vous m'aider ?"])
+    fake = reporting_fake(translate=["Pouvez-vous aider le chirurgien ?"])
     transcript = Assistant(fake, "fake:m").run(SOURCE, "fr", user=OracleUser({"formality": "formal"}))
     assert fake.steps() == ["decide", "translate"]
     assert transcript.usage == {"detect": ONE_REPLY, "translate": ONE_REPLY}
 
 
 def test_a_repair_counts_under_verify():
-    fake = reporting_fake(translate=["Peux-tu m'aider ?", "Pouvez-vous m'aider ?"])
+    fake = reporting_fake(translate=["Peux-tu aider le chirurgien ?", "Pouvez-vous aider le chirurgien ?"])
     transcript = Assistant(fake, "fake:m").run(SOURCE, "fr", user=OracleUser({"formality": "formal"}))
     assert fake.steps() == ["decide", "translate", "translate"]  # the second one is the rewrite
     assert transcript.usage["verify"] == ONE_REPLY
@@ -43,24 +43,24 @@ def test_a_repair_counts_under_verify():
 
 
 def test_a_call_that_reports_no_tokens_is_counted_as_unreported():
-    fake = StepFake(translate=["Pouvez-vous m'aider ?"], calls=[])
+    fake = StepFake(translate=["Pouvez-vous aider le chirurgien ?"], calls=[])
     transcript = Assistant(fake, "fake:m").run(SOURCE, "fr", method="no-extra")
     assert transcript.usage == {"translate": StepUsage(calls=1, unreported=1)}
 
 
 def test_the_simulated_users_calls_are_not_the_chains():
-    fake = reporting_fake(user=["formal, my bank."], translate=["Pouvez-vous m'aider ?"])
+    fake = reporting_fake(user=["formal, my bank.", "a man"], translate=["Pouvez-vous aider le chirurgien ?"])
     user = SimulatedUser(fake, "At the bank.", "fr")
     transcript = Assistant(fake, "fake:m").run(SOURCE, "fr", user=user)
-    assert fake.steps() == ["decide", "user", "translate"]
+    assert fake.steps() == ["decide", "user", "user", "translate"]
     assert "answer" not in transcript.usage
     assert transcript.usage == {"detect": ONE_REPLY, "translate": ONE_REPLY}
 
 
 def test_dialogues_on_one_assistant_count_only_their_own_calls():
-    fake = reporting_fake(translate=["Pouvez-vous m'aider ?"])
+    fake = reporting_fake(translate=["Pouvez-vous aider le chirurgien ?"])
     assistant = Assistant(fake, "fake:m")
-    first, second = assistant.start(SOURCE, "fr"), assistant.start("Can you help me?", "fr", method="no-extra")
+    first, second = assistant.start(SOURCE, "fr"), assistant.start(SOURCE, "fr", method="no-extra")
     first.next_question()
     for _ in second.drive(None):
         pass
@@ -70,7 +70,7 @@ def test_dialogues_on_one_assistant_count_only_their_own_calls():
 
 def test_a_dialogue_advanced_in_fresh_threads_and_contexts_still_counts_each_step():
     """As the web page does: every step of the dialogue's generator in a worker thread under a new context."""
-    fake = reporting_fake(translate=["Pouvez-vous m'aider ?"])
+    fake = reporting_fake(translate=["Pouvez-vous aider le chirurgien ?"])
     dialogue = Assistant(fake, "fake:m").start(SOURCE, "fr")
     steps = dialogue.drive(None)
 
@@ -81,16 +81,17 @@ def test_a_dialogue_advanced_in_fresh_threads_and_contexts_still_counts_each_ste
         thread.join()
         return done
 
-    assert advance()[0].kind == "asked"
-    dialogue.answer("formal", "human")
-    steps = dialogue.drive(None)
+    for answer in ("formal", "a man"):
+        assert advance()[0].kind == "asked"
+        dialogue.answer(answer, "human")
+        steps = dialogue.drive(None)
     while (step := advance()[0]) is not None and step.kind != "done":
         pass
     assert dialogue.transcript.usage == {"detect": ONE_REPLY, "translate": ONE_REPLY}
 
 
 def test_usage_survives_the_round_trip_and_an_older_transcript_reads_with_none():
-    fake = reporting_fake(translate=["Pouvez-vous m'aider ?"])
+    fake = reporting_fake(translate=["Pouvez-vous aider le chirurgien ?"])
     transcript = Assistant(fake, "fake:m").run(SOURCE, "fr", method="no-extra")
     again = Transcript.from_dict(transcript.to_dict())
     assert again.usage == transcript.usage == {"translate": ONE_REPLY}
@@ -99,7 +100,7 @@ def test_usage_survives_the_round_trip_and_an_older_transcript_reads_with_none()
 
 
 def test_a_streamed_translation_reports_its_tokens_from_an_openai_compatible_server():
-    with FakeOpenAIServer(reply="Pouvez-vous m'aider ?") as server:
+    with FakeOpenAIServer(reply="Pouvez-vous aider le chirurgien ?") as server:
         assistant = Assistant(load_chat_model(ModelSpec.parse(f"openai:{server.url}#fake")), "fake")
         transcript = assistant.run(SOURCE, "fr", method="no-extra")
         assert server.bodies[-1]["stream"] and server.bodies[-1]["stream_options"] == {"include_usage": True}
@@ -113,7 +114,7 @@ def test_a_streamed_translation_reports_its_tokens_from_an_openai_compatible_ser
 
 
 def test_a_reply_a_server_would_not_stream_keeps_its_tokens():
-    with FakeOpenAIServer(reply="Pouvez-vous m'aider ?", mode="whole") as server:
+    with FakeOpenAIServer(reply="Pouvez-vous aider le chirurgien ?", mode="whole") as server:
         assistant = Assistant(load_chat_model(ModelSpec.parse(f"openai:{server.url}#fake")), "fake")
         transcript = assistant.run(SOURCE, "fr", method="no-extra")
         assert server.requests == 2  # the stream read as empty, then the whole reply
@@ -122,7 +123,7 @@ def test_a_reply_a_server_would_not_stream_keeps_its_tokens():
 
 
 def test_a_counter_without_a_transcript_sums_every_call():
-    fake = reporting_fake(translate=["Pouvez-vous m'aider ?"])
+    fake = reporting_fake(translate=["Pouvez-vous aider le chirurgien ?"])
     counter = UsageCounter()
     fake.callbacks = [counter]
     transcript = Assistant(fake, "fake:m").run(SOURCE, "fr", user=OracleUser({"formality": "formal"}))
@@ -130,15 +131,16 @@ def test_a_counter_without_a_transcript_sums_every_call():
 
 
 def test_the_clarify_apis_transcript_counts_each_step_over_its_requests():
-    client = make_client(reporting_fake(translate=["Pouvez-vous m'aider ?"]))
+    client = make_client(reporting_fake(translate=["Pouvez-vous aider le chirurgien ?"]))
     started = client.post("/v1/clarify", json={"text": SOURCE, "target_lang": "fr"}).json()
-    answered = client.post(f"/v1/clarify/{started['session']}",
-                           json={"answers": [{"question": "q1", "answer": "formal"}]}).json()
+    for question, answer in (("q1", "formal"), ("q2", "a man")):
+        answered = client.post(f"/v1/clarify/{started['session']}",
+                               json={"answers": [{"question": question, "answer": answer}]}).json()
     assert answered["transcript"]["usage"] == {"detect": asdict(ONE_REPLY), "translate": asdict(ONE_REPLY)}
 
 
 def test_alternatives_asked_for_later_in_another_thread_count_under_alternatives():
-    fake = reporting_fake(translate=["Pouvez-vous m'aider ?"])
+    fake = reporting_fake(translate=["Pouvez-vous aider le chirurgien ?"])
     dialogue = Assistant(fake, "fake:m").start(SOURCE, "fr")
     for _ in dialogue.drive(OracleUser({"gender": "feminine"})):  # no formality label: the question is skipped
         pass
