@@ -92,10 +92,10 @@ class DocumentTranslator:
         self.glossary = glossary
         self.summarizing = assistant.context_policy.strategy == "extract+abstract"
 
-    def translate(self, text: str, user: User | None = None, on_paragraph: ParagraphHook | None = None
-                  ) -> DocumentTranslation:
+    def translate(self, text: str, user: User | None = None, on_paragraph: ParagraphHook | None = None,
+                  preferences: PreferenceMemory | None = None) -> DocumentTranslation:
         result = DocumentTranslation(self.target_lang)
-        result.paragraphs.extend(self.translate_units(split_paragraphs(text), user, on_paragraph))
+        result.paragraphs.extend(self.translate_units(split_paragraphs(text), user, on_paragraph, preferences))
         return result
 
     def translate_units(self, units: list[str], user: User | None = None, on_unit: ParagraphHook | None = None,

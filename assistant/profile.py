@@ -6,9 +6,9 @@ from them. The profile is also the answers file of ``intercpt translate --answer
 
     register:          # how "you" is addressed, per target language
       fr: informal
-    people:            # a person, name or role noun as the source writes it, and their gender
+    people:            # a person, name or role noun (without "the", "a", "this"), and their gender
       alex: a woman
-      the administrator: a man
+      administrator: a man
     senses:            # a word alone in a segment, and the sense meant
       bank: the river bank
     referents:         # what "it" stands for, per source segment
@@ -26,6 +26,7 @@ from typing import Any
 
 import yaml
 
+from .ambiguity import word_key
 from .errors import InputError
 from .languages import LANGUAGES
 
@@ -44,7 +45,8 @@ HEADER = ("# intercpt project profile: answers reused by every translation of th
 @dataclass
 class Profile:
     """The answers by section: ``answers["people"]["alex"] == "a woman"``, ``answers["register"]["fr"]``;
-    keys of every section but the register are lower-cased words, a referent's key is its source text."""
+    keys of every section but the register are words as the memory keeps them (``word_key``), a referent's
+    key is its source text."""
 
     answers: dict[str, dict[str, str]] = field(default_factory=lambda: {name: {} for name in SECTIONS.values()})
     glossary: str | None = None
@@ -60,6 +62,11 @@ class Profile:
             return False
         self.answers[section][key] = _bounded(answer, MAX_ANSWER_CHARS, f"the answer for {key!r}")
         return True
+
+    def updated_with(self, other: "Profile") -> "Profile":
+        """A profile with this one's answers and ``other``'s, ``other`` winning where both answer."""
+        return Profile({section: {**entries, **other.answers[section]} for section, entries in self.answers.items()},
+                       other.glossary or self.glossary)
 
     def entry_count(self) -> int:
         return sum(len(entries) for entries in self.answers.values())
@@ -139,8 +146,9 @@ def glossary_path(profile: Profile, profile_path: str | Path) -> Path | None:
 
 
 def _key(section: str, key: str) -> str:
-    """Words are matched as the memory of answers matches them: lower-cased; a referent's source text as written."""
-    return key if section == SECTIONS["referent"] else key.lower()
+    """Words are matched as the memory of answers matches them ("The user" is "user"); a referent's source
+    text as written."""
+    return key if section == SECTIONS["referent"] else word_key(key)
 
 
 def _bounded(value: Any, limit: int, what: str) -> str:

@@ -11,7 +11,7 @@ asked of nobody, and the model's guess is flagged as before.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -171,13 +171,15 @@ def _profile_texts(profile: Profile) -> list[tuple[str, str, str]]:
     return [(family, text, answer) for family in families for text, answer in profile.answers[SECTIONS[family]].items()]
 
 
-def build_sheet(steps: ModelSteps, segments: Sequence[str], target_lang: str) -> Sheet:
+def build_sheet(steps: ModelSteps, segments: Sequence[str], target_lang: str,
+                on_segment: Callable[[int], None] | None = None) -> Sheet:
     """The sheet of ``segments`` (the texts the translator will be given, in document order).
 
     Each distinct segment is parsed once. The decide call reads a segment only for the fixed-option
     words whose question is not on the sheet yet: once one segment leaves "you" open, the others
     that say "you" count as affected without a model call (the answer will be applied to them all).
-    A type with open options gets its question written by the model once per key."""
+    A type with open options gets its question written by the model once per key. ``on_segment`` hears
+    each segment's number once it is read (a progress bar)."""
     if len(segments) > MAX_SEGMENTS:
         raise InputError(f"the document has {len(segments)} segments; a question sheet reads at most {MAX_SEGMENTS}")
     found: dict[tuple[str, str], SheetQuestion] = {}
@@ -202,6 +204,8 @@ def build_sheet(steps: ModelSteps, segments: Sequence[str], target_lang: str) ->
                                            list(turn.options))
             if key in found:
                 _affects(found[key], number, segment, candidate)
+        if on_segment:
+            on_segment(number)
     ordered = sorted(found.values(), key=lambda q: (get_type(q.ambiguity).rank, q.segments[0]))
     for index, question in enumerate(ordered, 1):
         question.id = f"q{index}"

@@ -26,7 +26,7 @@ def test_one_question_per_register_person_and_text_with_counts_and_examples():
     asked = [(q.id, q.ambiguity, q.key, q.segments) for q in sheet.questions]
     assert asked == [("q1", "formality", "", [1, 2, 4, 5, 6, 7]),
                      ("q2", "neutral_names", "alex", [2, 3]),
-                     ("q3", "neutral_professions", "the doctor", [6, 7]),
+                     ("q3", "neutral_professions", "doctor", [6, 7]),
                      ("q4", "it_resolution", SEGMENTS[4], [5])]
     register = sheet.questions[0]
     assert register.options[:2] == ["formal", "informal"] and "“you”" in register.question
@@ -79,7 +79,7 @@ def test_a_profile_answers_the_sheet_and_takes_its_new_answers():
     sheet.answer("q3", "a man")
     sheet.answer("q4", "the file")
     assert sheet.record_in(profile) == 2
-    assert profile.answers["people"] == {"alex": "a woman", "the doctor": "a man"}
+    assert profile.answers["people"] == {"alex": "a woman", "doctor": "a man"}
     assert profile.answers["referents"] == {SEGMENTS[4]: "the file"}
 
 

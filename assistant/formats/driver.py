@@ -44,6 +44,11 @@ def translate_file(in_path: str | Path, out_path: str | Path, translate_units: T
                               target_lang=target_lang, progress=progress)
 
 
+def translator_segments(document: Document) -> list[str]:
+    """The texts a translator is given for ``document``, in order: every unit's segments, placeholders masked."""
+    return [mask(segment).text for unit in document.units for segment in unit.segments]
+
+
 def translate_document(document: Document, out_path: str | Path, translate_units: TranslateUnits, *,
                        target_lang: str | None = None, progress: bool = True) -> FileTranslation:
     """Translate ``document``'s units; a unit whose placeholders did not survive is flagged uncertain."""

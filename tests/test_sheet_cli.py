@@ -1,0 +1,97 @@
+"""``intercpt translate --file`` with a question sheet, in-process on a fake model: ``--plan`` prints it,
+``--answers-file`` and ``--profile`` answer it, a terminal asks it first; nothing is asked again."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import polib
+import pytest
+import yaml
+
+from assistant.cli.main import main
+from assistant.profile import load_profile
+from tests.test_translate_files import fake  # noqa: F401 - the fixture
+
+DJANGO = Path(__file__).parent / "data" / "formats" / "django_accounts.po"
+MODEL = ["--model", "openai:http://127.0.0.1:9/v1#m"]
+
+
+def run(capsys, *args: str) -> tuple[int, str, str]:
+    code = main(["translate", "--file", str(DJANGO), "--to", "fr", *args, *MODEL])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_plan_prints_one_question_per_register_and_role_and_translates_nothing(fake, tmp_path, capsys):
+    out = tmp_path / "django.fr.po"
+    code, printed, _ = run(capsys, "--plan", "--out", str(out))
+    assert code == 0 and not out.exists()
+    sheet = json.loads(printed)
+    asked = [(q["type"], q["segment_count"]) for q in sheet["questions"]]
+    assert asked == [("formality", 10), ("neutral_professions", 6)], asked  # "a user", "the user", "this user": one
+    register = sheet["questions"][0]
+    assert register["id"] == "q1" and register["options"][:2] == ["formal", "informal"]
+    example = register["examples"][0]
+    start, end = example["words"][0]
+    assert example["text"][start:end] == "You" and len(register["examples"]) == 3
+    assert fake.steps().count("translate") == 0
+
+
+def test_plan_in_yaml(fake, capsys):
+    code, printed, _ = run(capsys, "--plan", "yaml")
+    assert code == 0 and yaml.safe_load(printed)["question_count"] == 2
+
+
+def test_an_answers_file_answers_the_sheet_without_a_terminal(fake, tmp_path, capsys):
+    answers = tmp_path / "answers.yaml"
+    answers.write_text("register:\n  fr: formal\npeople:\n  the user: a woman\n", encoding="utf-8")
+    out = tmp_path / "django.fr.po"
+    code, printed, _ = run(capsys, "--answers-file", str(answers), "--out", str(out), "--json")
+    assert code == 0
+    turns = [t for transcript in json.loads(printed)["transcripts"] for t in transcript["turns"]]
+    assert {(t["ambiguity"], t["answer"], t["answered_by"]) for t in turns} == {
+        ("formality", "formal", "preference"), ("neutral_professions", "a woman", "preference")}
+    assert fake.steps().count("decide") == 2  # the sheet's reading: nothing is read again to translate
+    assert all(entry.msgstr or entry.msgstr_plural[0] for entry in polib.pofile(str(out)))
+
+
+def test_a_profile_keeps_the_terminal_answers_and_the_next_run_asks_nothing(fake, tmp_path, capsys, monkeypatch):
+    profile = tmp_path / "project.yaml"
+    replies = iter(["2", "a woman"])
+    monkeypatch.setattr("sys.stdin", type("Tty", (io.StringIO,), {"isatty": lambda self: True})())
+    monkeypatch.setattr("builtins.input", lambda prompt="": next(replies))
+    code, _, err = run(capsys, "--profile", str(profile), "--out", str(tmp_path / "one.po"))
+    assert code == 0 and "2 questions for the whole file (13 segments)" in err
+    assert "[1/2] 10 segments, for example:" in err and "1: [You] may edit it again below." in err
+    assert "2 new answers saved" in err
+    saved = load_profile(profile)
+    assert saved.answers["register"] == {"fr": "informal"} and saved.answers["people"] == {"user": "a woman"}
+
+    monkeypatch.setattr("builtins.input", lambda prompt="": pytest.fail("asked again"))
+    code, _, err = run(capsys, "--profile", str(profile), "--out", str(tmp_path / "two.po"))
+    assert code == 0 and "0 new answers saved" in err and "questions for the whole file" not in err
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--answer", "formal", "--plan"], "--answer answers questions in reading order"),
+    (["--user", "oracle", "--gold", "formality=formal", "--plan"], "a question sheet is answered by a person"),
+    (["--answers-file", "missing.yaml"], "no such profile file"),
+])
+def test_sheet_flags_refuse_what_they_cannot_do(fake, capsys, args, message):
+    code, _, err = run(capsys, *args)
+    assert code == 1 and message in err
+
+
+def test_sheet_flags_need_a_file(fake, capsys):
+    assert main(["translate", "Hello", "--to", "fr", "--plan", *MODEL]) == 1
+    assert "--plan works on the question sheet of a --file" in capsys.readouterr().err
+
+
+def test_a_malformed_answers_file_is_refused_before_the_model_loads(fake, tmp_path, capsys):
+    answers = tmp_path / "answers.yaml"
+    answers.write_text("register: [fr\n", encoding="utf-8")
+    code, _, err = run(capsys, "--answers-file", str(answers))
+    assert code == 1 and "is not valid YAML" in err and fake.calls == []
