@@ -95,3 +95,48 @@ def test_a_malformed_answers_file_is_refused_before_the_model_loads(fake, tmp_pa
     answers.write_text("register: [fr\n", encoding="utf-8")
     code, _, err = run(capsys, "--answers-file", str(answers))
     assert code == 1 and "is not valid YAML" in err and fake.calls == []
+
+
+def answers_file(tmp_path: Path, text: str = "register:\n  fr: formal\n") -> str:
+    path = tmp_path / "answers.yaml"
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+def test_each_po_unit_notes_the_answer_or_guess_that_shaped_it(fake, tmp_path, capsys):
+    out = tmp_path / "django.fr.po"
+    assert run(capsys, "--answers-file", answers_file(tmp_path), "--out", str(out))[0] == 0
+    comments = {entry.msgid: entry.tcomment for entry in polib.pofile(str(out))}
+    assert comments["Your password was changed."] == "intercpt: Your → formal (answered for the whole file)"
+    assert comments["Specific permissions for this user."] == \
+        "intercpt: this user → the model's guess (not answered)"  # skipped on the sheet: guessed, and flagged
+    assert "fuzzy" in polib.pofile(str(out)).find("Specific permissions for this user.").flags
+
+    again = tmp_path / "again.fr.po"  # a note an earlier run wrote is replaced, not repeated
+    main(["translate", "--file", str(out), "--to", "fr", "--out", str(again), *MODEL,
+          "--answers-file", answers_file(tmp_path, "register:\n  fr: informal\npeople:\n  user: a man\n")])
+    assert polib.pofile(str(again)).find("Specific permissions for this user.").tcomment == \
+        "intercpt: this user → a man (answered for the whole file)"
+
+
+@pytest.mark.parametrize("name", ["app.xlf", "app12.xlf"])
+def test_xliff_units_get_a_note(fake, tmp_path, capsys, name):
+    out = tmp_path / f"out.{name}"
+    assert main(["translate", "--file", str(DJANGO.parent / name), "--to", "fr", "--out", str(out),
+                 "--answers-file", answers_file(tmp_path), *MODEL]) == 0
+    written = out.read_text(encoding="utf-8")
+    assert "formal (answered for the whole file)" in written and 'intercpt"' in written
+    assert "Shown on the home page" in written or "Button tooltip" in written  # the file's own notes kept
+
+
+def test_docx_paragraphs_get_a_comment(fake, tmp_path, capsys):
+    import docx
+
+    source, out = tmp_path / "guide.docx", tmp_path / "guide.fr.docx"
+    written = docx.Document()
+    written.add_paragraph("Can you save the file?")
+    written.save(str(source))
+    assert main(["translate", "--file", str(source), "--to", "fr", "--out", str(out),
+                 "--answers-file", answers_file(tmp_path), *MODEL]) == 0
+    comments = [c.text for c in docx.Document(str(out)).comments]
+    assert [text for text in comments if "you → formal (answered for the whole file)" in text], comments

@@ -192,7 +192,7 @@ def read_units_file(path: str, out: str | None, target_lang: str):
 def translate_units_file(assistant, args: argparse.Namespace, user, preferences=None) -> int:
     """A localisation file: every unit through the chain with one memory of answers, written in the same
     structure; placeholders checked per unit. The account goes to stderr, or the record to stdout (--json)."""
-    from ..document import DocumentTranslator
+    from ..document import DocumentTranslator, noted
     from ..formats import translate_document
 
     document, out = args.units_file
@@ -200,7 +200,8 @@ def translate_units_file(assistant, args: argparse.Namespace, user, preferences=
                                     max_questions=args.options.max_questions, background=args.context,
                                     glossary=args.glossary)
     transcripts: list = []
-    report = translate_document(document, out, translator.segment_translator(user, transcripts, preferences),
+    report = translate_document(document, out, noted(translator.segment_translator(user, transcripts, preferences),
+                                                     transcripts),
                                 target_lang=args.to, progress=not args.json)
     asked = [turn for t in transcripts for turn in t.turns if turn.answered_by != "preference"]
     if args.json:
