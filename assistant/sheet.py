@@ -101,12 +101,10 @@ class Sheet:
         """The document's memory with every answer that holds beyond its text, the sheet's and the profile's
         (a person the sheet did not list may still come up where the translation reads more context)."""
         memory = PreferenceMemory(every_answer=True)
-        for turn in _profile_turns(profile, self.target_lang) if profile else ():
-            memory.remember(turn, turn.answer)
         for question in self.questions:
             if question.answer and question.scope != SCOPES[FOR_TEXT]:
                 memory.remember(question.turn(), question.answer)
-        return memory
+        return with_profile(memory, profile, self.target_lang) if profile else memory
 
     def user(self, profile: Profile | None = None) -> "SheetUser":
         """Who answers, in the translation, the questions asked afresh in every text: the sheet, then the profile."""
@@ -148,6 +146,15 @@ class SheetUser:
 
     def answer(self, turn: Turn, source: str) -> str | None:
         return self._answers.get((get_type(turn.ambiguity).family, source))
+
+
+def with_profile(memory: PreferenceMemory, profile: Profile, target_lang: str) -> PreferenceMemory:
+    """``memory`` with the profile's answers that hold beyond a text, where it holds none of its own (an answer
+    given now, or a request's formality, wins)."""
+    for turn in _profile_turns(profile, target_lang):
+        if memory.recall(Candidate(turn.ambiguity, turn.span, 0)) is None:
+            memory.remember(turn, turn.answer)
+    return memory
 
 
 def _profile_turns(profile: Profile, target_lang: str) -> list[Turn]:

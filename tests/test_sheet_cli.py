@@ -140,3 +140,35 @@ def test_docx_paragraphs_get_a_comment(fake, tmp_path, capsys):
                  "--answers-file", answers_file(tmp_path), *MODEL]) == 0
     comments = [c.text for c in docx.Document(str(out)).comments]
     assert [text for text in comments if "you → formal (answered for the whole file)" in text], comments
+
+
+@pytest.mark.real_model
+def test_real_model_sheet_answers_and_profile_on_a_django_catalogue(intercpt_cli, embedded_spec, tmp_path, measure):
+    """Real strings of Django's admin and auth catalogues, on the 0.5B model: the sheet asks the register
+    once and the user once, a saved profile answers them, the answers reach every unit and its note."""
+    profile = tmp_path / "project.yaml"
+    profile.write_text("register:\n  fr: formal\npeople:\n  the user: a woman\n", encoding="utf-8")
+    plan = intercpt_cli("translate", "--file", str(DJANGO), "--to", "fr", "--plan", "--profile", str(profile),
+                        "--model", embedded_spec, timeout=1800)
+    assert plan.returncode == 0, plan.stderr
+    sheet = json.loads(plan.stdout)
+    questions = {(q["type"], q["words"].lower()): q for q in sheet["questions"]}
+    types = [kind for kind, _ in questions]
+    assert types.count("formality") == 1 and types.count("neutral_professions") <= 1, types
+    assert sheet["question_count"] <= 10 and sheet["questions"][0]["segment_count"] >= 5
+    assert {q["answered_by"] for (kind, _), q in questions.items() if kind != "it_resolution"} == {"profile"}
+
+    out = tmp_path / "django.fr.po"
+    run = intercpt_cli("translate", "--file", str(DJANGO), "--to", "fr", "--answers-file", str(profile),
+                       "--out", str(out), "--json", "--model", embedded_spec, timeout=3600)
+    assert run.returncode == 0, run.stderr
+    turns = [t for transcript in json.loads(run.stdout)["transcripts"] for t in transcript["turns"]]
+    answered = [t for t in turns if t["ambiguity"] in ("formality", "neutral_professions")]
+    assert answered and all(t["answered_by"] == "preference" for t in answered), answered  # nothing asked again
+    assert {t["answer"] for t in answered} <= {"formal", "a woman"}
+    written = polib.pofile(str(out))
+    assert all(entry.msgstr or entry.msgstr_plural.get(0) for entry in written)
+    assert written.find("Your password was changed.").tcomment == \
+        "intercpt: Your → formal (answered for the whole file)"
+    measure(f"question sheet, 0.5B on llama.cpp, {sheet['segment_count']} Django segments: "
+            f"{sheet['question_count']} questions {sorted(questions)}")

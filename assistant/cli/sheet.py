@@ -87,5 +87,5 @@ def render_sheet(sheet, form: str) -> str:
 
     data = sheet.to_dict()
     if form == "yaml":
-        return yaml.safe_dump(data, allow_unicode=True, sort_keys=False, width=1000).rstrip()
+        return yaml.safe_dump(data, allow_unicode=True, sort_keys=False, width=1000, default_flow_style=None).rstrip()
     return json.dumps(data, ensure_ascii=False, indent=2)
