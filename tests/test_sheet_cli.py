@@ -12,7 +12,7 @@ import pytest
 import yaml
 
 from assistant.cli.main import main
-from assistant.profile import load_profile
+from assistant.profile import glossary_path, load_profile
 from tests.test_translate_files import fake  # noqa: F401 - the fixture
 
 DJANGO = Path(__file__).parent / "data" / "formats" / "django_accounts.po"
@@ -63,12 +63,14 @@ def test_a_profile_keeps_the_terminal_answers_and_the_next_run_asks_nothing(fake
     replies = iter(["2", "a woman"])
     monkeypatch.setattr("sys.stdin", type("Tty", (io.StringIO,), {"isatty": lambda self: True})())
     monkeypatch.setattr("builtins.input", lambda prompt="": next(replies))
-    code, _, err = run(capsys, "--profile", str(profile), "--out", str(tmp_path / "one.po"))
+    glossary = DJANGO.parent / "glossary.csv"
+    code, _, err = run(capsys, "--profile", str(profile), "--out", str(tmp_path / "one.po"), "--glossary", str(glossary))
     assert code == 0 and "2 questions for the whole file (13 segments)" in err
     assert "[1/2] 10 segments, for example:" in err and "1: [You] may edit it again below." in err
     assert "2 new answers saved" in err
     saved = load_profile(profile)
     assert saved.answers["register"] == {"fr": "informal"} and saved.answers["people"] == {"user": "a woman"}
+    assert glossary_path(saved, profile).resolve() == glossary.resolve()  # kept relative to the profile
 
     monkeypatch.setattr("builtins.input", lambda prompt="": pytest.fail("asked again"))
     code, _, err = run(capsys, "--profile", str(profile), "--out", str(tmp_path / "two.po"))

@@ -30,7 +30,7 @@ def read_sheet_files(args: argparse.Namespace) -> None:
     glossary the profile names stands in for a missing ``--glossary``."""
     from ..profile import glossary_path, load_profile
 
-    given = [f"--{name.replace('_', '-')}" for name in SHEET_FLAGS if getattr(args, name)]
+    given = _sheet_flags(args)
     if given and args.file is None:
         raise InputError(f"{given[0]} works on the question sheet of a --file; give --file too")
     if given and args.answer:
@@ -49,12 +49,17 @@ def read_sheet_files(args: argparse.Namespace) -> None:
 def use_sheet(args: argparse.Namespace) -> bool:
     """Whether a file is asked about up front: with a sheet flag, or where a person answers on the terminal
     (``--answer`` keeps asking in reading order; a simulated user or an oracle answers each text)."""
-    given = [f"--{name.replace('_', '-')}" for name in SHEET_FLAGS if getattr(args, name)]
+    given = _sheet_flags(args)
     wanted = bool(given) or (args.file is not None and args.user == "human" and not args.answer)
     if given and (args.options.method != "intercpt" or args.user not in ("human", "none")):
         raise InputError(f"{given[0]}: a question sheet is answered by a person, with the intercpt method "
                          "(not --user simulated or oracle, nor a baseline)")
     return wanted and args.options.method == "intercpt"
+
+
+def _sheet_flags(args: argparse.Namespace) -> list[str]:
+    """The sheet's options given, as written on the command line."""
+    return [f"--{name.replace('_', '-')}" for name in SHEET_FLAGS if getattr(args, name)]
 
 
 def answer_sheet(assistant, args: argparse.Namespace, segments: list[str]):
