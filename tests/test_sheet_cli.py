@@ -173,4 +173,5 @@ def test_real_model_sheet_answers_and_profile_on_a_django_catalogue(intercpt_cli
     assert written.find("Your password was changed.").tcomment == \
         "intercpt: Your → formal (answered for the whole file)"
     measure(f"question sheet, 0.5B on llama.cpp, {sheet['segment_count']} Django segments: "
-            f"{sheet['question_count']} questions {sorted(questions)}")
+            f"{sheet['question_count']} questions: "
+            + ", ".join(f"{q['type']} “{q['words']}” ({q['segment_count']})" for q in sheet["questions"]))
