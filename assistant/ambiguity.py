@@ -34,6 +34,7 @@ DEFAULT_RANK = 9  # a type the table does not rank is asked after the ranked one
 # about (the same person, the same word, later in a document), or for every word of the session.
 FOR_TEXT, FOR_WORD, FOR_SESSION = "text", "word", "session"
 REMEMBER = (FOR_TEXT, FOR_WORD, FOR_SESSION)
+_ARTICLE = re.compile(r"^(?:an?|the|this|that|these|those)\s+")  # not a possessive: "my doctor" is not "your doctor"
 # The front-end settings that may answer a type in advance (``preset``).
 REGISTER, PERSON = "register", "person"
 
@@ -113,16 +114,17 @@ class AmbiguityType:
 
     def memory_key(self, span: str, every_answer: bool) -> str | None:
         """Under which word an answer about ``span`` is remembered: "" for every word (a preference
-        stated for the session, or a type remembered for the session), the word itself, or None
-        (asked afresh in every text)."""
+        stated for the session, or a type remembered for the session), the words without a leading
+        article ("a user", "the user" and "this user" are one person of a file), or None (asked afresh
+        in every text)."""
         if not every_answer or self.remember == FOR_SESSION:
             return ""
-        return None if self.remember == FOR_TEXT else span.lower()
+        return None if self.remember == FOR_TEXT else word_key(span)
 
     def same_question_key(self, span: str) -> str:
         """What makes two questions of this type one question in a document: "" where the answer holds
-        for the session (one register for all of a file), otherwise the word asked about."""
-        return "" if self.remember == FOR_SESSION else span.lower()
+        for the session (one register for all of a file), otherwise the words asked about, as remembered."""
+        return "" if self.remember == FOR_SESSION else word_key(span)
 
     def options(self, lang: str) -> tuple[str, ...]:
         """The answer buttons for ``lang``; empty when the translator model proposes them."""
@@ -149,6 +151,11 @@ class AmbiguityType:
             return None
         template = self.oracle.get(value) or self.oracle.get(ANY_VALUE)
         return template.format(value=value) if template else None
+
+
+def word_key(span: str) -> str:
+    """The words an answer is kept under: lower-cased, without a leading article or demonstrative."""
+    return _ARTICLE.sub("", span.lower())
 
 
 def parse_table(data: Mapping[str, Any], reminders: Mapping[str, Any] | None = None,

@@ -18,6 +18,7 @@ from .context import focus_spans
 from .context.abstract import Summarizer
 from .context.sentences import MAX_CONTEXT_CHARS
 from .errors import InputError
+from .explain import decisions_note
 from .glossary import Glossary
 from .inputs import validate_source
 from .transcript import Transcript, Turn
@@ -31,6 +32,8 @@ _TAG = re.compile(r"<[^<>]*>")
 ParagraphHook = Callable[[int, int, str, str | None], None]
 # A file's segments in, one (translation, needs review) pair out per segment (``assistant.formats`` drives it).
 SegmentTranslator = Callable[[list[str]], Iterable[tuple[str, bool]]]
+# The same, with each segment's note for its unit (``noted``).
+NotedTranslator = Callable[[list[str]], Iterable[tuple[str, bool, str | None]]]
 
 
 def split_paragraphs(text: str) -> list[str]:
@@ -92,10 +95,10 @@ class DocumentTranslator:
         self.glossary = glossary
         self.summarizing = assistant.context_policy.strategy == "extract+abstract"
 
-    def translate(self, text: str, user: User | None = None, on_paragraph: ParagraphHook | None = None
-                  ) -> DocumentTranslation:
+    def translate(self, text: str, user: User | None = None, on_paragraph: ParagraphHook | None = None,
+                  preferences: PreferenceMemory | None = None) -> DocumentTranslation:
         result = DocumentTranslation(self.target_lang)
-        result.paragraphs.extend(self.translate_units(split_paragraphs(text), user, on_paragraph))
+        result.paragraphs.extend(self.translate_units(split_paragraphs(text), user, on_paragraph, preferences))
         return result
 
     def translate_units(self, units: list[str], user: User | None = None, on_unit: ParagraphHook | None = None,
@@ -148,6 +151,20 @@ class DocumentTranslator:
         bounded = self.assistant.context_policy.apply(so_far, paragraph, focus_spans(paragraph, self.target_lang),
                                                       Summarizer(self.assistant.chat_model, self.target_lang))
         return bounded.summary or bounded.text
+
+
+def noted(translate: SegmentTranslator, record: list[Transcript]) -> NotedTranslator:
+    """``translate`` with each segment's note (which answers or guesses shaped it) and every segment whose
+    question nobody answered flagged for review: the model guessed, and a reviewer should know."""
+    def run(segments: list[str]) -> Iterator[tuple[str, bool, str | None]]:
+        seen = 0
+        for text, uncertain in translate(segments):
+            transcript = record[-1] if len(record) > seen else None  # a segment without words has none
+            seen = len(record)
+            guessed = transcript is not None and any(turn.answer is None for turn in transcript.turns)
+            yield text, uncertain or guessed, decisions_note(transcript) if transcript else None
+
+    return run
 
 
 def _has_words(segment: str) -> bool:

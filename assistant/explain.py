@@ -51,6 +51,19 @@ def explain(transcript: Transcript, *, brief: bool = False) -> list[str]:
     return lines
 
 
+# Who gave an answer, as a reviewer of a translated file reads it in the unit's notes.
+NOTE_WHO = {"human": "answered", "preference": "answered for the whole file", "simulated": "the simulated user's answer",
+            "oracle": "the gold label"}
+
+
+def decisions_note(transcript: Transcript) -> str | None:
+    """Which answers or guesses shaped a translation, in one line for its unit's notes: "you → formal
+    (answered for the whole file); the user → the model's guess (not answered)"; None where nothing was asked."""
+    parts = [f"{turn.span} → {option_name(turn.answer)} ({NOTE_WHO.get(turn.answered_by, turn.answered_by)})"
+             if turn.answer else f"{turn.span} → the model's guess (not answered)" for turn in transcript.turns]
+    return "; ".join(dict.fromkeys(parts)) or None
+
+
 def check_line(check: Check, lang: str = "") -> str | None:
     """One check of a translation into ``lang`` in a translator's words, marked ✓ only where it passed;
     None for a passed length check (it says nothing a translator needs)."""

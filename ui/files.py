@@ -12,12 +12,11 @@ from __future__ import annotations
 
 import tempfile
 import uuid
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 from assistant.ambiguity import get_type
-from assistant.document import DocumentTranslator, SegmentTranslator
+from assistant.document import DocumentTranslator, noted
 from assistant.errors import InputError
 from assistant.formats import FORMATS, Document, FileTranslation, read_document, translate_document
 from assistant.languages import language_name
@@ -120,23 +119,11 @@ class FileHandlers:
                                                                                          options.people))
             source = Path(upload)
             out = Path(tempfile.mkdtemp(prefix="intercpt-file-")) / f"{source.stem}.{options.lang}{source.suffix}"
-            report = translate_document(document, out, flag_guesses(segments, transcripts),
+            report = translate_document(document, out, noted(segments, transcripts),
                                         target_lang=options.lang, progress=progress)
             return FileResult(out, file_summary(report, out, transcripts, options.lang, user))
         except Exception as err:  # noqa: BLE001 - every failure reaches the person as a short message
             return FileResult(None, f"⚠️ {describe_error(err)}")
-
-
-def flag_guesses(translate: SegmentTranslator, record: list[Transcript]) -> SegmentTranslator:
-    """``translate`` with every segment whose question nobody answered flagged for review."""
-    def run(segments: list[str]) -> Iterator[tuple[str, bool]]:
-        seen = 0
-        for text, uncertain in translate(segments):
-            guessed = len(record) > seen and any(turn.answer is None for turn in record[-1].turns)
-            seen = len(record)
-            yield text, uncertain or guessed
-
-    return run
 
 
 def file_summary(report: FileTranslation, out: Path, transcripts: list[Transcript], lang: str,

@@ -107,7 +107,7 @@ def build_service(assistant: Assistant, settings: ServerSettings, *, host: str,
 def build_app(assistants: dict[str, Assistant], model_spec: str, settings: ServerSettings | None = None, *,
               host: str = "127.0.0.1", concurrency: int = 1, web_app: bool = True) -> FastAPI:
     """The APIs on ``assistants["generalist"]`` and, with ``web_app``, the page on all of them at ``/``."""
-    from .api import clarify, deepl, libre
+    from .api import clarify, deepl, libre, sheets
 
     settings = settings or ServerSettings()
     service = build_service(assistants["generalist"], settings, host=host, concurrency=concurrency)
@@ -115,7 +115,7 @@ def build_app(assistants: dict[str, Assistant], model_spec: str, settings: Serve
         "Translation that asks before it guesses. DeepL's API v2 (under /v2) and LibreTranslate's API take "
         "intercpt's questions' answers in advance (formality) or leave them to its best guess, and say which "
         "questions there were; /v1/clarify asks them."))
-    for module in (deepl, libre, clarify):
+    for module in (deepl, libre, clarify, sheets):
         app.include_router(module.router(service))
     app.add_exception_handler(ApiError, _api_error)
     app.add_exception_handler(RequestValidationError, _validation_error)

@@ -12,6 +12,7 @@ from ..errors import InputError
 from ..languages import LANGUAGES
 from .common import (add_chain_options, add_model_argument, chain_options, load_glossary, load_model_with_status,
                      model_spec, read_text_argument, read_text_file)
+from .sheet import add_sheet_arguments, answer_sheet, read_sheet_files, use_sheet
 from .types import CLISubcommand
 
 
@@ -61,6 +62,7 @@ class TranslateCommand(CLISubcommand):
                             help="also translate under each option of a question left unanswered (two more "
                             "translations, each checked)")
         parser.add_argument("--json", action="store_true", help="print the full transcript as JSON")
+        add_sheet_arguments(parser)
         add_chain_options(parser)
         return parser
 
@@ -77,6 +79,7 @@ class TranslateCommand(CLISubcommand):
         if args.alternatives and args.file is not None:
             raise InputError("--alternatives translates one text under each option; a --file's guesses are flagged instead")
         args.options = chain_options(args)
+        read_sheet_files(args)
         args.glossary = load_glossary(args.glossary, args.to)
         args.units_file = read_units_file(args.file, args.out, args.to) if args.file is not None else None
         args.document = None
@@ -92,6 +95,7 @@ class TranslateCommand(CLISubcommand):
         args.user = args.user or ("human" if args.answer or sys.stdin.isatty() else "none")
         if args.user == "simulated" and not has_context:
             raise InputError("the simulated user needs a context to answer from (--context or --context-file)")
+        args.sheet = use_sheet(args)
         args.gold = parse_gold(args.gold) if args.user == "oracle" else {}
         args.model = model_spec(args.model)
         args.user_model = model_spec(args.user_model) if args.user_model else args.model
@@ -104,11 +108,16 @@ class TranslateCommand(CLISubcommand):
         model = load_model_with_status(args.model)
         assistant = Assistant.for_model(model, args.model, prompts=options.prompts,
                                         context_policy=options.context_policy())
-        user = build_user(args, model)
+        user, preferences = build_user(args, model), None
+        if args.sheet:
+            answered = answer_sheet(assistant, args, file_segments(args))
+            if answered is None:
+                return 0  # --plan: the sheet is printed, nothing is translated
+            preferences, user = answered
         if args.units_file is not None:
-            return translate_units_file(assistant, args, user)
+            return translate_units_file(assistant, args, user, preferences)
         if args.document is not None:
-            return translate_document(assistant, args, user)
+            return translate_document(assistant, args, user, preferences)
         transcript = assistant.run(args.source, args.to, method=options.method, context=args.context, user=user,
                                    max_questions=options.max_questions, glossary=args.glossary,
                                    alternatives=args.alternatives)
@@ -132,7 +141,15 @@ def parse_gold(items: list[str]) -> dict[str, str]:
     return gold
 
 
-def translate_document(assistant, args: argparse.Namespace, user) -> int:
+def file_segments(args: argparse.Namespace) -> list[str]:
+    """The texts ``--file``'s translator will be given, in order: what its question sheet reads."""
+    from ..document import split_paragraphs
+    from ..formats import translator_segments
+
+    return translator_segments(args.units_file[0]) if args.units_file is not None else split_paragraphs(args.document)
+
+
+def translate_document(assistant, args: argparse.Namespace, user, preferences=None) -> int:
     """Document mode: paragraphs on standard output, separated by blank lines; the account of each on stderr."""
     from ..document import DocumentTranslator
     from ..explain import explain
@@ -143,7 +160,7 @@ def translate_document(assistant, args: argparse.Namespace, user) -> int:
     translator = DocumentTranslator(assistant, args.to, method=args.options.method,
                                     max_questions=args.options.max_questions, background=args.context,
                                     glossary=args.glossary)
-    result = translator.translate(args.document, user, on_paragraph=announce)
+    result = translator.translate(args.document, user, on_paragraph=announce, preferences=preferences)
     if args.json:
         print(result.to_json())
         return 0
@@ -172,10 +189,10 @@ def read_units_file(path: str, out: str | None, target_lang: str):
     return document, target
 
 
-def translate_units_file(assistant, args: argparse.Namespace, user) -> int:
+def translate_units_file(assistant, args: argparse.Namespace, user, preferences=None) -> int:
     """A localisation file: every unit through the chain with one memory of answers, written in the same
     structure; placeholders checked per unit. The account goes to stderr, or the record to stdout (--json)."""
-    from ..document import DocumentTranslator
+    from ..document import DocumentTranslator, noted
     from ..formats import translate_document
 
     document, out = args.units_file
@@ -183,7 +200,8 @@ def translate_units_file(assistant, args: argparse.Namespace, user) -> int:
                                     max_questions=args.options.max_questions, background=args.context,
                                     glossary=args.glossary)
     transcripts: list = []
-    report = translate_document(document, out, translator.segment_translator(user, transcripts),
+    report = translate_document(document, out, noted(translator.segment_translator(user, transcripts, preferences),
+                                                     transcripts),
                                 target_lang=args.to, progress=not args.json)
     asked = [turn for t in transcripts for turn in t.turns if turn.answered_by != "preference"]
     if args.json:

@@ -10,13 +10,13 @@ from pathlib import Path
 
 from ..errors import InputError
 from .base import Document, Unit, UnitTranslation
-from .driver import FileTranslation, translate_document, translate_file
+from .driver import FileTranslation, translate_document, translate_file, translator_segments
 
 FORMATS = {".po": "gettext PO", ".pot": "gettext PO template", ".xlf": "XLIFF", ".xliff": "XLIFF",
            ".srt": "SubRip subtitles", ".docx": "Word", ".txt": "plain text"}
 
 __all__ = ["FORMATS", "Document", "FileTranslation", "Unit", "UnitTranslation", "read_document",
-           "translate_document", "translate_file"]
+           "translate_document", "translate_file", "translator_segments"]
 
 
 def read_document(path: str | Path) -> Document:

@@ -32,10 +32,12 @@ class Unit:
 
 @dataclass(frozen=True)
 class UnitTranslation:
-    """The translated segments of one unit (same count as ``Unit.segments``); ``uncertain`` asks for review."""
+    """The translated segments of one unit (same count as ``Unit.segments``); ``uncertain`` asks for review;
+    ``note``: which answers or guesses shaped it, for its reviewer (formats that hold notes write it)."""
 
     segments: tuple[str, ...]
     uncertain: bool = False
+    note: str | None = None
 
 
 @dataclass

@@ -2,8 +2,8 @@
 
 The translator is a callable that gets every segment of the document at once, in document
 order (so a chain can ask each question once per document), and returns or yields exactly one
-translation per segment: a string, or a ``(text, uncertain)`` pair. Yielding lets the
-progress bar advance as segments are done.
+translation per segment: a string, a ``(text, uncertain)`` pair, or a ``(text, uncertain, note)``
+triple whose note goes into the unit's notes. Yielding lets the progress bar advance as segments are done.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from ..transcript import Check
 from .base import Document, Unit, UnitTranslation
 from .placeholders import mask, placeholder_check
 
-Translated = Union[str, tuple[str, bool]]
+Translated = Union[str, tuple[str, bool], tuple[str, bool, Union[str, None]]]
 TranslateUnits = Callable[[list[str]], Iterable[Translated]]
 
 
@@ -44,28 +44,34 @@ def translate_file(in_path: str | Path, out_path: str | Path, translate_units: T
                               target_lang=target_lang, progress=progress)
 
 
+def translator_segments(document: Document) -> list[str]:
+    """The texts a translator is given for ``document``, in order: every unit's segments, placeholders masked."""
+    return [mask(segment).text for unit in document.units for segment in unit.segments]
+
+
 def translate_document(document: Document, out_path: str | Path, translate_units: TranslateUnits, *,
                        target_lang: str | None = None, progress: bool = True) -> FileTranslation:
     """Translate ``document``'s units; a unit whose placeholders did not survive is flagged uncertain."""
     sources = [segment for unit in document.units for segment in unit.segments]
     masked = [mask(segment) for segment in sources]
     results = translate_units([m.text for m in masked])
-    restored: list[tuple[str, bool]] = []
+    restored: list[tuple[str, bool, str | None]] = []
     with tqdm(total=len(masked), desc=f"translating {document.path.name}", unit="segment",
               disable=not progress) as bar:
         for result, segment_mask in zip(results, masked, strict=True):
-            text, uncertain = (result, False) if isinstance(result, str) else result
-            restored.append((segment_mask.restore(text), uncertain))
+            text, uncertain, note = (result, False, None) if isinstance(result, str) else (*result, None)[:3]
+            restored.append((segment_mask.restore(text), uncertain, note))
             bar.update()
     report = FileTranslation(document)
     position = 0
     for unit in document.units:
         count = len(unit.segments)
-        texts, flags = zip(*restored[position:position + count])
+        texts, flags, notes = zip(*restored[position:position + count])
         checks = [placeholder_check(source, text) for source, text in zip(unit.segments, texts)]
         failed = next((c for c in checks if c.status == "fail"), checks[0])
         report.checks.append(failed)
-        report.translations.append(UnitTranslation(tuple(texts), any(flags) or failed.status == "fail"))
+        note = "\n".join(dict.fromkeys(note for note in notes if note)) or None
+        report.translations.append(UnitTranslation(tuple(texts), any(flags) or failed.status == "fail", note))
         position += count
     document.write(report.translations, Path(out_path), target_lang)
     return report

@@ -21,6 +21,7 @@ from .base import Document, Unit, UnitTranslation
 
 _NPLURALS = re.compile(r"nplurals\s*=\s*(\d+)")
 MAX_PLURAL_FORMS = 6
+NOTE_PREFIX = "intercpt: "  # the translator comment lines the product writes (and replaces on the next run)
 
 
 def read_po(path: Path) -> "PoDocument":
@@ -46,6 +47,12 @@ def _declared_nplurals(catalog: polib.POFile, path: Path) -> int | None:
     return int(declared)
 
 
+def _with_note(comment: str, note: str) -> str:
+    """A translator comment with the product's note in place of the one an earlier run wrote."""
+    kept = [line for line in comment.splitlines() if not line.startswith(NOTE_PREFIX)]
+    return "\n".join([*kept, *(NOTE_PREFIX + line for line in note.splitlines())])
+
+
 def _note(entry: polib.POEntry) -> str | None:
     parts = [f"context: {entry.msgctxt}" if entry.msgctxt else "", entry.comment, entry.tcomment]
     return "\n".join(p for p in parts if p) or None
@@ -68,6 +75,8 @@ class PoDocument(Document):
                 entry.msgstr_plural = dict(enumerate(forms))
             else:
                 entry.msgstr = translated.segments[0]
+            if translated.note:
+                entry.tcomment = _with_note(entry.tcomment, translated.note)
             if translated.uncertain and "fuzzy" not in entry.flags:
                 entry.flags.append("fuzzy")
             elif not translated.uncertain and "fuzzy" in entry.flags:

@@ -142,8 +142,9 @@ class WordDocument(Document):
                 group[0].text = text
                 for run in group[1:]:
                     run.text = ""
-            if translated.uncertain:
-                self.word.add_comment(groups[0][0], text=REVIEW_COMMENT, author="intercpt")
+            comment = "\n".join(filter(None, [REVIEW_COMMENT if translated.uncertain else None, translated.note]))
+            if comment:
+                self.word.add_comment(groups[0][0], text=comment, author="intercpt")
         self.word.save(str(out_path))
 
 

@@ -19,6 +19,8 @@ from lxml import etree
 from ..errors import InputError
 from .base import Document, Unit, UnitTranslation, split_codes
 
+NOTE_ORIGIN = "intercpt"  # the `from` (1.2) or `category` (2.x) of the notes the product writes
+
 
 def read_xliff(path: Path) -> "XliffDocument":
     from translate.storage import xliff, xliff2
@@ -84,14 +86,41 @@ class XliffDocument(Document):
         self._check_count(translations)
         if target_lang:
             self.store.settargetlanguage(target_lang)
+        cleared: set[int] = set()  # the 2.x units whose notes from an earlier run are gone already
         for tk_unit, codes, translated in zip(self.tk_units, self.codes, translations):
             target, nested = _target_element(tk_unit, translated.segments[0], codes)
             tk_unit.set_target_dom(target)
+            if translated.note:
+                _write_note(tk_unit, translated.note, cleared)
             if translated.uncertain or not nested:
                 tk_unit.markfuzzy(True)
             else:
                 tk_unit.marktranslated()
         Path(out_path).write_bytes(bytes(self.store))
+
+
+def _write_note(tk_unit, note: str, cleared: set[int]) -> None:
+    """The product's note, in place of the one an earlier run wrote (the file's own notes kept): 1.2, a
+    ``<note from="intercpt">`` in the trans-unit; 2.x, a ``<note category="intercpt">`` in the unit's
+    ``<notes>``, which the schema puts before the segments (a unit's segments share it: each note once)."""
+    if not hasattr(tk_unit, "getunitelement"):
+        tk_unit.removenotes(origin=NOTE_ORIGIN)
+        tk_unit.addnote(note, origin=NOTE_ORIGIN)
+        return
+    unit = tk_unit.getunitelement()
+    notes = unit.find(tk_unit.namespaced("notes"))
+    if notes is None:
+        notes = etree.Element(tk_unit.namespaced("notes"))
+        unit.insert(next((i for i, child in enumerate(unit)
+                          if etree.QName(child).localname in ("originalData", "segment", "ignorable")), len(unit)), notes)
+    ours = [n for n in notes if n.get("category") == NOTE_ORIGIN]
+    if id(unit) not in cleared:
+        cleared.add(id(unit))
+        for old in ours:
+            notes.remove(old)
+        ours = []
+    if all(n.text != note for n in ours):
+        etree.SubElement(notes, tk_unit.namespaced("note"), category=NOTE_ORIGIN).text = note
 
 
 def _target_element(tk_unit, text: str, codes: list[str]) -> tuple[etree._Element, bool]:

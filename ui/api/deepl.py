@@ -34,6 +34,8 @@ class TranslateRequest(BaseModel):
     context: str | None = Field(None, description="background a simulated user reads to answer the questions; "
                                 "billed with each text, at most the server's --max-text-chars")
     glossary_id: str | None = Field(None, max_length=64)
+    profile_id: str | None = Field(None, max_length=64, description="a project profile stored through /v1/profiles: "
+                                   "its answers are applied without asking")
     max_questions: int | None = Field(None, description="intercpt: ask at most this many questions per text")
     model_config = {"extra": "ignore"}
 
@@ -90,9 +92,10 @@ def router(service: TranslationService) -> APIRouter:
             if stored.target_lang != lang:
                 raise ApiError(400, f"the glossary translates into {stored.target_lang.upper()}, not {lang.upper()}")
             glossary = stored.glossary
+        profile = service.profiles.get(who.key, body.profile_id).profile if body.profile_id else None
         transcripts = await run_in_threadpool(service.translate, who, body.text, lang, formality=body.formality,
                                               context=body.context, glossary=glossary,
-                                              max_questions=body.max_questions)
+                                              max_questions=body.max_questions, profile=profile)
         return {"translations": [{"detected_source_language": "EN", "text": t.translation or "",
                                   "billed_characters": billable(text, body.context), "intercpt": extension(t)}
                                  for text, t in zip(body.text, transcripts)]}

@@ -26,11 +26,14 @@ from assistant.chain import Assistant, PreferenceMemory
 from assistant.errors import InputError, IntercptError
 from assistant.glossary import (MAX_GLOSSARY_BYTES, MAX_GLOSSARY_ENTRIES, Glossary, GlossaryTooLarge,
                                check_glossary_bytes)
+from assistant.profile import Profile
+from assistant.sheet import with_profile
 from assistant.transcript import Transcript, Turn
 from assistant.users import NoUser, User, make_user
 
 from . import ApiError
 from .auth import Account, KeyRing
+from .stored_profiles import ProfileStore
 
 # DeepL's formality values and the answer each gives to the formality question in advance.
 FORMALITY_ANSWERS = {"default": None, "more": "formal", "prefer_more": "formal", "less": "informal",
@@ -148,6 +151,7 @@ class TranslationService:
         self.limits = limits
         self.gate = Gate(concurrency, limits.queue_size)
         self._glossaries: dict[str | None, OrderedDict[str, StoredGlossary]] = {}
+        self.profiles = ProfileStore()
         self._files = tempfile.TemporaryDirectory(prefix="intercpt-files-")
         self._kept: list[Path] = []
         self._lock = threading.Lock()
@@ -191,13 +195,17 @@ class TranslationService:
 
     def translate(self, account: Account, texts: list[str], target_lang: str, *, formality: str | None = None,
                   context: str | None = None, glossary: Glossary | None = None,
-                  max_questions: int | None = None, alternatives: bool = False) -> list[Transcript]:
+                  max_questions: int | None = None, alternatives: bool = False,
+                  profile: Profile | None = None) -> list[Transcript]:
         """One transcript per text; the texts share one memory of answers (one question per batch);
-        ``alternatives``: each text under the options of a question left open, too."""
+        ``alternatives``: each text under the options of a question left open, too; ``profile``: a project's
+        saved answers, applied without asking (a request's formality wins over its register)."""
         self.check_texts(texts)
         self.check_length("the context", context)
         questions = self.max_questions(max_questions)
         memory = given_answers(formality, target_lang)
+        if profile is not None:
+            with_profile(memory, profile, target_lang)
         user = self.user_for(context, target_lang)
         with self.gate.enter(), self.keys.billed(account, sum(billable(text, context) for text in texts)):
             try:

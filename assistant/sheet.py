@@ -1,0 +1,249 @@
+"""The question sheet: a document's open questions, gathered before anything is translated.
+
+A file repeats its ambiguities: the same "you" in three hundred strings, the same person in forty. Asking in
+reading order puts a question to the person every few minutes for as long as the file runs; reading every
+segment first (the pre-pass, and the chain's decide call where a type has fixed options) and grouping the
+questions by what one answer settles (the document's memory key: one register for the file, one gender
+per person, one sense per word; "it" per text) lets the person answer each once, up front. The answers
+then fill the document's memory, so the translation asks nothing again; a question left unanswered is
+asked of nobody, and the model's guess is flagged as before.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from .ambiguity import FOR_SESSION, FOR_TEXT, ambiguity_types, get_type
+from .detection import Candidate, candidates_in, parse
+from .dialogue import PreferenceMemory
+from .errors import InputError
+from .profile import SECTIONS, Profile
+from .steps import ModelSteps
+from .transcript import Turn
+
+MAX_EXAMPLES = 3
+MAX_SEGMENTS = 20_000  # a file's segments are bounded by its size already; this bounds the work of one sheet
+# What an answer holds for, by the type's ``remember``: the whole document, the word, or the one text.
+SCOPES = {FOR_SESSION: "document", FOR_TEXT: "text"}
+
+
+@dataclass(frozen=True)
+class Example:
+    """A segment a question affects: its number (from 1), its text, and the character offsets of the words."""
+
+    segment: int
+    text: str
+    words: tuple[tuple[int, int], ...]
+
+
+@dataclass
+class SheetQuestion:
+    """One question for the whole document. ``key`` is what the answer is kept under: "" for the whole
+    document (the register), the lower-cased words (a person, a word's sense) or, for a type asked
+    afresh in every text ("it"), the segment's text; ``segments`` are the numbers (from 1) of the
+    segments it affects."""
+
+    id: str
+    ambiguity: str
+    span: str
+    key: str
+    question: str
+    options: list[str]
+    segments: list[int] = field(default_factory=list)
+    examples: list[Example] = field(default_factory=list)
+    answer: str | None = None
+    answered_by: str | None = None
+
+    @property
+    def scope(self) -> str:
+        return SCOPES.get(get_type(self.ambiguity).remember, "word")
+
+    def turn(self) -> Turn:
+        """The question as the chain's turn, answered where it was answered."""
+        return Turn(self.ambiguity, self.span, self.question, list(self.options), self.answer,
+                    self.answered_by or "none")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"id": self.id, "type": self.ambiguity, "words": self.span, "question": self.question,
+                "options": self.options, "answer_holds_for": self.scope, "segment_count": len(self.segments),
+                "examples": [{**asdict(example), "words": [list(span) for span in example.words]}
+                             for example in self.examples],
+                "answer": self.answer, "answered_by": self.answered_by}
+
+
+@dataclass
+class Sheet:
+    """The questions of a document in the order to ask them (the table's rank, then where first met)."""
+
+    target_lang: str
+    segment_count: int
+    questions: list[SheetQuestion] = field(default_factory=list)
+
+    def question(self, question_id: str) -> SheetQuestion:
+        found = next((q for q in self.questions if q.id == question_id), None)
+        if found is None:
+            raise InputError(f"no question {question_id[:40]!r} on this sheet; its questions are "
+                             f"{', '.join(q.id for q in self.questions) or 'none'}")
+        return found
+
+    def answer(self, question_id: str, reply: str | None, answered_by: str = "human") -> None:
+        """Record a reply (None or blank: skipped, the model's guess is flagged)."""
+        question = self.question(question_id)
+        reply = reply.strip() if reply and reply.strip() else None
+        question.answer, question.answered_by = reply, answered_by if reply else None
+
+    def open_questions(self) -> list[SheetQuestion]:
+        return [q for q in self.questions if q.answer is None]
+
+    def memory(self, profile: Profile | None = None) -> PreferenceMemory:
+        """The document's memory with every answer that holds beyond its text, the sheet's and the profile's
+        (a person the sheet did not list may still come up where the translation reads more context)."""
+        memory = PreferenceMemory(every_answer=True)
+        for question in self.questions:
+            if question.answer and question.scope != SCOPES[FOR_TEXT]:
+                memory.remember(question.turn(), question.answer)
+        return with_profile(memory, profile, self.target_lang) if profile else memory
+
+    def user(self, profile: Profile | None = None) -> "SheetUser":
+        """Who answers, in the translation, the questions asked afresh in every text: the sheet, then the profile."""
+        known = {(family, text): answer for family, text, answer in _profile_texts(profile)} if profile else {}
+        return SheetUser(known | {(get_type(q.ambiguity).family, q.key): q.answer
+                                  for q in self.questions if q.answer and q.scope == SCOPES[FOR_TEXT]})
+
+    def apply_profile(self, profile: Profile) -> None:
+        """Answer the questions the profile already answers (answered by "profile")."""
+        for question in self.open_questions():
+            known = profile.get(get_type(question.ambiguity).family, self._profile_key(question))
+            if known:
+                question.answer, question.answered_by = known, "profile"
+
+    def record_in(self, profile: Profile) -> int:
+        """Add the sheet's new answers to ``profile``; how many were added."""
+        added = 0
+        for question in self.questions:
+            if question.answer and question.answered_by != "profile":
+                added += profile.put(get_type(question.ambiguity).family, self._profile_key(question), question.answer)
+        return added
+
+    def _profile_key(self, question: SheetQuestion) -> str:
+        """Where a profile keeps the answer: the target language for a register, else the sheet's key."""
+        return self.target_lang if question.scope == SCOPES[FOR_SESSION] else question.key
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"target_lang": self.target_lang, "segment_count": self.segment_count,
+                "question_count": len(self.questions), "questions": [q.to_dict() for q in self.questions]}
+
+
+class SheetUser:
+    """Answers a question asked afresh in each text ("it") from the sheet, by what it settles and the text."""
+
+    name = "human"
+
+    def __init__(self, answers: dict[tuple[str, str], str | None]):
+        self._answers = answers
+
+    def answer(self, turn: Turn, source: str) -> str | None:
+        return self._answers.get((get_type(turn.ambiguity).family, source))
+
+
+def with_profile(memory: PreferenceMemory, profile: Profile, target_lang: str) -> PreferenceMemory:
+    """``memory`` with the profile's answers that hold beyond a text, where it holds none of its own (an answer
+    given now, or a request's formality, wins)."""
+    for turn in _profile_turns(profile, target_lang):
+        if memory.recall(Candidate(turn.ambiguity, turn.span, 0)) is None:
+            memory.remember(turn, turn.answer)
+    return memory
+
+
+def _profile_turns(profile: Profile, target_lang: str) -> list[Turn]:
+    """The profile's answers that hold beyond a text, as answered turns of every type they answer in
+    ``target_lang`` (a person's gender answers a name's, a role noun's and a group's question alike)."""
+    turns = []
+    for kind in ambiguity_types().values():
+        if target_lang not in kind.languages or kind.remember == FOR_TEXT:
+            continue
+        section = profile.answers.get(SECTIONS.get(kind.family, ""), {})
+        known = {"you": section.get(target_lang)} if kind.remember == FOR_SESSION else section
+        turns += [Turn(kind.name, word, kind.fixed_question(word, target_lang) or kind.label,
+                       list(kind.options(target_lang)), answer, "profile")
+                  for word, answer in known.items() if answer]
+    return turns
+
+
+def _profile_texts(profile: Profile) -> list[tuple[str, str, str]]:
+    """The profile's answers kept per text ("it" in one segment): (family, text, answer)."""
+    families = {kind.family for kind in ambiguity_types().values() if kind.remember == FOR_TEXT} & SECTIONS.keys()
+    return [(family, text, answer) for family in families for text, answer in profile.answers[SECTIONS[family]].items()]
+
+
+def build_sheet(steps: ModelSteps, segments: Sequence[str], target_lang: str,
+                on_segment: Callable[[int], None] | None = None) -> Sheet:
+    """The sheet of ``segments`` (the texts the translator will be given, in document order).
+
+    Each distinct segment is parsed once. The decide call reads a segment only for the fixed-option
+    words whose question is not on the sheet yet: once one segment leaves "you" open, the others
+    that say "you" count as affected without a model call (the answer will be applied to them all).
+    A type with open options gets its question written by the model once per key. ``on_segment`` hears
+    each segment's number once it is read (a progress bar)."""
+    if len(segments) > MAX_SEGMENTS:
+        raise InputError(f"the document has {len(segments)} segments; a question sheet reads at most {MAX_SEGMENTS}")
+    found: dict[tuple[str, str], SheetQuestion] = {}
+    closed: set[tuple[str, str]] = set()  # keys the model read as settled where it wrote the question
+    readings: dict[str, list[Candidate]] = {}
+    for number, segment in enumerate(segments, 1):
+        if segment not in readings:
+            readings[segment] = candidates_in(parse(segment, target_lang))
+        candidates = readings[segment]
+        undecided = [c for c in candidates if _key(c, segment) not in found
+                     and get_type(c.ambiguity).fixed_question(c.span, target_lang)]
+        opened = {(turn.ambiguity, turn.span) for turn in steps.decide(segment, target_lang, undecided)}
+        for candidate in candidates:
+            key = _key(candidate, segment)
+            if key not in found and key not in closed:
+                turn = _question(steps, segment, target_lang, candidate, undecided, opened)
+                if turn is None:
+                    if candidate not in undecided:
+                        closed.add(key)  # the model read it once; it is not asked about again
+                    continue
+                found[key] = SheetQuestion("", candidate.ambiguity, candidate.span, key[1], turn.question,
+                                           list(turn.options))
+            if key in found:
+                _affects(found[key], number, segment, candidate)
+        if on_segment:
+            on_segment(number)
+    ordered = sorted(found.values(), key=lambda q: (get_type(q.ambiguity).rank, q.segments[0]))
+    for index, question in enumerate(ordered, 1):
+        question.id = f"q{index}"
+    return Sheet(target_lang, len(segments), ordered)
+
+
+def _key(candidate: Candidate, segment: str) -> tuple[str, str]:
+    """What one answer settles, as the document's memory keeps it: the type and its word ("" for the whole
+    document), or, for a type asked afresh in every text, the text itself."""
+    word = get_type(candidate.ambiguity).memory_key(candidate.span, every_answer=True)
+    return candidate.ambiguity, segment if word is None else word
+
+
+def _question(steps: ModelSteps, segment: str, target_lang: str, candidate: Candidate,
+              undecided: list[Candidate], opened: set[tuple[str, str]]) -> Turn | None:
+    """The question about ``candidate``: the table's, where the decide call left it open; the model's
+    own (written now), for a type with open options; None where it is not open."""
+    if candidate in undecided:
+        return steps.fixed_turn(candidate, target_lang) if (candidate.ambiguity, candidate.span) in opened else None
+    return steps.ask(segment, target_lang, candidate)
+
+
+def _affects(question: SheetQuestion, number: int, segment: str, candidate: Candidate) -> None:
+    """Count the segment, and keep it as an example while there are fewer than ``MAX_EXAMPLES`` (a repeated
+    text once)."""
+    words = (candidate.start, candidate.start + len(candidate.span))
+    if question.segments and question.segments[-1] == number:
+        last = question.examples[-1] if question.examples and question.examples[-1].segment == number else None
+        if last is not None and words not in last.words:
+            question.examples[-1] = Example(number, segment, (*last.words, words))
+        return
+    question.segments.append(number)
+    if len(question.examples) < MAX_EXAMPLES and all(example.text != segment for example in question.examples):
+        question.examples.append(Example(number, segment, (words,)))
