@@ -89,9 +89,8 @@ class Dialogue:
     def _plan(self) -> list[Turn | Candidate]:
         """What may be asked, by the table's rank and then in source order (the register of "you"
         before a person's gender, so that a cap on questions leaves out the lesser ones): remembered
-        answers, the questions with fixed options that one decide call found open (and those it is not
-        asked about: the people a pronoun may refer to, the types the pre-pass is sure of), and the candidates whose
-        question the model writes when their turn comes."""
+        answers, the questions with fixed options that are open (``open_questions``), and the
+        candidates whose question the model writes when their turn comes."""
         t = self.transcript
         if not self.max_questions:
             return []
@@ -100,13 +99,8 @@ class Dialogue:
         remembered = {c: self.preferences.recall(c) for c in candidates} if self.preferences else {}
         fixed = [c for c in candidates if not remembered.get(c)
                  and get_type(c.ambiguity).fixed_question(c.span, t.target_lang)]
-        # A pronoun the parse leaves between several people settles none of them: which one it is
-        # goes to the person, not to the model's reading (a wrong reading would settle the open one).
-        # Nor is the model asked about what the pre-pass is sure of (the type is not ``decided``).
-        sure = [c for c in fixed if c.pronouns or not get_type(c.ambiguity).decided]
-        decided = {(turn.ambiguity, turn.span): turn for turn in [
-            *self.steps.decide(t.source, t.target_lang, [c for c in fixed if c not in sure]),
-            *(self.steps.fixed_turn(c, t.target_lang) for c in sure)]}
+        decided = {(turn.ambiguity, turn.span): turn
+                   for turn in open_questions(self.steps, t.source, t.target_lang, fixed)}
         t.settled = settled_by_text(parsed) + [
             Settled(family_of(c.ambiguity), c.span, None, "model", "the model read the text as settling it")
             for c in fixed if (c.ambiguity, c.span) not in decided]
@@ -188,6 +182,16 @@ def _announced(rounds: Generator[str, None, Any]) -> Generator[Step, None, Any]:
         except StopIteration as done:
             return done.value
         yield Step("repairing", text=said)
+
+
+def open_questions(steps: ModelSteps, source: str, target_lang: str, fixed: list[Candidate]) -> list[Turn]:
+    """The table's question for each of the ``fixed``-option candidates that the text leaves open, as one
+    decide call reads them. Two kinds are asked without it: the people a pronoun may refer to where the
+    parse cannot tell which (which one it is goes to the person: a model's wrong reading would settle
+    the open one), and the types the pre-pass is sure of (not ``decided`` in the table)."""
+    sure = [c for c in fixed if c.pronouns or not get_type(c.ambiguity).decided]
+    return [*steps.decide(source, target_lang, [c for c in fixed if c not in sure]),
+            *(steps.fixed_turn(c, target_lang) for c in sure)]
 
 
 class PreferenceMemory:

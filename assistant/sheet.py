@@ -17,7 +17,7 @@ from typing import Any
 
 from .ambiguity import FOR_SESSION, FOR_TEXT, ambiguity_types, get_type
 from .detection import Candidate, candidates_in, parse
-from .dialogue import PreferenceMemory
+from .dialogue import PreferenceMemory, open_questions
 from .errors import InputError
 from .profile import SECTIONS, Profile
 from .steps import ModelSteps
@@ -198,7 +198,7 @@ def build_sheet(steps: ModelSteps, segments: Sequence[str], target_lang: str,
         candidates = readings[segment]
         undecided = [c for c in candidates if _key(c, segment) not in found
                      and get_type(c.ambiguity).fixed_question(c.span, target_lang)]
-        opened = {(turn.ambiguity, turn.span) for turn in steps.decide(segment, target_lang, undecided)}
+        opened = {(turn.ambiguity, turn.span) for turn in open_questions(steps, segment, target_lang, undecided)}
         for candidate in candidates:
             key = _key(candidate, segment)
             if key not in found and key not in closed:

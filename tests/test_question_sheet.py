@@ -33,14 +33,15 @@ def test_one_question_per_register_person_and_text_with_counts_and_examples():
     assert [e.segment for e in register.examples] == [1, 2, 5]  # three examples, a repeated text once
     assert register.examples[1].words == ((10, 13),) and SEGMENTS[1][10:13] == "you"
     assert sheet.questions[3].options == ["the message", "the file"]
-    # the decide call reads only segments with a fixed-option question not yet on the sheet; "it" is written once
-    assert fake.steps() == ["decide", "decide", "detect", "decide"]
+    # the decide call reads only segments with a person not yet on the sheet (the register of "you" needs none);
+    # "it" is written once
+    assert fake.steps() == ["decide", "detect", "decide"]
     assert sheet.to_dict()["questions"][1]["segment_count"] == 2
 
 
 def test_settled_words_are_not_on_the_sheet():
-    _, _, sheet = sheet_of(["Alex sent you a message."], decide=['{"1": "no", "2": "no"}'])
-    assert sheet.questions == []
+    _, _, sheet = sheet_of(["Alex sent you a message."], decide=['{"1": "no"}'])
+    assert [q.ambiguity for q in sheet.questions] == ["formality"]  # Alex is settled; "you" is never
 
 
 def test_answers_are_applied_to_every_segment_and_nothing_is_asked_again():
