@@ -148,11 +148,11 @@ def warm_up(load: Any, model: Path) -> None:
     (the decision, the question about "it", both translation prompts), uncounted: the first item of a
     run would otherwise pay the whole prefix evaluation for the method that happens to run first."""
     from assistant.backends import ModelSpec
-    from assistant.chain import Assistant
+    from assistant.chain import Assistant, ChainOptions
 
     spec = ModelSpec.parse(f"llamacpp:{model}")
     for method in ("intercpt", "no-extra"):
-        Assistant(load(spec), str(spec)).run(WARM_UP_TEXT, LANG, method=method)
+        Assistant(load(spec), str(spec)).run(WARM_UP_TEXT, LANG, options=ChainOptions(method=method))
 
 
 def set_result(summary: dict[str, Any], session: dict[str, Any], counts: dict[str, int]) -> dict[str, Any]:

@@ -80,9 +80,9 @@ def message_text(message: dict) -> str:
     return "".join(part.get("text", "") for part in content or [] if isinstance(part, dict))
 
 
-def build_demo(assistants: dict[str, Assistant], model_spec: str, concurrency: int = 1) -> gr.Blocks:
-    """The app for one model; ``assistants`` maps each prompt variant to an Assistant on that model."""
-    handlers = ChatHandlers(assistants)
+def build_demo(assistant: Assistant, model_spec: str, concurrency: int = 1) -> gr.Blocks:
+    """The app for one model; each request chooses its method, questions and prompts over the assistant's options."""
+    handlers = ChatHandlers(assistant)
     files = FileHandlers(handlers)
     with gr.Blocks(title="intercpt") as demo:
         gr.Markdown("## intercpt — translation that asks before it guesses\n"
@@ -240,15 +240,16 @@ def build_demo(assistants: dict[str, Assistant], model_spec: str, concurrency: i
                 yield {text: gr.skip()}  # an empty submit is ignored
                 return
             session_id = session_id or uuid.uuid4().hex
-            views = handlers.turn(message, ChatOptions.from_page(*options), session_id, as_answer=answer)
+            views = handlers.turn(message, ChatOptions.from_page(assistant.options, *options), session_id,
+                                  as_answer=answer)
             yield from show(views, history, session_id, message.strip(), typed=message)
 
         def pick(evt: gr.SelectData, history: list, lang: str, method: str, max_questions: float, prompts: str,
                  simulate: bool, context: str, upload: str | None, register: str, people: str,
                  session_id: str | None) -> Iterator[dict]:
             session_id = session_id or uuid.uuid4().hex
-            chat_options = ChatOptions.from_page(lang, method, max_questions, prompts, simulate, context, upload,
-                                                 register, people)
+            chat_options = ChatOptions.from_page(assistant.options, lang, method, max_questions, prompts, simulate,
+                                                 context, upload, register, people)
             views = handlers.turn(str(evt.value), chat_options, session_id, as_answer=True)
             yield from show(views, history, session_id, clicked_label(history, evt.value))
 
@@ -258,8 +259,8 @@ def build_demo(assistants: dict[str, Assistant], model_spec: str, concurrency: i
             session_id = session_id or uuid.uuid4().hex
             source = handlers.sessions.get(session_id).source
             start = text_start(history, source)
-            options = ChatOptions.from_page(lang, method, max_questions, prompts, simulate, context, upload,
-                                            register, people)
+            options = ChatOptions.from_page(assistant.options, lang, method, max_questions, prompts, simulate,
+                                            context, upload, register, people)
             yield from show(handlers.retry(session_id, options), history if start is None else history[:start],
                             session_id, source)
 
@@ -270,7 +271,8 @@ def build_demo(assistants: dict[str, Assistant], model_spec: str, concurrency: i
                 turn = last.turns[index] if last and index < len(last.turns) else None
                 said = None if turn is None else \
                     f"Change: “{turn.span}” → {option_label(turn.ambiguity, choice, last.target_lang)}"
-                views = handlers.change_answer(session_id or "", index, choice, ChatOptions.from_page(*options))
+                views = handlers.change_answer(session_id or "", index, choice,
+                                               ChatOptions.from_page(assistant.options, *options))
                 yield from show(views, history, session_id, said)
             return run
 

@@ -43,8 +43,8 @@ def file_panel(files: FileHandlers, settings: list[gr.components.Component], ses
             context: str, context_upload: str | None, register: str, people: str, session_id: str | None,
             progress=gr.Progress(track_tqdm=True)) -> tuple:
         session_id = session_id or uuid.uuid4().hex
-        options = ChatOptions.from_page(lang, method, max_questions, prompts, simulate, context, context_upload,
-                                        register, people)
+        options = ChatOptions.from_page(files.chat.assistant.options, lang, method, max_questions, prompts,
+                                        simulate, context, context_upload, register, people)
         result = files.translate_file(upload, options, session_id, progress=True)
         shown = gr.update(value=str(result.out), visible=True) if result.out else gr.update(value=None, visible=False)
         return session_id, result.summary, shown

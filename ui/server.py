@@ -104,13 +104,14 @@ def build_service(assistant: Assistant, settings: ServerSettings, *, host: str,
     return TranslationService(assistant, keys, settings.limits(), concurrency=concurrency)
 
 
-def build_app(assistants: dict[str, Assistant], model_spec: str, settings: ServerSettings | None = None, *,
+def build_app(assistant: Assistant, model_spec: str, settings: ServerSettings | None = None, *,
               host: str = "127.0.0.1", concurrency: int = 1, web_app: bool = True) -> FastAPI:
-    """The APIs on ``assistants["generalist"]`` and, with ``web_app``, the page on all of them at ``/``."""
+    """The APIs on ``assistant`` under its options and, with ``web_app``, the page at ``/`` (whose
+    requests choose their method, questions and prompts)."""
     from .api import clarify, deepl, libre
 
     settings = settings or ServerSettings()
-    service = build_service(assistants["generalist"], settings, host=host, concurrency=concurrency)
+    service = build_service(assistant, settings, host=host, concurrency=concurrency)
     app = FastAPI(title="intercpt", version="1", description=(
         "Translation that asks before it guesses. DeepL's API v2 (under /v2) and LibreTranslate's API take "
         "intercpt's questions' answers in advance (formality) or leave them to its best guess, and say which "
@@ -127,7 +128,7 @@ def build_app(assistants: dict[str, Assistant], model_spec: str, settings: Serve
 
         from .app import STYLESHEET, build_demo
 
-        demo = build_demo(assistants, model_spec, concurrency=concurrency)
+        demo = build_demo(assistant, model_spec, concurrency=concurrency)
         demo.queue(default_concurrency_limit=concurrency, max_size=settings.queue_size or None)
         app = gr.mount_gradio_app(app, demo, path="/", auth=settings.credentials(), css_paths=[STYLESHEET],
                                   max_file_size=settings.max_file_size * MB)

@@ -15,19 +15,18 @@ import threading
 import uuid
 from collections import OrderedDict
 from contextlib import contextmanager
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Iterator
 
 from assistant import deadlines
 from assistant.ambiguity import REGISTER, preset_types
-from assistant.chain import Assistant, PreferenceMemory
+from assistant.chain import Assistant, ChainOptions, PreferenceMemory, User
 from assistant.errors import InputError, IntercptError
 from assistant.glossary import (MAX_GLOSSARY_BYTES, MAX_GLOSSARY_ENTRIES, Glossary, GlossaryTooLarge,
                                check_glossary_bytes)
 from assistant.transcript import Transcript, Turn
-from assistant.users import NoUser, User, make_user
 
 from . import ApiError
 from .auth import Account, KeyRing
@@ -173,21 +172,20 @@ class TranslationService:
         if value is not None and len(value) > self.limits.max_text_chars:
             raise ApiError(413, f"{what} has {len(value)} characters; it takes at most {self.limits.max_text_chars}")
 
-    def max_questions(self, asked_for: int | None) -> int:
-        """The questions a request may have asked: the server's bound, or fewer if the request says so."""
-        if asked_for is None:
-            return self.limits.max_questions
-        if not 0 <= asked_for <= self.limits.max_questions:
+    def chain_options(self, max_questions: int | None = None) -> ChainOptions:
+        """The chain's options for a request: the server's, asking at most the server's bound of questions,
+        or fewer if the request says so."""
+        if max_questions is None:
+            max_questions = self.limits.max_questions
+        elif not 0 <= max_questions <= self.limits.max_questions:
             raise ApiError(400, f"max_questions must be between 0 and {self.limits.max_questions}")
-        return asked_for
+        return replace(self.assistant.options, max_questions=max_questions)
 
     def user_for(self, context: str | None, target_lang: str) -> User:
         """Who answers what a request leaves open: a simulated user reading its context, else nobody."""
         if not context or not context.strip():
-            return NoUser()
-        a = self.assistant
-        return make_user("simulated", target_lang=target_lang, chat_model=a.chat_model,
-                         structured_output=a.structured_output, context=context, context_policy=a.context_policy)
+            return self.assistant.user("none", target_lang)
+        return self.assistant.user("simulated", target_lang, context=context)
 
     def translate(self, account: Account, texts: list[str], target_lang: str, *, formality: str | None = None,
                   context: str | None = None, glossary: Glossary | None = None,
@@ -196,12 +194,12 @@ class TranslationService:
         ``alternatives``: each text under the options of a question left open, too."""
         self.check_texts(texts)
         self.check_length("the context", context)
-        questions = self.max_questions(max_questions)
+        options = self.chain_options(max_questions)
         memory = given_answers(formality, target_lang)
         user = self.user_for(context, target_lang)
         with self.gate.enter(), self.keys.billed(account, sum(billable(text, context) for text in texts)):
             try:
-                return [self.assistant.run(text, target_lang, context=context, user=user, max_questions=questions,
+                return [self.assistant.run(text, target_lang, options, context=context, user=user,
                                            preferences=memory, glossary=glossary, alternatives=alternatives)
                         for text in texts]
             except InputError as err:
@@ -214,10 +212,10 @@ class TranslationService:
         ``alternatives``: at the end, the translation under the options of a skipped question, too."""
         self.check_texts([text])
         self.check_length("the context", context)
-        questions = self.max_questions(max_questions)
+        options = self.chain_options(max_questions)
         with self.gate.enter(), self.keys.billed(account, billable(text, context)):
             try:
-                dialogue = self.assistant.start(text, target_lang, context=context, max_questions=questions,
+                dialogue = self.assistant.start(text, target_lang, options, context=context,
                                                 preferences=given_answers(formality, target_lang),
                                                 glossary=glossary, alternatives=alternatives)
                 for _ in dialogue.drive(None):
@@ -254,8 +252,8 @@ class TranslationService:
         if characters > MAX_FILE_CHARS:
             raise ApiError(413, f"the file has {characters} characters to translate; one file takes at most "
                            f"{MAX_FILE_CHARS}")
-        translator = DocumentTranslator(self.assistant, target_lang, max_questions=self.limits.max_questions,
-                                        background=context, glossary=glossary)
+        translator = DocumentTranslator(self.assistant, target_lang, self.chain_options(), background=context,
+                                        glossary=glossary)
         out = self.new_file_path(path.name)
         transcripts: list[Transcript] = []
         with self.gate.enter(), self.keys.billed(account, characters + len(context or "")):
