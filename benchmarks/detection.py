@@ -162,7 +162,7 @@ def chain_asked_heads(assistant: Assistant, text: str, calls: list[int], family:
     """The words of every question of ``family`` the chain asks (every question skipped, none capped)."""
     dialogue = assistant.start(text, "fr", options=ChainOptions(max_questions=MAX_QUESTIONS_LIMIT))
     asked = set()
-    while (turn := dialogue.next_question()) is not None:
+    while (turn := dialogue.ask_next()) is not None:
         if family_of(turn.ambiguity) == family:
             asked |= {w.lower() for w in re.findall(r"\w+", turn.span)}
         dialogue.answer(None, "none")

@@ -2,7 +2,7 @@
 
 Run by ``backends.py`` with the working directory and ``PYTHONPATH`` at a checkout of that
 revision, so ``assistant`` is the old code. It speaks the question-by-question API the chain
-had until the dialogue learned to drive itself (``start``, ``next_question``, ``answer``,
+had until the dialogue learned to drive itself (``start``, ``ask_next``, ``answer``,
 ``finish``), which is the API of the pinned revision; it prints one JSON object.
 
     PYTHONPATH=<checkout> python latency_at_revision.py SPEC LANG SENTENCE...
@@ -37,13 +37,13 @@ def main(spec: str, target_lang: str, sentences: list[str]) -> dict:
     for sentence in sentences:
         started = time.perf_counter()
         dialogue = assistant.start(sentence, target_lang)
-        turn = dialogue.next_question()
+        turn = dialogue.ask_next()
         if turn is not None:
             to_question.append(time.perf_counter() - started)
             asked += 1
         while turn is not None:  # a person who clicks the first option at once
             dialogue.answer(turn.options[0] if turn.options else "yes", "human")
-            turn = dialogue.next_question()
+            turn = dialogue.ask_next()
         dialogue.finish()
         to_translation.append(time.perf_counter() - started)
     return {"sentences": len(sentences), "asked": asked, "to_first_question_s": summary(to_question),

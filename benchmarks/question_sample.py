@@ -87,7 +87,7 @@ def questions(assistant: Assistant, text: str) -> list[dict]:
     """Every question the chain asks about ``text`` into French, each skipped."""
     dialogue = assistant.start(text, "fr", options=ChainOptions(max_questions=MAX_QUESTIONS_LIMIT))
     asked = []
-    while (turn := dialogue.next_question()) is not None:
+    while (turn := dialogue.ask_next()) is not None:
         asked.append({"type": turn.ambiguity, "span": turn.span, "question": turn.question,
                       "options": list(turn.options), "needed": None})
         dialogue.answer(None, "none")

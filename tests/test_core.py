@@ -66,4 +66,18 @@ def test_a_transcript_of_schema_4_is_read_and_its_checks_record_no_words():
     transcript = Transcript.from_dict(old)
     check = transcript.checks[0]
     assert (check.status, check.about, check.words, check.features, check.doubt) == ("pass", None, [], [], None)
-    assert transcript.schema_version == SCHEMA_VERSION == 6
+    assert transcript.schema_version == SCHEMA_VERSION == 7
+
+
+def test_who_answered_is_one_of_a_closed_set_and_the_page_s_older_wording_reads_as_it():
+    from assistant.errors import DataError
+    from assistant.transcript import Turn
+
+    turn = {"ambiguity": "formality", "span": "you", "question": "Formal or informal?", "options": ["formal"],
+            "answer": "formal"}
+    old = {"source": "Can you help me?", "target_lang": "fr", "method": "intercpt", "model": "fake:m",
+           "translation": "Pouvez-vous m'aider ?", "schema_version": 6,
+           "turns": [{**turn, "answered_by": "your setting"}, {**turn, "answered_by": "the card you picked"}]}
+    assert [t.answered_by for t in Transcript.from_dict(old).turns] == ["setting", "picked"]
+    with pytest.raises(DataError, match="answered by 'your answer'"):
+        Turn(**{**turn, "answered_by": "your answer"})

@@ -62,7 +62,7 @@ def test_dialogues_on_one_assistant_count_only_their_own_calls():
     assistant = Assistant(fake, "fake:m")
     first, second = assistant.start(SOURCE, "fr"), assistant.start("Can you help me?", "fr",
                                                                    ChainOptions(method="no-extra"))
-    first.next_question()
+    first.ask_next()
     for _ in second.drive(None):
         pass
     assert second.transcript.usage == {"translate": ONE_REPLY}

@@ -34,7 +34,8 @@ from .panels import file_panel, glossary_panel
 
 MAX_ALTERNATIVES = 2   # the chain offers the first two options of a skipped question
 MAX_ANSWER_ROWS = 5    # the settings allow at most 5 questions
-ANSWERED_BY = {"human": "your answer", "none": "skipped", "simulated": "the simulated user"}
+WHO_ANSWERED = {"human": "your answer", "none": "skipped", "simulated": "the simulated user",
+                "setting": "your setting", "picked": "the card you picked"}
 UNSENT = object()  # a component this request has sent nothing to yet
 GONE = ("_This question is no longer open: the server forgot it (an hour idle, or a restart). "
         "Press ↻ to ask it again._")
@@ -181,7 +182,7 @@ def build_demo(assistant: Assistant, model_spec: str, concurrency: int = 1) -> g
                 updates[rows[i]] = gr.update(visible=turn is not None)
                 if turn is None:
                     continue
-                who = ANSWERED_BY.get(turn.answered_by, turn.answered_by)
+                who = WHO_ANSWERED.get(turn.answered_by, turn.answered_by)
                 updates[row_notes[i]] = f"“{turn.span}” → **{turn.answer or 'not answered'}** ({who})"
                 updates[row_choices[i]] = gr.update(choices=answer_options(turn.ambiguity, turn.options, t.target_lang),
                                                     value=turn.answer or SKIP)

@@ -38,8 +38,8 @@ MAX_UPLOAD_BYTES = 200_000
 ANSWER_PREFIX = "answer:"
 ASK_EACH_TIME = "ask me"
 REGISTERS = (ASK_EACH_TIME, "formal", "informal")
-SETTING = "your setting"  # who answered a question that a preference of the page's settings settled
-PICKED = "the card you picked"  # who answered a skipped question whose variant card was used
+SETTING = "setting"  # who answered a question that a preference of the page's settings settled
+PICKED = "picked"  # who answered a skipped question whose variant card was used
 NO_OPEN_QUESTION = ("That question is no longer open (it was answered, stopped, cleared, or the session expired "
                     "after an hour idle). Nothing was translated: send your text again.")
 CHECKING = "Checking the translation…"
