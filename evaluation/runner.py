@@ -47,10 +47,10 @@ def select_items(items: list[Item], limit: int | None, seed: int) -> list[Item]:
         return items
     groups: dict[tuple[str, str], list[int]] = {}
     for index, item in enumerate(items):
-        groups.setdefault((item.type, item.lang), []).append(index)
+        groups.setdefault((item.ambiguity, item.lang), []).append(index)
     chosen: list[int] = []
-    for (kind, lang), indices in groups.items():
-        rng = random.Random(f"{seed}/{kind}/{lang}")
+    for (ambiguity, lang), indices in groups.items():
+        rng = random.Random(f"{seed}/{ambiguity}/{lang}")
         chosen += rng.sample(indices, min(limit, len(indices)))
     return [items[i] for i in sorted(chosen)]
 
@@ -233,7 +233,7 @@ class Evaluation:
             transcript = self._assistant.run(item.src, item.lang, replace(self.config.chain, method=method),
                                              context=item.context or None, user=user,
                                              glossary=self._glossaries.get(item.lang),
-                                             alternatives=method == "intercpt" and reads_alternatives(item.type))
+                                             alternatives=method == "intercpt" and reads_alternatives(item.ambiguity))
         except Exception as err:  # noqa: BLE001 - an item's failure is data; only the server's stops the run
             if is_server_failure(err):
                 raise
