@@ -27,6 +27,8 @@ from assistant.inputs import MAX_SOURCE_CHARS
 from .api import ApiError
 from .api.auth import KeyRing, is_loopback, load_keys
 from .api.deadlines import RequestDeadlines, model_failure
+from .api.file_store import FileStore
+from .api.glossary_store import GlossaryStore
 from .api.service import Limits, TranslationService
 
 AUTH_ENV_VAR = "INTERCPT_AUTH"
@@ -101,7 +103,7 @@ def build_service(assistant: Assistant, settings: ServerSettings, *, host: str,
                   concurrency: int = 1) -> TranslationService:
     keys = KeyRing(load_keys(settings.api_keys), required=not is_loopback(host), rate_limit=settings.rate_limit,
                    character_limit=settings.character_limit)
-    return TranslationService(assistant, keys, settings.limits(), concurrency=concurrency)
+    return TranslationService(assistant, keys, settings.limits(), FileStore(), concurrency=concurrency)
 
 
 def build_app(assistant: Assistant, model_spec: str, settings: ServerSettings | None = None, *,
@@ -116,8 +118,9 @@ def build_app(assistant: Assistant, model_spec: str, settings: ServerSettings | 
         "Translation that asks before it guesses. DeepL's API v2 (under /v2) and LibreTranslate's API take "
         "intercpt's questions' answers in advance (formality) or leave them to its best guess, and say which "
         "questions there were; /v1/clarify asks them."))
-    for module in (deepl, libre, clarify):
-        app.include_router(module.router(service))
+    glossaries = GlossaryStore()
+    for api in (deepl.router(service, glossaries), libre.router(service), clarify.router(service, glossaries)):
+        app.include_router(api)
     app.add_exception_handler(ApiError, _api_error)
     app.add_exception_handler(RequestValidationError, _validation_error)
     for failure in (BackendError, DeadlineExceeded, RequestCancelled):
