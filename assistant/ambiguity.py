@@ -267,4 +267,4 @@ def family_of(name: str) -> str:
 def preset_types(setting: str) -> list[AmbiguityType]:
     """The types a front end's ``setting`` answers in advance (the table's ``preset``: ``register``,
     a page's register or an API request's formality; ``person``, a page's list of people)."""
-    return [kind for kind in ambiguity_types().values() if kind.preset == setting]
+    return [ambiguity_type for ambiguity_type in ambiguity_types().values() if ambiguity_type.preset == setting]

@@ -21,7 +21,7 @@ from typing import Any
 
 import gradio as gr
 
-from assistant.chain import DEFAULT_MAX_QUESTIONS, METHODS, PROMPT_VARIANTS, Assistant, ChainOptions
+from assistant.chain import METHODS, PROMPT_VARIANTS, Assistant, ChainOptions
 from assistant.errors import InputError
 from assistant.languages import LANGUAGES
 from assistant.transcript import Turn
@@ -93,11 +93,11 @@ class Settings:
         self.server = server  # the assistant's: the page chooses the method, the questions and the prompts
         self.lang = lang
         with gr.Accordion("Settings", open=False, elem_id="settings"):
-            self.method = gr.Radio(choices=list(METHODS), value="intercpt", label="Method",
+            self.method = gr.Radio(choices=list(METHODS), value=server.method, label="Method",
                                    info="intercpt asks first; with-context uses the context; no-extra uses nothing")
-            self.max_questions = gr.Slider(0, MAX_ANSWER_ROWS, value=DEFAULT_MAX_QUESTIONS, step=1,
+            self.max_questions = gr.Slider(0, MAX_ANSWER_ROWS, value=server.max_questions, step=1,
                                            label="Maximum questions")
-            self.prompts = gr.Radio(choices=list(PROMPT_VARIANTS), value="generalist", label="Detection prompts")
+            self.prompts = gr.Radio(choices=list(PROMPT_VARIANTS), value=server.prompts, label="Detection prompts")
             self.simulate = gr.Checkbox(value=False, label="Simulated user (answers from the context)")
             self.context = gr.Textbox(label="Context (optional)", lines=4,
                                       placeholder="Background the assistant may use: who is speaking to whom…")

@@ -118,16 +118,16 @@ def preferences_from(register: str, people: str) -> PreferenceMemory:
     if register not in REGISTERS:
         raise InputError(f"the register preference must be one of: {', '.join(REGISTERS)}")
     if register != ASK_EACH_TIME:
-        for kind in preset_types(REGISTER):
-            memory.remember(Turn(kind.name, "you", "Formal or informal “you”?", ["formal", "informal", "generic"]),
-                            register)
+        for ambiguity_type in preset_types(REGISTER):
+            memory.remember(Turn(ambiguity_type.name, "you", "Formal or informal “you”?",
+                                 ["formal", "informal", "generic"]), register)
     for line in filter(str.strip, (people or "").splitlines()):
         match = _PERSON_LINE.match(line)
         if match is None:
             raise InputError(f"cannot read the person “{line.strip()}”: write one a line, as “Blair: a woman”")
         gender = "a woman" if match["gender"].lower() in ("woman", "female") else "a man"
-        for kind in preset_types(PERSON):
-            memory.remember(Turn(kind.name, match["name"], f"Is {match['name']} a man or a woman?",
+        for ambiguity_type in preset_types(PERSON):
+            memory.remember(Turn(ambiguity_type.name, match["name"], f"Is {match['name']} a man or a woman?",
                                  ["a man", "a woman"]), gender)
     return memory
 

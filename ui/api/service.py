@@ -47,9 +47,9 @@ def given_answers(formality: str | None, target_lang: str) -> PreferenceMemory:
     """A memory holding the answers a request gives in advance (every later answer is kept too)."""
     memory = PreferenceMemory(every_answer=True)
     answer = FORMALITY_ANSWERS.get(formality or "default")
-    for kind in preset_types(REGISTER) if answer else ():
-        memory.remember(Turn(kind.name, "you", kind.fixed_question("you", target_lang) or kind.label,
-                             list(kind.options(target_lang))), answer)
+    for ambiguity_type in preset_types(REGISTER) if answer else ():
+        question = ambiguity_type.fixed_question("you", target_lang) or ambiguity_type.label
+        memory.remember(Turn(ambiguity_type.name, "you", question, list(ambiguity_type.options(target_lang))), answer)
     return memory
 
 
