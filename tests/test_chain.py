@@ -401,3 +401,20 @@ def test_a_japanese_register_fix_names_the_sentences_that_read_wrong():
     assert transcript.translation == COCOA_PLAIN
     assert (check(transcript.checks, "formality").observed, check(transcript.checks, "formality").status) == (
         "informal", "pass")
+
+
+def test_a_request_s_options_reach_its_steps_and_its_simulated_user_and_leave_the_assistant_s_alone():
+    fake = StepFake(translate=["Pouvez-vous m'aider ?"], calls=[])
+    assistant = Assistant(fake, "fake:m")
+    specialist = ChainOptions(prompts="specialist", context_budget=40)
+    user = assistant.user("simulated", "fr", specialist, context="My boss asked.")
+    assert user.specialist and user.context_policy.budget == 40
+    assert assistant.start("Can you help me?", "fr", specialist).steps.options.specialist
+    assert not assistant.start("Can you help me?", "fr").steps.options.specialist
+    decide_prompts = []
+    for options in (ChainOptions(), specialist):
+        fake.calls.clear()
+        assistant.run("Can you help me?", "fr", options)
+        decide_prompts.append(next(messages for step, messages, _ in fake.calls if step == "decide"))
+    generalist_prompt, specialist_prompt = decide_prompts
+    assert len(specialist_prompt) < len(generalist_prompt)  # the examples of the one type found, not of every type
