@@ -1,4 +1,5 @@
-"""The browser page: layout and event wiring around ``ChatHandlers``.
+"""The browser page (``Page``): its layout, and its events around ``ChatHandlers``, each reading the
+page's state (the conversation, the session and the settings) as one ``PageState``.
 
 Two columns on a desktop (source and conversation | translation) above the folded settings and
 preferences; on a phone one column in that order, so the input, the question and the translation come
