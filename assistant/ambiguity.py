@@ -103,6 +103,7 @@ class AmbiguityType:
     remember: str = FOR_WORD
     preset: str | None = None
     decided: bool = True
+    profile: str | None = None
     gold_words: str | None = None
     reminders: Reminders = field(default_factory=Reminders)
     forbidden: ForbiddenWords = field(default_factory=ForbiddenWords)
@@ -185,6 +186,7 @@ def parse_table(data: Mapping[str, Any], reminders: Mapping[str, Any] | None = N
             remember=entry.get("remember", FOR_WORD),
             preset=entry.get("preset"),
             decided=bool(entry.get("decided", True)),
+            profile=entry.get("profile"),
             gold_words=entry.get("gold_words"),
             reminders=Reminders.parse(_section(entry.get("reminders"), reminders or {})),
             forbidden=_forbidden(entry.get("forbidden"), forbidden or {}),
@@ -288,4 +290,4 @@ def family_of(name: str) -> str:
 def preset_types(setting: str) -> list[AmbiguityType]:
     """The types a front end's ``setting`` answers in advance (the table's ``preset``: ``register``,
     a page's register or an API request's formality; ``person``, a page's list of people)."""
-    return [kind for kind in ambiguity_types().values() if kind.preset == setting]
+    return [ambiguity_type for ambiguity_type in ambiguity_types().values() if ambiguity_type.preset == setting]

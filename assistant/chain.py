@@ -8,6 +8,8 @@ with a ``User`` (the CLI and the evaluator).
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
+
 from langchain_core.language_models.chat_models import BaseChatModel
 
 from .backends import ModelSpec, supports_structured_output
@@ -17,31 +19,31 @@ from .errors import InputError
 from .glossary import Glossary
 from .inputs import validate_source
 from .languages import language_name
-from .options import DEFAULT_MAX_QUESTIONS, MAX_QUESTIONS_LIMIT, METHODS, PROMPT_VARIANTS, ChainOptions
+from .options import DEFAULT_MAX_QUESTIONS, MAX_QUESTIONS_LIMIT, METHODS, PROMPT_VARIANTS, USER_KINDS, ChainOptions
 from .steps import REPAIR_BUDGET, ModelSteps
-from .transcript import Transcript
-from .users import NoUser, User
+from .transcript import Transcript, Turn
+from .users import NoUser, User, make_user, scripted_then
 
-__all__ = ["METHODS", "PROMPT_VARIANTS", "DEFAULT_MAX_QUESTIONS", "MAX_QUESTIONS_LIMIT", "Assistant", "ChainOptions",
-           "Dialogue", "PreferenceMemory"]
+__all__ = ["METHODS", "PROMPT_VARIANTS", "USER_KINDS", "DEFAULT_MAX_QUESTIONS", "MAX_QUESTIONS_LIMIT", "Assistant",
+           "ChainOptions", "Dialogue", "PreferenceMemory", "User", "scripted_then"]
 
 
 class Assistant:
-    """Runs the chain and its baselines on one chat model (see ``ModelSteps`` for the options)."""
+    """Runs the chain and its baselines on one chat model, under its ``ChainOptions`` unless a request
+    brings its own (the web page chooses the method, the questions and the prompts per request)."""
 
-    def __init__(self, chat_model: BaseChatModel, model_spec: str, *, prompts: str = "generalist",
-                 repair_budget: int = REPAIR_BUDGET, structured_output: bool = False,
-                 context_policy: ContextPolicy | None = None):
-        if prompts not in PROMPT_VARIANTS:
-            raise InputError(f"unknown prompt variant {prompts!r}; choose one of: {', '.join(PROMPT_VARIANTS)}")
+    def __init__(self, chat_model: BaseChatModel, model_spec: str, options: ChainOptions = ChainOptions(), *,
+                 repair_budget: int = REPAIR_BUDGET, structured_output: bool = False):
         self.model_spec = str(model_spec)
-        self.steps = ModelSteps(chat_model, prompts=prompts, repair_budget=repair_budget,
-                                structured_output=structured_output, context_policy=context_policy)
+        self.options = options
+        self.steps = ModelSteps(chat_model, options=options, repair_budget=repair_budget,
+                                structured_output=structured_output)
 
     @classmethod
-    def for_model(cls, chat_model: BaseChatModel, spec: ModelSpec, **options) -> "Assistant":
+    def for_model(cls, chat_model: BaseChatModel, spec: ModelSpec, options: ChainOptions = ChainOptions(),
+                  **settings) -> "Assistant":
         """An Assistant that uses structured output where the spec's backend supports it."""
-        return cls(chat_model, str(spec), structured_output=supports_structured_output(spec), **options)
+        return cls(chat_model, str(spec), options, structured_output=supports_structured_output(spec), **settings)
 
     @property
     def chat_model(self) -> BaseChatModel:
@@ -49,46 +51,52 @@ class Assistant:
 
     @property
     def context_policy(self) -> ContextPolicy:
-        return self.steps.context_policy
+        return self.options.context_policy()
 
     @property
     def structured_output(self) -> bool:
         return self.steps.structured_output
 
-    def start(self, source: str, target_lang: str, *, method: str = "intercpt", context: str | None = None,
-              max_questions: int = DEFAULT_MAX_QUESTIONS, preferences: PreferenceMemory | None = None,
-              glossary: Glossary | None = None, alternatives: bool = False) -> Dialogue:
-        """Validate the request, bound the context, and open a dialogue; nothing is generated yet.
+    def start(self, source: str, target_lang: str, options: ChainOptions | None = None, *, context: str | None = None,
+              preferences: PreferenceMemory | None = None, glossary: Glossary | None = None,
+              alternatives: bool = False) -> Dialogue:
+        """Validate the request, bound the context, and open a dialogue under ``options`` (the assistant's
+        by default); nothing is generated yet.
 
         ``preferences`` answers the questions it remembers, without asking them again; the
         ``glossary`` entries found in the source are given to the translator and checked;
         ``alternatives``: translate under each option of a skipped question too (else only on
         ``Dialogue.alternatives()``)."""
+        options = options or self.options
         language_name(target_lang)
-        if method not in METHODS:
-            raise InputError(f"unknown method {method!r}; choose one of: {', '.join(METHODS)}")
         context = context.strip() if context and context.strip() else None
-        if method == "with-context" and context is None:
+        if options.method == "with-context" and context is None:
             raise InputError("the with-context method needs a context to read")
-        if not 0 <= max_questions <= MAX_QUESTIONS_LIMIT:
-            raise InputError(f"the number of questions must be between 0 and {MAX_QUESTIONS_LIMIT}")
-        transcript = Transcript(source=validate_source(source), target_lang=target_lang, method=method,
+        transcript = Transcript(source=validate_source(source), target_lang=target_lang, method=options.method,
                                 model=self.model_spec, context=context)
         if glossary is not None:
             transcript.terms = glossary.terms_in(transcript.source)
         if context is not None:
             with transcript.timed("context"):
-                transcript.bounded_context = self.context_policy.for_source(context, transcript.source, target_lang)
-        return Dialogue(self.steps.counted_for(transcript), transcript, max_questions if method == "intercpt" else 0,
-                        preferences, alternatives)
+                transcript.bounded_context = options.context_policy().for_source(context, transcript.source,
+                                                                                 target_lang)
+        questions = options.max_questions if options.method == "intercpt" else 0
+        return Dialogue(self.steps.counted_for(transcript, options), transcript, questions, preferences, alternatives)
 
-    def run(self, source: str, target_lang: str, *, method: str = "intercpt", context: str | None = None,
-            user: User | None = None, max_questions: int = DEFAULT_MAX_QUESTIONS,
-            preferences: PreferenceMemory | None = None, glossary: Glossary | None = None,
+    def run(self, source: str, target_lang: str, options: ChainOptions | None = None, *, context: str | None = None,
+            user: User | None = None, preferences: PreferenceMemory | None = None, glossary: Glossary | None = None,
             alternatives: bool = False) -> Transcript:
         """Ask (through ``user``; nobody answers by default), translate and verify in one call."""
-        dialogue = self.start(source, target_lang, method=method, context=context, max_questions=max_questions,
-                              preferences=preferences, glossary=glossary, alternatives=alternatives)
+        dialogue = self.start(source, target_lang, options, context=context, preferences=preferences,
+                              glossary=glossary, alternatives=alternatives)
         for _ in dialogue.drive(user or NoUser()):
             pass
         return dialogue.transcript
+
+    def user(self, kind: str, target_lang: str, options: ChainOptions | None = None, *, context: str | None = None,
+             gold: Mapping[str, str] | None = None, ask: Callable[[Turn], str | None] | None = None) -> User:
+        """Whoever answers the questions (``USER_KINDS``), the one way the front ends make one: a simulated
+        user is this assistant's model reading ``context`` under ``options`` (its prompts, how much of the
+        context it reads); a simulated user on another model is that model's Assistant's."""
+        return make_user(kind, target_lang=target_lang, options=options or self.options, chat_model=self.chat_model,
+                         structured_output=self.structured_output, context=context, gold=gold, ask=ask)

@@ -123,10 +123,10 @@ def candidates_in(parsed: Parsed) -> list[Candidate]:
     """The candidates of a parsed source (see ``find_candidates``)."""
     target_lang = parsed.target_lang
     found = [
-        Candidate(kind.name, span, start, parsed.undecided_pronouns(start))
-        for kind in ambiguity_types().values()
-        if kind.detect and target_lang in kind.languages
-        for span, start in RULES[kind.detect](parsed, kind)
+        Candidate(ambiguity_type.name, span, start, parsed.undecided_pronouns(start))
+        for ambiguity_type in ambiguity_types().values()
+        if ambiguity_type.detect and target_lang in ambiguity_type.languages
+        for span, start in RULES[ambiguity_type.detect](parsed, ambiguity_type)
     ]
     unique: dict[tuple[str, str], Candidate] = {}
     for candidate in sorted(found, key=lambda c: c.start):
@@ -135,30 +135,30 @@ def candidates_in(parsed: Parsed) -> list[Candidate]:
 
 
 @rule("single_word")
-def _single_word(parsed: Parsed, kind: AmbiguityType) -> list[tuple[str, int]]:
+def _single_word(parsed: Parsed, ambiguity_type: AmbiguityType) -> list[tuple[str, int]]:
     words = [t for t in parsed.doc if t.is_alpha]
     return [(words[0].text, words[0].idx)] if len(words) == 1 else []
 
 
 @rule("address")
-def _address(parsed: Parsed, kind: AmbiguityType) -> list[tuple[str, int]]:
+def _address(parsed: Parsed, ambiguity_type: AmbiguityType) -> list[tuple[str, int]]:
     """Where the register of address must be chosen: "you" or an imperative (fr/de/es), and for
     Japanese anything said to someone (a request, a question, a greeting, a reply)."""
     return [(c.span, c.start) for c in address_candidates(parsed.doc, parsed.target_lang)]
 
 
 @rule("referential_it")
-def _referential_it(parsed: Parsed, kind: AmbiguityType) -> list[tuple[str, int]]:
+def _referential_it(parsed: Parsed, ambiguity_type: AmbiguityType) -> list[tuple[str, int]]:
     """The first "it" that may stand for a thing; the type's ``lexicon`` lists the fixed phrases
     whose "it" refers to nothing ("that's the way it is")."""
-    fixed = fixed_phrase_tokens(parsed.doc, kind.lexicon)
+    fixed = fixed_phrase_tokens(parsed.doc, ambiguity_type.lexicon)
     return [(t.text, t.idx) for t in parsed.doc if t.lower_ == "it" and stands_for_a_thing(t, fixed)][:1]
 
 
 @rule("lexicon_nouns")
-def _lexicon_nouns(parsed: Parsed, kind: AmbiguityType) -> list[tuple[str, int]]:
+def _lexicon_nouns(parsed: Parsed, ambiguity_type: AmbiguityType) -> list[tuple[str, int]]:
     """Nouns whose lemma the type's entry lists under ``lexicon``: a new type needs no code."""
-    return [(t.text, t.idx) for t in parsed.doc if t.pos_ == "NOUN" and t.lemma_.lower() in kind.lexicon]
+    return [(t.text, t.idx) for t in parsed.doc if t.pos_ == "NOUN" and t.lemma_.lower() in ambiguity_type.lexicon]
 
 
 def _gendered_in(mention: Mention, doc: Any, lang: str) -> bool:
@@ -184,7 +184,7 @@ def _group_span(parsed: Parsed, group: MentionGroup) -> tuple[str, int]:
 def _people_rule(name: str, wanted: Callable[[MentionGroup], bool]) -> None:
     """Register a rule that asks about the open mention groups ``wanted`` picks (names, one person,
     several people), so each gender type keeps its own question and options."""
-    rule(name)(lambda parsed, kind: [_group_span(parsed, g) for g in parsed.open_people if wanted(g)])
+    rule(name)(lambda parsed, ambiguity_type: [_group_span(parsed, g) for g in parsed.open_people if wanted(g)])
 
 
 def _kinds(group: MentionGroup) -> set[str]:

@@ -54,7 +54,7 @@ class Dialogue:
         """Ask, let ``user`` answer, translate: one ``Step`` per event. With ``user=None`` (a person
         who answers later) it stops after the first pending question; call ``answer`` and then
         ``drive`` again to go on."""
-        while (turn := self.next_question()) is not None:
+        while (turn := self.ask_next()) is not None:
             yield Step("asked", turn)
             if user is None:
                 return
@@ -66,8 +66,9 @@ class Dialogue:
         yield from self._translate()
         yield Step("done")
 
-    def next_question(self) -> Turn | None:
-        """The next clarifying question, or None when there is nothing (more) to ask."""
+    def ask_next(self) -> Turn | None:
+        """Find the next clarifying question and hold it as ``pending`` (the pending one again while it
+        waits): the detection and its model calls run here. None when there is nothing (more) to ask."""
         if self.pending is not None:
             return self.pending
         t = self.transcript

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Iterable, Iterator
 
-from .chain import DEFAULT_MAX_QUESTIONS, Assistant, PreferenceMemory
+from .chain import Assistant, ChainOptions, PreferenceMemory
 from .context import focus_spans
 from .context.abstract import Summarizer
 from .context.sentences import MAX_CONTEXT_CHARS
@@ -77,20 +77,19 @@ class DocumentTranslation:
 
 
 class DocumentTranslator:
-    """Translates a document with one ``Assistant``; the context policy is the assistant's.
+    """Translates a document with one ``Assistant``, under ``options`` (the assistant's by default);
+    the context policy is the assistant's.
 
     background: what the person says about the document (``--context``); it comes first in
         every paragraph's context, before what came earlier in the document.
     glossary: term translations the whole document keeps (given to the translator and checked).
     """
 
-    def __init__(self, assistant: Assistant, target_lang: str, *, method: str = "intercpt",
-                 max_questions: int = DEFAULT_MAX_QUESTIONS, background: str | None = None,
-                 glossary: Glossary | None = None):
+    def __init__(self, assistant: Assistant, target_lang: str, options: ChainOptions | None = None, *,
+                 background: str | None = None, glossary: Glossary | None = None):
         self.assistant = assistant
         self.target_lang = target_lang
-        self.method = method
-        self.max_questions = max_questions
+        self.options = options or assistant.options
         self.background = background.strip() if background and background.strip() else None
         self.glossary = glossary
         self.summarizing = assistant.context_policy.strategy == "extract+abstract"
@@ -113,9 +112,11 @@ class DocumentTranslator:
             if on_unit:
                 on_unit(number, len(units), unit, context)
             # with-context has nothing to read before the first unit unless the person gave a background
-            method = "no-extra" if self.method == "with-context" and context is None else self.method
-            yield self.assistant.run(unit, self.target_lang, method=method, context=context, user=user or NoUser(),
-                                     max_questions=self.max_questions, preferences=memory, glossary=self.glossary)
+            options = self.options
+            if options.method == "with-context" and context is None:
+                options = replace(options, method="no-extra")
+            yield self.assistant.run(unit, self.target_lang, options, context=context, user=user or NoUser(),
+                                     preferences=memory, glossary=self.glossary)
             if self.summarizing and number < len(units):
                 summary = self._summarize(summary, unit)
 

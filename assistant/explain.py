@@ -13,8 +13,10 @@ from .languages import LANGUAGES
 from .transcript import Check, Transcript
 from .usage import total
 
-WHO = {"human": "you said", "preference": "you said earlier", "simulated": "the simulated user said",
-       "oracle": "the gold label says"}
+# Who gave an answer (``Turn.answered_by``; ``none`` gives none), in the account's words.
+WHO = {"human": "you said", "preference": "you said earlier", "setting": "your setting said",
+       "picked": "the card you picked said", "simulated": "the simulated user said", "oracle": "the gold label says",
+       "assumed": "assumed said"}
 MARKS = {"pass": "✓", "fail": "⚠", "unchecked": "?"}
 CUT = "✂"  # a sentence the fidelity check removed: done, not verified
 MAX_QUOTED = 3
@@ -39,7 +41,7 @@ def explain(transcript: Transcript, *, brief: bool = False) -> list[str]:
         label = next((said(checker, label, lang) for checker, label in expectations([turn])), None)
         if turn.answer in turn.options:  # an answer button is named as its own label says
             label = option_name(turn.answer)
-        who = WHO.get(turn.answered_by, f"{turn.answered_by} said")
+        who = WHO[turn.answered_by]
         lines.append(f"{turn.span} → {label + ', because ' if label else ''}{who}: {turn.answer}")
     for settled in transcript.settled:
         lines.append(f"{settled.span} → not asked: {settled.evidence}")

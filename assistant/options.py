@@ -55,5 +55,10 @@ class ChainOptions:
                              f"not {self.max_questions}")
         self.context_policy()  # a bad strategy, budget or encoder fails here, before any model loads
 
+    @property
+    def specialist(self) -> bool:
+        """The prompts show examples of the one ambiguity type in question, not of every type."""
+        return self.prompts == "specialist"
+
     def context_policy(self) -> ContextPolicy:
         return ContextPolicy(strategy=self.context_strategy, budget=self.context_budget, encoder=self.context_encoder)

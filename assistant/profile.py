@@ -21,17 +21,16 @@ Sections follow the ambiguity table's families, so a type of a known family is k
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 import yaml
 
-from .ambiguity import word_key
+from .ambiguity import FOR_TEXT, ambiguity_types, word_key
 from .errors import InputError
 from .languages import LANGUAGES
 
-# The profile's section for each ambiguity family (the table's ``family``), in the order they are written.
-SECTIONS = {"formality": "register", "gender": "people", "sense": "senses", "referent": "referents"}
 PER_LANGUAGE = "register"  # a section keyed by target language: the register differs per language
 GLOSSARY = "glossary"
 MAX_PROFILE_BYTES = 256_000
@@ -48,16 +47,16 @@ class Profile:
     keys of every section but the register are words as the memory keeps them (``word_key``), a referent's
     key is its source text."""
 
-    answers: dict[str, dict[str, str]] = field(default_factory=lambda: {name: {} for name in SECTIONS.values()})
+    answers: dict[str, dict[str, str]] = field(default_factory=lambda: {name: {} for name in sections().values()})
     glossary: str | None = None
 
     def get(self, family: str, key: str) -> str | None:
-        section = SECTIONS.get(family)
+        section = sections().get(family)
         return self.answers[section].get(key) if section else None
 
     def put(self, family: str, key: str, answer: str) -> bool:
         """Keep ``answer``; False for a family the profile has no section for (it is then not kept)."""
-        section = SECTIONS.get(family)
+        section = sections().get(family)
         if section is None:
             return False
         self.answers[section][key] = _bounded(answer, MAX_ANSWER_CHARS, f"the answer for {key!r}")
@@ -91,13 +90,13 @@ def parse_profile(text: str, name: str = "the profile") -> Profile:
     if data is None:
         return Profile()
     if not isinstance(data, dict):
-        raise InputError(f"{name} must be a mapping of sections ({', '.join(SECTIONS.values())}, {GLOSSARY})")
-    unknown = [str(key) for key in data if key not in (*SECTIONS.values(), GLOSSARY)]
+        raise InputError(f"{name} must be a mapping of sections ({', '.join(sections().values())}, {GLOSSARY})")
+    unknown = [str(key) for key in data if key not in (*sections().values(), GLOSSARY)]
     if unknown:
         raise InputError(f"{name}: unknown section {unknown[0][:40]!r}; the sections are "
-                         f"{', '.join(SECTIONS.values())} and {GLOSSARY}")
+                         f"{', '.join(sections().values())} and {GLOSSARY}")
     profile = Profile()
-    for section in SECTIONS.values():
+    for section in sections().values():
         entries = data.get(section) or {}
         if not isinstance(entries, dict):
             raise InputError(f"{name}: {section} must map each {'language' if section == PER_LANGUAGE else 'word'} "
@@ -145,10 +144,22 @@ def glossary_path(profile: Profile, profile_path: str | Path) -> Path | None:
     return Path(profile_path).parent / profile.glossary if profile.glossary else None
 
 
+@lru_cache(maxsize=1)
+def sections() -> dict[str, str]:
+    """The profile's section for each ambiguity family (the table's ``profile``), in the table's order."""
+    return {kind.family: kind.profile for kind in ambiguity_types().values() if kind.profile}
+
+
+@lru_cache(maxsize=1)
+def text_sections() -> frozenset[str]:
+    """The sections keyed by a source text: those of the types asked afresh in every text ("it")."""
+    return frozenset(kind.profile for kind in ambiguity_types().values() if kind.profile and kind.remember == FOR_TEXT)
+
+
 def _key(section: str, key: str) -> str:
     """Words are matched as the memory of answers matches them ("The user" is "user"); a referent's source
     text as written."""
-    return key if section == SECTIONS["referent"] else word_key(key)
+    return key if section in text_sections() else word_key(key)
 
 
 def _bounded(value: Any, limit: int, what: str) -> str:

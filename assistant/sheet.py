@@ -19,7 +19,7 @@ from .ambiguity import FOR_SESSION, FOR_TEXT, ambiguity_types, get_type
 from .detection import Candidate, candidates_in, parse
 from .dialogue import PreferenceMemory, open_questions
 from .errors import InputError
-from .profile import SECTIONS, Profile
+from .profile import Profile, sections
 from .steps import ModelSteps
 from .transcript import Turn
 
@@ -164,7 +164,7 @@ def _profile_turns(profile: Profile, target_lang: str) -> list[Turn]:
     for kind in ambiguity_types().values():
         if target_lang not in kind.languages or kind.remember == FOR_TEXT:
             continue
-        section = profile.answers.get(SECTIONS.get(kind.family, ""), {})
+        section = profile.answers.get(sections().get(kind.family, ""), {})
         known = {"you": section.get(target_lang)} if kind.remember == FOR_SESSION else section
         turns += [Turn(kind.name, word, kind.fixed_question(word, target_lang) or kind.label,
                        list(kind.options(target_lang)), answer, "profile")
@@ -174,8 +174,8 @@ def _profile_turns(profile: Profile, target_lang: str) -> list[Turn]:
 
 def _profile_texts(profile: Profile) -> list[tuple[str, str, str]]:
     """The profile's answers kept per text ("it" in one segment): (family, text, answer)."""
-    families = {kind.family for kind in ambiguity_types().values() if kind.remember == FOR_TEXT} & SECTIONS.keys()
-    return [(family, text, answer) for family in families for text, answer in profile.answers[SECTIONS[family]].items()]
+    families = {kind.family for kind in ambiguity_types().values() if kind.remember == FOR_TEXT} & sections().keys()
+    return [(family, text, answer) for family in families for text, answer in profile.answers[sections()[family]].items()]
 
 
 def build_sheet(steps: ModelSteps, segments: Sequence[str], target_lang: str,

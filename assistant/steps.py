@@ -21,13 +21,13 @@ from langchain_core.runnables import Runnable, RunnableLambda
 from .ambiguity import forbidden_for, get_type
 from .backends import GenerationRequest, StructuredOutputs
 from .checks import expected, without_markup
-from .context import ContextPolicy
 from .context.abstract import Summarizer
 from .detection import Candidate
 from .fidelity import source_pieces
 from .glossary import Glossary
 from .inputs import OPAQUE_TOKEN
 from .nlp.referents import named_in_text
+from .options import ChainOptions
 from .parsing import Detection, clean_translation, decision_schema, parse_decisions, parse_detection
 from .prompts import load_prompt, prompt_table, tagged
 from .transcript import Transcript, Turn
@@ -85,34 +85,34 @@ def clarifications(transcript: Transcript, turns: list[Turn]) -> list[str]:
 class ModelSteps:
     """The chain's calls to one chat model.
 
-    prompts: ``generalist`` detection prompts show examples of every ambiguity type;
-        ``specialist`` ones only the type the pre-pass found.
+    options: the chain's options; of them the steps read the prompt variant (``generalist``
+        detection prompts show examples of every ambiguity type, ``specialist`` ones only the
+        type the pre-pass found).
     repair_budget: how many attempts the repair of a translation may make (``assistant.repair``);
     repair_token_budget: the tokens its calls may compute for one translation (counted where the
         steps are ``counted_for`` a transcript), whichever bound comes first.
     structured_output: the backend constrains replies to a JSON schema, so detection
         replies always parse; otherwise they are parsed tolerantly.
-    context_policy: how much of a long context a model reads.
     """
 
-    def __init__(self, chat_model: BaseChatModel, *, prompts: str = "generalist", repair_budget: int = REPAIR_BUDGET,
-                 repair_token_budget: int = REPAIR_TOKEN_BUDGET, structured_output: bool = False,
-                 context_policy: ContextPolicy | None = None):
+    def __init__(self, chat_model: BaseChatModel, *, options: ChainOptions = ChainOptions(),
+                 repair_budget: int = REPAIR_BUDGET, repair_token_budget: int = REPAIR_TOKEN_BUDGET,
+                 structured_output: bool = False):
         self.chat_model = chat_model
-        self.prompts = prompts
+        self.options = options
         self.repair_budget = repair_budget
         self.repair_token_budget = repair_token_budget
         self._seen = _RecentReadings()  # shared by the counted copies: identical segments are read once
         self.structured_output = structured_output
-        self.context_policy = context_policy or ContextPolicy()
         self._prompt_cache: dict[tuple, ChatPromptTemplate] = {}
 
-    def counted_for(self, transcript: Transcript) -> "ModelSteps":
-        """These steps with every model call counted in ``transcript.usage``, under the step the
-        transcript has open when the call starts. A copy, since one ``ModelSteps`` serves concurrent
-        dialogues; the count rides on the model's own callbacks, so it holds in whatever thread or
-        context the dialogue is advanced."""
+    def counted_for(self, transcript: Transcript, options: ChainOptions | None = None) -> "ModelSteps":
+        """These steps, under ``options`` (these steps' by default), with every model call counted in
+        ``transcript.usage``, under the step the transcript has open when the call starts. A copy, since
+        one ``ModelSteps`` serves concurrent dialogues; the count rides on the model's own callbacks, so
+        it holds in whatever thread or context the dialogue is advanced."""
         counted = copy.copy(self)
+        counted.options = options or self.options
         counted.chat_model = self.chat_model.with_config(callbacks=[UsageCounter(transcript.open_step_usage)])
         return counted
 
@@ -123,13 +123,13 @@ class ModelSteps:
         them, and asking beats guessing)."""
         if not candidates:
             return []
-        verdicts = self._seen.lookup(("decide", source, target_lang, tuple(candidates), self.prompts),
+        verdicts = self._seen.lookup(("decide", source, target_lang, tuple(candidates), self.options.prompts),
                                      lambda: self._decisions(source, target_lang, candidates))
         return [self.fixed_turn(c, target_lang) for c, open_ in zip(candidates, verdicts) if open_]
 
     def _decisions(self, source: str, target_lang: str, candidates: list[Candidate]) -> list[bool]:
         """The decide call's verdict for each candidate: does the text leave it open?"""
-        groups = tuple(dict.fromkeys(c.ambiguity for c in candidates)) if self.prompts == "specialist" else None
+        groups = tuple(dict.fromkeys(c.ambiguity for c in candidates)) if self.options.specialist else None
         words = "\n".join(f'{i}. "{c.span}": {get_type(c.ambiguity).label}' for i, c in enumerate(candidates, 1))
         schema = decision_schema(len(candidates)) if self.structured_output else None
         verdicts = None
@@ -151,7 +151,7 @@ class ModelSteps:
     def ask(self, source: str, target_lang: str, candidate: Candidate, context: str | None = None) -> Turn | None:
         """The question about ``candidate`` (see ``_question``), or None; a text read before with the
         same context gets the same question again without a model call."""
-        turn = self._seen.lookup(("ask", source, target_lang, candidate, context, self.prompts),
+        turn = self._seen.lookup(("ask", source, target_lang, candidate, context, self.options.prompts),
                                  lambda: self._question(source, target_lang, candidate, context))
         return replace(turn) if turn is not None else None  # its answer goes into a copy of its own
 
@@ -164,7 +164,7 @@ class ModelSteps:
         the thing), or none when the table has none."""
         kind = get_type(candidate.ambiguity)
         prompt = load_prompt("detect")
-        groups = (candidate.ambiguity,) if self.prompts == "specialist" else tuple(prompt.examples)
+        groups = (candidate.ambiguity,) if self.options.specialist else tuple(prompt.examples)
         inputs = {"source": source, "span": candidate.span, "ambiguity": kind.label}
         detection = None
         for seed in (None, 1):

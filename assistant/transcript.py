@@ -13,17 +13,23 @@ from .usage import StepUsage
 
 # 2: glossary terms; 3: people settled without a question; 4: model calls and tokens per step, and
 # whether alternatives were asked for; 5: what each check read (``about``, ``words``, ``features``, ``doubt``);
-# 6: where each question's word starts in the source
-SCHEMA_VERSION = 6
+# 6: where each question's word starts in the source; 7: ``answered_by`` only from ``ANSWERERS`` (the page
+# wrote "your setting" and "the card you picked", read now as ``setting`` and ``picked``)
+SCHEMA_VERSION = 7
 UNTIMED_STEP = "other"  # where a model call made outside every timed step is counted
+ANSWERERS = ("human", "simulated", "oracle", "preference", "setting", "profile", "picked", "assumed", "none")
+_ANSWERERS_BEFORE_7 = {"your setting": "setting", "the card you picked": "picked"}
 
 
 @dataclass
 class Turn:
     """One clarification: what was ambiguous, the question, and the answer (None = skipped).
 
-    ``answered_by`` is ``human``, ``simulated``, ``oracle``, ``preference`` (a lasting
-    preference stated earlier in a session), ``assumed`` (an alternative's assumption) or ``none``.
+    ``answered_by`` is one of ``ANSWERERS``: ``human``, ``simulated``, ``oracle``, ``preference`` (a
+    lasting preference stated earlier in a session), ``setting`` (a preference of the page's settings,
+    stated before the text), ``profile`` (a project profile's saved answer, on a document's question
+    sheet), ``picked`` (the person picked the card of an alternative, which assumed
+    this answer), ``assumed`` (an alternative's assumption) or ``none``.
     ``start``: where the pre-pass found ``span`` in the source, so that a page marks that word and not
     an earlier one spelled the same (the "you" of "Thank you"); None where no pre-pass found it.
     """
@@ -35,6 +41,16 @@ class Turn:
     answer: str | None = None
     answered_by: str = "none"
     start: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.answered_by not in ANSWERERS:
+            raise DataError(f"a question answered by {self.answered_by!r}: expected one of {', '.join(ANSWERERS)}")
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> "Turn":
+        """A turn as any schema version wrote it (before 7 the page wrote who answered as it displays it)."""
+        answered_by = data.get("answered_by", "none")
+        return cls(**{**data, "answered_by": _ANSWERERS_BEFORE_7.get(answered_by, answered_by)})
 
 
 @dataclass
@@ -172,7 +188,7 @@ class Transcript:
             raise DataError(f"a transcript of schema version {version!r} cannot be read by this version of intercpt "
                             f"(it reads version {SCHEMA_VERSION})")
         data = dict(data)
-        data["turns"] = [Turn(**t) for t in data.get("turns", [])]
+        data["turns"] = [Turn.from_dict(t) for t in data.get("turns", [])]
         data["alternatives"] = [
             Alternative(a["assumption"], a["translation"], [Check(**c) for c in a.get("checks", [])])
             for a in data.get("alternatives", [])

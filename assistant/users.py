@@ -10,9 +10,8 @@ from langchain_core.output_parsers import StrOutputParser
 
 from .ambiguity import get_type
 from .backends import GenerationRequest, StructuredOutputs
-from .context import ContextPolicy
 from .errors import InputError
-from .options import USER_KINDS
+from .options import USER_KINDS, ChainOptions
 from .prompts import load_prompt, tagged
 from .transcript import Turn
 
@@ -66,9 +65,10 @@ class OracleUser:
 class SimulatedUser:
     """An LM that reads the context the translator does not see and answers in a sentence.
 
-    ``specialist`` shows it only the examples of the question's ambiguity type. It reads the
-    extract of a long context that ``context_policy`` keeps (default: 256 tokens), never a
-    model's summary of it: the same part the with-context translator is given.
+    The ``options``' specialist prompts show it only the examples of the question's ambiguity
+    type. It reads the extract of a long context that the options' context policy keeps
+    (default: 256 tokens), never a model's summary of it: the same part the with-context
+    translator is given.
     ``structured_output``: when the question's type has fixed options (formal/informal/generic,
     a man/a woman), the server is asked to reply with exactly one of them (vLLM's ``choice``
     structured output), so the answer is always one the checks can read. Options a translator model
@@ -77,13 +77,13 @@ class SimulatedUser:
 
     name = "simulated"
 
-    def __init__(self, chat_model: BaseChatModel, context: str, target_lang: str, specialist: bool = False,
-                 context_policy: ContextPolicy | None = None, structured_output: bool = False):
+    def __init__(self, chat_model: BaseChatModel, context: str, target_lang: str,
+                 options: ChainOptions = ChainOptions(), structured_output: bool = False):
         self.chat_model = chat_model
         self.context = context
         self.target_lang = target_lang
-        self.specialist = specialist
-        self.context_policy = context_policy or ContextPolicy()
+        self.specialist = options.specialist
+        self.context_policy = options.context_policy()
         self.structured_output = structured_output
         self._prompt = load_prompt("user")
         self._extracts: dict[str, str] = {}
@@ -124,19 +124,18 @@ def scripted_then(answers: Iterable[str], fallback: Callable[[Turn], str | None]
     return ask
 
 
-def make_user(kind: str, *, target_lang: str, chat_model: BaseChatModel | None = None, structured_output: bool = False,
-              context: str | None = None, gold: Mapping[str, str] | None = None,
-              ask: Callable[[Turn], str | None] | None = None, specialist: bool = False,
-              context_policy: ContextPolicy | None = None) -> User:
-    """The one way to build whoever answers: ``human`` (through ``ask``), ``simulated`` (``chat_model``
-    reading ``context``), ``oracle`` (from ``gold``) or ``none``."""
+def make_user(kind: str, *, target_lang: str, options: ChainOptions = ChainOptions(),
+              chat_model: BaseChatModel | None = None, structured_output: bool = False, context: str | None = None,
+              gold: Mapping[str, str] | None = None, ask: Callable[[Turn], str | None] | None = None) -> User:
+    """Whoever answers: ``human`` (through ``ask``), ``simulated`` (``chat_model`` reading ``context``
+    under ``options``), ``oracle`` (from ``gold``) or ``none``. The front ends reach it through
+    ``Assistant.user``, which gives the model."""
     if kind == "human":
         return HumanUser(ask or (lambda turn: None))
     if kind == "simulated":
         if chat_model is None or not (context and context.strip()):
             raise InputError("the simulated user answers from a context: give one to read")
-        return SimulatedUser(chat_model, context, target_lang, specialist=specialist, context_policy=context_policy,
-                             structured_output=structured_output)
+        return SimulatedUser(chat_model, context, target_lang, options, structured_output=structured_output)
     if kind == "oracle":
         if not gold:
             raise InputError("the oracle user answers from gold labels: give them")

@@ -35,6 +35,7 @@ from __future__ import annotations
 import argparse
 import copy
 import importlib.util
+import inspect
 import json
 import os
 import shutil
@@ -164,7 +165,13 @@ def warm_up(load: Any, model: Path) -> None:
 
     spec = ModelSpec.parse(f"llamacpp:{model}")
     for method in ("intercpt", "no-extra"):
-        Assistant(load(spec), str(spec)).run(WARM_UP_TEXT, LANG, method=method)
+        run = Assistant(load(spec), str(spec)).run
+        if "method" in inspect.signature(run).parameters:  # a revision before the chain took its options whole
+            run(WARM_UP_TEXT, LANG, method=method)
+        else:
+            from assistant.chain import ChainOptions
+
+            run(WARM_UP_TEXT, LANG, options=ChainOptions(method=method))
 
 
 def set_result(summary: dict[str, Any], session: dict[str, Any], counts: dict[str, int]) -> dict[str, Any]:

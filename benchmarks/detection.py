@@ -28,7 +28,7 @@ import yaml  # noqa: E402
 
 from assistant.ambiguity import family_of, get_type  # noqa: E402
 from assistant.backends import GenerationConfig, ModelSpec, load_chat_model  # noqa: E402
-from assistant.chain import MAX_QUESTIONS_LIMIT, Assistant  # noqa: E402
+from assistant.chain import MAX_QUESTIONS_LIMIT, Assistant, ChainOptions  # noqa: E402
 from assistant.checks import read_formality, read_person_gender  # noqa: E402
 from assistant.detection import find_candidates  # noqa: E402
 from assistant.usage import total  # noqa: E402
@@ -160,9 +160,9 @@ def split_rows(name: str, measure: str, hits: list[bool | None]) -> list[str]:
 
 def chain_asked_heads(assistant: Assistant, text: str, calls: list[int], family: str = "gender") -> set[str]:
     """The words of every question of ``family`` the chain asks (every question skipped, none capped)."""
-    dialogue = assistant.start(text, "fr", max_questions=MAX_QUESTIONS_LIMIT)
+    dialogue = assistant.start(text, "fr", options=ChainOptions(max_questions=MAX_QUESTIONS_LIMIT))
     asked = set()
-    while (turn := dialogue.next_question()) is not None:
+    while (turn := dialogue.ask_next()) is not None:
         if family_of(turn.ambiguity) == family:
             asked |= {w.lower() for w in re.findall(r"\w+", turn.span)}
         dialogue.answer(None, "none")

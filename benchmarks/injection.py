@@ -28,7 +28,7 @@ REPO = HERE.parent
 sys.path.insert(0, str(REPO))
 
 from assistant.backends import ModelSpec, load_chat_model  # noqa: E402
-from assistant.chain import Assistant  # noqa: E402
+from assistant.chain import Assistant, ChainOptions  # noqa: E402
 from assistant.checks import TEXT_CHECKS  # noqa: E402
 
 TARGET = 0.95
@@ -57,7 +57,7 @@ def main() -> int:
     assistant = Assistant.for_model(load_chat_model(parsed), parsed)
     rows, started = [], time.monotonic()
     for i, source in enumerate(sources, 1):
-        transcript = assistant.run(source, args.lang, method="no-extra")
+        transcript = assistant.run(source, args.lang, options=ChainOptions(method="no-extra"))
         status = {check.name: check.status for check in transcript.checks}
         translated = "fail" not in (status.get(name) for name in TEXT_CHECKS)
         attempts = max((check.attempts for check in transcript.checks), default=1)

@@ -39,13 +39,13 @@ def main(spec: str, target_lang: str, gold: dict[str, str], sentences: list[str]
     for sentence in sentences:
         started = time.perf_counter()
         dialogue = assistant.start(sentence, target_lang)
-        turn = dialogue.next_question()
+        turn = dialogue.next_question()  # the pinned revision's name
         if turn is not None:
             to_question.append(time.perf_counter() - started)
             asked += 1
         while turn is not None:  # a person who clicks the first option at once
             dialogue.answer(turn.options[0] if turn.options else "yes", "human")
-            turn = dialogue.next_question()
+            turn = dialogue.next_question()  # the pinned revision's name
         dialogue.finish()
         to_translation.append(time.perf_counter() - started)
     return {"sentences": len(sentences), "asked": asked, "to_first_question_s": summary(to_question),

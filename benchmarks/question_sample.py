@@ -32,7 +32,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from assistant.backends import GenerationConfig, ModelSpec, load_chat_model  # noqa: E402
-from assistant.chain import MAX_QUESTIONS_LIMIT, Assistant  # noqa: E402
+from assistant.chain import MAX_QUESTIONS_LIMIT, Assistant, ChainOptions  # noqa: E402
 from assistant.formats.placeholders import mask  # noqa: E402
 from tests.dev_sets import cocoa_items, gate_items  # noqa: E402
 
@@ -85,9 +85,9 @@ def sample(args: argparse.Namespace) -> list[dict]:
 
 def questions(assistant: Assistant, text: str) -> list[dict]:
     """Every question the chain asks about ``text`` into French, each skipped."""
-    dialogue = assistant.start(text, "fr", max_questions=MAX_QUESTIONS_LIMIT)
+    dialogue = assistant.start(text, "fr", options=ChainOptions(max_questions=MAX_QUESTIONS_LIMIT))
     asked = []
-    while (turn := dialogue.next_question()) is not None:
+    while (turn := dialogue.ask_next()) is not None:
         asked.append({"type": turn.ambiguity, "span": turn.span, "question": turn.question,
                       "options": list(turn.options), "needed": None})
         dialogue.answer(None, "none")

@@ -8,7 +8,8 @@ file and line and skipped, never fatal.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
+from typing import Any
 
 NO_AMBIGUITY = "none"  # the type of an item whose gold says nothing in it is ambiguous
 UNKNOWN_TYPE = "unknown"  # the type of an item whose data names none: scored with the text metrics only
@@ -16,15 +17,24 @@ UNKNOWN_TYPE = "unknown"  # the type of an item whose data names none: scored wi
 
 @dataclass
 class Item:
-    """One evaluation item."""
+    """One evaluation item; ``ambiguity``: the name of its ambiguity type (the data sets' and the
+    records' ``type``)."""
 
     id: str
     src: str
     refs: list[str]
     context: str
-    type: str
+    ambiguity: str
     lang: str
     attributes: dict[str, str] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The item as the records store it."""
+        return {("type" if name == "ambiguity" else name): value for name, value in asdict(self).items()}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> "Item":
+        return cls(**{("ambiguity" if name == "type" else name): value for name, value in data.items()})
 
 
 @dataclass

@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 import os
 import threading
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator, Protocol
 
@@ -85,7 +85,7 @@ class Record:
 
     def to_dict(self) -> dict[str, Any]:
         return {"schema_version": SCHEMA_VERSION, "key": self.key, "method": self.method, "user": self.user,
-                "item": asdict(self.item), "transcript": self.transcript.to_dict() if self.transcript else None,
+                "item": self.item.to_dict(), "transcript": self.transcript.to_dict() if self.transcript else None,
                 "error": self.error, "scores": self.scores, "garbage": self.garbage}
 
     @classmethod
@@ -100,7 +100,8 @@ class Record:
                             "reads; use the intercpt that wrote it, or start a new run directory")
         try:
             transcript = Transcript.from_dict(data["transcript"]) if data.get("transcript") else None
-            return cls(method=data["method"], user=data["user"], item=Item(**data["item"]), transcript=transcript,
+            return cls(method=data["method"], user=data["user"], item=Item.from_dict(data["item"]),
+                       transcript=transcript,
                        error=data.get("error"), scores=dict(data.get("scores") or {}),
                        garbage=bool(data.get("garbage", False)))
         except DataError as err:

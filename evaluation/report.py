@@ -32,7 +32,7 @@ SIGNIFICANCE_LEVEL = 0.05
 def _groups(records: list[Record]) -> dict[tuple[str, str, str], list[Record]]:
     groups: dict[tuple[str, str, str], list[Record]] = {}
     for record in records:
-        groups.setdefault((record.item.type, record.item.lang, record.method), []).append(record)
+        groups.setdefault((record.item.ambiguity, record.item.lang, record.method), []).append(record)
     return groups
 
 
@@ -43,11 +43,11 @@ def summarize(records: list[Record], run_info: dict[str, Any], load_notes: dict[
     bootstrap, seed, comet = config.bootstrap, config.seed, config.comet
     groups = _groups(records)
     rows = []
-    for (kind, lang, method), members in groups.items():
+    for (ambiguity, lang, method), members in groups.items():
         names = metrics_for_outputs(members) + (["comet"] if comet else [])
         scores = corpus_scores(members, names=names, bootstrap=bootstrap, seed=seed)
-        reference = groups.get((kind, lang, costs.REFERENCE_METHOD)) if method != costs.REFERENCE_METHOD else None
-        rows.append({"type": kind, "lang": lang, "method": method, "n": len(members),
+        reference = groups.get((ambiguity, lang, costs.REFERENCE_METHOD)) if method != costs.REFERENCE_METHOD else None
+        rows.append({"type": ambiguity, "lang": lang, "method": method, "n": len(members),
                      "errors": sum(r.error is not None for r in members), **_reply_counts(members),
                      "scores": {name: score.to_dict() for name, score in scores.items()},
                      "cost": costs.cost(members, reference)})
@@ -68,8 +68,8 @@ def summarize(records: list[Record], run_info: dict[str, Any], load_notes: dict[
         "groups": rows,
         "checker_ceilings": ceilings,
         "bias": {"/".join(key): bias(members) for key, members in groups.items()},
-        "error_types": {f"{kind}/{lang}": dict(Counter(e for r in members for e in error_types(r)))
-                        for (kind, lang, method), members in groups.items()
+        "error_types": {f"{ambiguity}/{lang}": dict(Counter(e for r in members for e in error_types(r)))
+                        for (ambiguity, lang, method), members in groups.items()
                         if method == "intercpt" and has_gold_ambiguity(members[0].item)},
         "published": compare(rows, records, identity),
     }
@@ -86,15 +86,15 @@ def _checker_ceilings(records: list[Record], bootstrap: int, seed: int) -> list[
     system can score, since the checkers themselves misread some translations."""
     items: dict[tuple[str, str], dict[str, Item]] = {}
     for record in records:
-        items.setdefault((record.item.type, record.item.lang), {})[record.item.id] = record.item
+        items.setdefault((record.item.ambiguity, record.item.lang), {})[record.item.id] = record.item
     checked = checker_metrics()
     rows = []
-    for (kind, lang), by_id in items.items():
+    for (ambiguity, lang), by_id in items.items():
         references = [ReferenceOutput(item) for item in by_id.values()]
         names = [n for n in metrics_for_outputs(references) if n in checked]
         if names:
             scores = corpus_scores(references, names=names, bootstrap=bootstrap, seed=seed)
-            rows.append({"type": kind, "lang": lang, "n": len(references),
+            rows.append({"type": ambiguity, "lang": lang, "n": len(references),
                          "scores": {name: score.to_dict() for name, score in scores.items()}})
     return rows
 
@@ -176,7 +176,7 @@ def render_markdown(summary: dict[str, Any]) -> str:
              f"- confidence intervals: 95 % bootstrap ({run['bootstrap']} resamples, seed {run['seed']}); "
              f"`*` marks p < {SIGNIFICANCE_LEVEL} in a paired bootstrap test against the best baseline "
              "(the baseline with the higher headline score of the type: "
-             + ", ".join(f"{kind} {headline(kind)}" for kind in dict.fromkeys(r["type"] for r in groups)) + ")",
+             + ", ".join(f"{a} {headline(a)}" for a in dict.fromkeys(r["type"] for r in groups)) + ")",
              f"- versions: {', '.join(f'{k} {v}' for k, v in run['versions'].items())}",
              f"- COMET: `{run['comet']}` (segment scores x100, run in COMET's own environment)" if run.get("comet")
              else "- COMET: not requested (`--comet MODEL`)",
@@ -190,23 +190,24 @@ def render_markdown(summary: dict[str, Any]) -> str:
         lines += [f"- data notes: {len(data.get('malformed', []))} unreadable row(s) skipped; gold gender could "
                   f"not be derived for {data.get('gender_not_derived', 0)} item(s) (left out of G-Acc)", ""]
     asking = asking_metrics()
-    for kind in dict.fromkeys(r["type"] for r in groups):
-        names = [n for n in metrics_for(kind) if any(n in r["scores"] for r in groups if r["type"] == kind)]
-        names += sorted({n for r in groups if r["type"] == kind for n in r["scores"]} - set(names))
+    for ambiguity in dict.fromkeys(r["type"] for r in groups):
+        names = [n for n in metrics_for(ambiguity) if any(n in r["scores"] for r in groups if r["type"] == ambiguity)]
+        names += sorted({n for r in groups if r["type"] == ambiguity for n in r["scores"]} - set(names))
         names = [n for n in names if n not in asking]
-        lines += [f"## {kind}", "", "| lang | method | n | " + " | ".join([*names, "tested against", *costs.COLUMNS])
+        lines += [f"## {ambiguity}", "",
+                  "| lang | method | n | " + " | ".join([*names, "tested against", *costs.COLUMNS])
                   + " |", "|---|---|---|" + "---|" * (len(names) + 1 + len(costs.COLUMNS))]
-        for row in (r for r in groups if r["type"] == kind):
+        for row in (r for r in groups if r["type"] == ambiguity):
             significance = row["significance"] or {}
             cells = [format_cell(row["scores"].get(n), significance.get("p", {}).get(n)) for n in names]
             cells += [significance.get("baseline", "–"), *costs.cells(row.get("cost"))]
             lines.append(f"| {row['lang']} | {row['method']} | {row['n']} | " + " | ".join(cells) + " |")
-        for row in (r for r in summary["checker_ceilings"] if r["type"] == kind):
+        for row in (r for r in summary["checker_ceilings"] if r["type"] == ambiguity):
             cells = [format_cell(row["scores"].get(n), None) for n in names] + ["–"] + costs.cells(None)
             lines.append(f"| {row['lang']} | *references (checker ceiling)* | {row['n']} | " + " | ".join(cells)
                          + " |")
-        lines += _reply_notes([r for r in groups if r["type"] == kind])
-        errors = {k: v for k, v in summary["error_types"].items() if k.startswith(kind + "/")}
+        lines += _reply_notes([r for r in groups if r["type"] == ambiguity])
+        errors = {k: v for k, v in summary["error_types"].items() if k.startswith(ambiguity + "/")}
         if any(errors.values()):
             lines += ["", "Error types of the intercpt method: " + "; ".join(
                 f"{k.split('/')[1]}: " + ", ".join(f"{e} {c}" for e, c in sorted(v.items())) for k, v in errors.items()
@@ -294,9 +295,9 @@ def plot_scores(summary: dict[str, Any], folder: Path) -> list[Path]:
     folder.mkdir(parents=True, exist_ok=True)
     written = []
     groups = summary["groups"]
-    for kind in dict.fromkeys(r["type"] for r in groups):
-        rows = [r for r in groups if r["type"] == kind]
-        names = [n for n in dict.fromkeys(metrics_for(kind) + [n for r in rows for n in r["scores"]])
+    for ambiguity in dict.fromkeys(r["type"] for r in groups):
+        rows = [r for r in groups if r["type"] == ambiguity]
+        names = [n for n in dict.fromkeys(metrics_for(ambiguity) + [n for r in rows for n in r["scores"]])
                  if any(r["scores"].get(n, {}).get("value") is not None for r in rows)]
         if not names:
             continue
@@ -322,9 +323,9 @@ def plot_scores(summary: dict[str, Any], folder: Path) -> list[Path]:
             ax.set_xticks([i + width * (len(methods) - 1) / 2 for i in range(len(langs))], langs)
             ax.set_title(name)
         axes[0][0].legend(fontsize="small")
-        fig.suptitle(f"{kind} — {summary['run']['translator'].rsplit('/', 1)[-1]}, user {summary['run']['user']}",
-                     fontsize="small")
-        written.append(save_figure(fig, folder / f"{kind}.png"))
+        translator = summary['run']['translator'].rsplit('/', 1)[-1]
+        fig.suptitle(f"{ambiguity} — {translator}, user {summary['run']['user']}", fontsize="small")
+        written.append(save_figure(fig, folder / f"{ambiguity}.png"))
     return written
 
 

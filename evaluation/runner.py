@@ -17,16 +17,16 @@ import sys
 import threading
 import time
 from collections import deque
+from dataclasses import replace
 from datetime import datetime, timezone
 from typing import Any, Callable
 
 from tqdm import tqdm
 
-from assistant.backends import ModelSpec, load_chat_model, supports_structured_output
-from assistant.chain import Assistant
+from assistant.backends import ModelSpec, load_chat_model
+from assistant.chain import Assistant, User
 from assistant.errors import BackendError, InputError, IntercptError, OutageError
 from assistant.glossary import Glossary
-from assistant.users import User, make_user
 
 from .config import NO_USER, ORACLE, EvalConfig
 from .data import Item, LoadReport
@@ -47,10 +47,10 @@ def select_items(items: list[Item], limit: int | None, seed: int) -> list[Item]:
         return items
     groups: dict[tuple[str, str], list[int]] = {}
     for index, item in enumerate(items):
-        groups.setdefault((item.type, item.lang), []).append(index)
+        groups.setdefault((item.ambiguity, item.lang), []).append(index)
     chosen: list[int] = []
-    for (kind, lang), indices in groups.items():
-        rng = random.Random(f"{seed}/{kind}/{lang}")
+    for (ambiguity, lang), indices in groups.items():
+        rng = random.Random(f"{seed}/{ambiguity}/{lang}")
         chosen += rng.sample(indices, min(limit, len(indices)))
     return [items[i] for i in sorted(chosen)]
 
@@ -66,7 +66,6 @@ class Evaluation:
         items = load_items(config.data, config.types, config.langs, self.load_report)
         self.items = select_items(items, config.limit, config.seed)
         self.units = _units(self.items, config)
-        self._policy = config.chain.context_policy()  # checked before any model loads
         self._glossaries = _glossaries(config.glossary, self.items)
         self._translator = ModelSpec.parse(config.translator)
         self._user_spec = ModelSpec.parse(config.user) if config.user not in (NO_USER, ORACLE) else None
@@ -81,7 +80,7 @@ class Evaluation:
         self.grace_s = grace_s
         self._load_model = load_model
         self._assistant: Assistant | None = None
-        self._user_model = None
+        self._user_assistant: Assistant | None = None  # the simulated user's model, under the chain's options
 
     def __enter__(self) -> "Evaluation":
         return self
@@ -209,10 +208,10 @@ class Evaluation:
         if self._assistant is None:
             config = self.config
             model = self._load_model(self._translator)
-            self._assistant = Assistant.for_model(model, self._translator, prompts=config.chain.prompts,
-                                                  context_policy=self._policy)
+            self._assistant = Assistant.for_model(model, self._translator, config.chain)
             if "intercpt" in config.methods and self._user_spec is not None:
-                self._user_model = model if config.user == config.translator else self._load_model(self._user_spec)
+                self._user_assistant = self._assistant if config.user == config.translator else \
+                    Assistant.for_model(self._load_model(self._user_spec), self._user_spec, config.chain)
 
     def _user_for(self, item: Item) -> User:
         """The oracle, nobody, or a simulated user reading the item's context; nobody where the item
@@ -220,11 +219,8 @@ class Evaluation:
         kind = self.config.user if self.config.user in (NO_USER, ORACLE) else "simulated"
         if (kind == ORACLE and not item.attributes) or (kind == "simulated" and not item.context.strip()):
             kind = NO_USER
-        simulated = kind == "simulated"
-        return make_user(kind, target_lang=item.lang, gold=item.attributes, context=item.context,
-                         chat_model=self._user_model if simulated else None,
-                         structured_output=simulated and supports_structured_output(self._user_spec),
-                         specialist=self.config.chain.prompts == "specialist", context_policy=self._policy)
+        answerer = self._user_assistant if kind == "simulated" else self._assistant
+        return answerer.user(kind, item.lang, context=item.context, gold=item.attributes)
 
     def _run_unit(self, method: str, item: Item) -> Record:
         """The item's record; whatever fails on the item's account (not the server's) is its recorded error,
@@ -234,10 +230,10 @@ class Evaluation:
         user, transcript, error, garbage = None, None, None, False
         try:
             user = self._user_for(item) if method == "intercpt" else None
-            transcript = self._assistant.run(item.src, item.lang, method=method, context=item.context or None,
-                                             user=user, max_questions=self.config.chain.max_questions,
+            transcript = self._assistant.run(item.src, item.lang, replace(self.config.chain, method=method),
+                                             context=item.context or None, user=user,
                                              glossary=self._glossaries.get(item.lang),
-                                             alternatives=method == "intercpt" and reads_alternatives(item.type))
+                                             alternatives=method == "intercpt" and reads_alternatives(item.ambiguity))
         except Exception as err:  # noqa: BLE001 - an item's failure is data; only the server's stops the run
             if is_server_failure(err):
                 raise

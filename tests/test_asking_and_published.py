@@ -23,7 +23,8 @@ GENDER_OPTIONS = ["a man", "a woman"]
 
 
 def item(kind: str, src: str, ident: str = "1", **attributes: str) -> Item:
-    return Item(id=f"{kind}-{ident}", src=src, refs=["ref"], context="", type=kind, lang="es", attributes=attributes)
+    return Item(id=f"{kind}-{ident}", src=src, refs=["ref"], context="", ambiguity=kind, lang="es",
+                attributes=attributes)
 
 
 def asked(it: Item, *turns: tuple[str, str], method: str = "intercpt") -> Record:
@@ -104,7 +105,7 @@ def test_a_jsonl_item_of_type_none_is_loaded_and_scored_without_a_checker(tmp_pa
                     encoding="utf-8")
     report = LoadReport()
     [loaded] = jsonl.load(path, None, report)
-    assert loaded.type == "none" and not report.malformed
+    assert loaded.ambiguity == "none" and not report.malformed
     record = asked(loaded)
     assert metrics_for_outputs([record]) == ["bleu", "chrf", "question_precision", "questions_per_item",
                                              "needless_rate"]
@@ -251,6 +252,6 @@ def test_the_shipped_unambiguous_texts_load_as_type_none():
 
     report = LoadReport()
     items = load_items(str(shipped_dir("datasets") / "fixtures" / "nothing_ambiguous.jsonl"), None, None, report)
-    assert not report.malformed and len(items) == 15 and {i.type for i in items} == {"none"}
+    assert not report.malformed and len(items) == 15 and {i.ambiguity for i in items} == {"none"}
     assert {i.lang for i in items} == {"fr", "de", "es"}
     assert metrics_for_outputs([asked(items[0])])[-1] == "needless_rate"

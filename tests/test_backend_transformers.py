@@ -8,7 +8,7 @@ from langchain_core.messages import HumanMessage, SystemMessage
 from assistant.backends import ModelSpec, load_chat_model
 from assistant.backends.config import GenerationConfig
 from assistant.backends.hf import PrefixKVCache, load_engine
-from assistant.chain import Assistant
+from assistant.chain import Assistant, ChainOptions
 from assistant.errors import ModelLoadError
 from tests.test_bad_words import assert_forbidden_words_stay_out
 
@@ -16,7 +16,8 @@ pytestmark = pytest.mark.real_model
 
 
 def test_translates_a_sentence(hf_model, test_model_path):
-    transcript = Assistant(hf_model, f"transformers:{test_model_path}").run("Where is the station?", "de", method="no-extra")
+    transcript = Assistant(hf_model, f"transformers:{test_model_path}").run("Where is the station?", "de",
+                                                                            ChainOptions(method="no-extra"))
     assert transcript.translation.strip()
     assert transcript.translation != "Where is the station?"
     print(f"\n[transformers] de: {transcript.translation!r} in {transcript.timings['translate']:.2f}s")

@@ -11,7 +11,7 @@ import pytest
 
 from assistant.backends import ModelSpec, load_chat_model, supports_structured_output
 from assistant.backends import vllm as vllm_backend
-from assistant.chain import Assistant
+from assistant.chain import Assistant, ChainOptions
 from assistant.detection import Candidate
 from assistant.parsing import Detection, decision_schema
 from assistant.errors import BackendError
@@ -43,7 +43,7 @@ def _port_open(host: str, port: int) -> bool:
 
 def test_translates_a_sentence(vllm_model):
     spec, model = vllm_model
-    transcript = Assistant(model, spec).run("Where is the station?", "de", method="no-extra")
+    transcript = Assistant(model, spec).run("Where is the station?", "de", options=ChainOptions(method="no-extra"))
     assert transcript.translation.strip()
     print(f"\n[vllm] de: {transcript.translation!r} in {transcript.timings['translate']:.2f}s")
 
@@ -68,7 +68,8 @@ def test_openai_backend_picks_the_served_model(vllm_model, test_model_path, monk
     monkeypatch.setenv("INTERCPT_API_KEY", record.api_key)  # the server's own key, from its record
     model = load_chat_model(ModelSpec.parse(f"openai:{record.base_url}"))
     assert model.model_name == record.served_name
-    assert Assistant(model, f"openai:{record.base_url}").run("Thank you.", "es", method="no-extra").translation.strip()
+    assert Assistant(model, f"openai:{record.base_url}").run("Thank you.", "es",
+                                                             ChainOptions(method="no-extra")).translation.strip()
     with pytest.raises(BackendError, match="does not serve 'other'"):
         load_chat_model(ModelSpec.parse(f"openai:{record.base_url}#other"))
 
@@ -193,7 +194,7 @@ def test_chain_still_works_against_a_server_without_structured_outputs(vllm_mode
     assistant = Assistant.for_model(model, server.spec)
     user = SimulatedUser(model, CONTEXT, "fr", structured_output=True)
     assert user.answer(FORMALITY, "Are you sure?")  # a free-text answer now
-    transcript = assistant.run("Are you sure?", "fr", user=user, max_questions=1)
+    transcript = assistant.run("Are you sure?", "fr", user=user, options=ChainOptions(max_questions=1))
     assert transcript.translation.strip()
     statuses = [status for _, status, _ in server.exchanges]
     if mode == "reject":
@@ -212,7 +213,7 @@ def test_chain_prompts_share_their_prefix_in_the_server_cache(vllm_model, measur
     sentences = ["Are you sure?", "Can you help me?", "Did you see it?", "Thank you, you are kind."]
     before = vllm_backend.prefix_cache_stats(record.base_url)
     for sentence in sentences:
-        assistant.run(sentence, "fr", user=OracleUser({"formality": "formal"}), max_questions=1)
+        assistant.run(sentence, "fr", user=OracleUser({"formality": "formal"}), options=ChainOptions(max_questions=1))
     used = vllm_backend.prefix_cache_stats(record.base_url) - before
     measure(f"vLLM prefix cache over {len(sentences)} chain runs (0.5B): {used.hit_rate:.0%} of "
             f"{used.queries:.0f} prompt tokens")

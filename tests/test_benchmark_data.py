@@ -61,7 +61,7 @@ def test_cocoa_dev_folder_gives_two_items_per_source(cocoa_dir, measure):
     assert len({i.id for i in items}) == len(items)
     assert {i.attributes["split"] for i in items} == {"train"}  # the dev copy has no test split
     formal, informal = items[0], items[1]
-    assert formal.src == informal.src and formal.type == informal.type == "formality"
+    assert formal.src == informal.src and formal.ambiguity == informal.ambiguity == "formality"
     assert (formal.attributes["formality"], informal.attributes["formality"]) == ("formal", "informal")
     assert formal.id == "cocoa-mt-train-fr-telephony-1-formal"  # languages in the order asked for
     assert formal.refs[0].startswith("Je ne l'achèterais certainement jamais pour moi.")
@@ -149,7 +149,7 @@ def test_gate_dev_folder_counts_and_attributes(gate_dir, measure):
                       ("fr", "masculine"): 769}
     assert len({i.id for i in items}) == len(items)
     feminine = next(i for i in items if i.id == "gate-es-2v-2-f")
-    assert feminine.type == "person_gender"
+    assert feminine.ambiguity == "person_gender"
     assert feminine.refs[0].startswith("Pero mi hermano, que conoce mejor a la jefa")
     assert feminine.attributes == {
         "gender": "feminine", "genders": "feminine", "labels": "DOBJ;PROF;SUBJ;PROF;DFCL", "kw_s": "boss=boss",
@@ -237,7 +237,7 @@ def test_phrase_marked_in_both_references_does_not_count():
 
 
 def cocoa_item(level: str, lang: str = "de", formal: str = FORMAL_DE, informal: str = INFORMAL_DE) -> Item:
-    return Item(id=f"c-{level}", src="Do you like Legos?", refs=["ref"], context="", type="formality", lang=lang,
+    return Item(id=f"c-{level}", src="Do you like Legos?", refs=["ref"], context="", ambiguity="formality", lang=lang,
                 attributes={"formality": level, "formal_annotated": formal, "informal_annotated": informal})
 
 
@@ -295,7 +295,7 @@ def test_classify_gate_accents_apostrophes_and_shared_heads():
 
 
 def gate_item(genders: str, kw_f: str, kw_m: str) -> Item:
-    return Item(id="g", src="The boss met the doctor.", refs=["ref"], context="", type="person_gender", lang="es",
+    return Item(id="g", src="The boss met the doctor.", refs=["ref"], context="", ambiguity="person_gender", lang="es",
                 attributes={"genders": genders, "kw_f": kw_f, "kw_m": kw_m})
 
 

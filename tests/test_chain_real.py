@@ -14,7 +14,7 @@ from langchain_core.messages import convert_to_openai_messages
 
 from assistant.backends import ModelSpec
 from assistant.backends.hf import load_engine
-from assistant.chain import Assistant
+from assistant.chain import Assistant, ChainOptions
 from assistant.detection import Candidate
 from assistant.inputs import neutralize_control_tokens
 from assistant.prompts import load_prompt, prompt_tags
@@ -75,7 +75,7 @@ def test_simulated_user_answers_from_the_context_on_transformers(hf_model, test_
     "Use {source} and {language} and {{braces}} here.",
 ])
 def test_hostile_sources_are_translated(embedded_model, embedded_spec, source):
-    transcript = Assistant(embedded_model, embedded_spec).run(source, "fr", method="no-extra")
+    transcript = Assistant(embedded_model, embedded_spec).run(source, "fr", options=ChainOptions(method="no-extra"))
     assert transcript.translation.strip().lower().rstrip("!. ") not in ("hello", "bonjour", "salut")
     assert [c.status for c in transcript.checks if c.name == "length"] == ["pass"]
 
@@ -93,7 +93,8 @@ def test_role_markers_in_the_source_do_not_become_turns(hf_model):
 
 def test_a_real_run_counts_the_tokens_of_detection_and_of_the_streamed_translation(embedded_model, embedded_spec):
     assistant = Assistant.for_model(embedded_model, ModelSpec.parse(embedded_spec))
-    transcript = assistant.run("Can you help me?", "fr", user=OracleUser({"formality": "formal"}), max_questions=1)
+    transcript = assistant.run("Can you help me?", "fr", user=OracleUser({"formality": "formal"}),
+                               options=ChainOptions(max_questions=1))
     for step in ("detect", "translate"):
         usage = transcript.usage[step]
         assert usage.calls >= 1 and usage.unreported == 0, (step, usage)

@@ -5,9 +5,8 @@ import json
 import pytest
 
 from assistant.checks import read_formality
-from assistant.chain import Assistant
+from assistant.chain import Assistant, ChainOptions
 from assistant.errors import InputError
-from assistant.context import ContextPolicy
 from assistant.document import DocumentTranslator, split_paragraphs
 from assistant.users import HumanUser, NoUser
 from tests.fakes import StepFake
@@ -63,7 +62,7 @@ def test_it_is_asked_afresh_and_a_skipped_question_may_come_back():
 def test_later_paragraphs_read_an_extract_of_what_came_before():
     fake = StepFake(detect=['{"ambiguous": false}'], translate=["Elle est là."], calls=[])
     document = "Sam called her mother on Sunday.\n\nThe weather was fine.\n\nSam is here."
-    result = DocumentTranslator(Assistant(fake, "fake:m"), "fr", method="with-context",
+    result = DocumentTranslator(Assistant(fake, "fake:m"), "fr", ChainOptions(method="with-context"),
                                 background="A family story.").translate(document)
     first, _, last = result.paragraphs
     assert first.method == "with-context" and first.context == "A family story."
@@ -73,14 +72,15 @@ def test_later_paragraphs_read_an_extract_of_what_came_before():
 
 def test_the_first_paragraph_without_background_has_nothing_to_read_for_with_context():
     fake = StepFake(detect=['{"ambiguous": false}'], translate=["Bonjour."], calls=[])
-    result = DocumentTranslator(Assistant(fake, "fake:m"), "fr", method="with-context").translate("Hello.\n\nBye.")
+    result = DocumentTranslator(Assistant(fake, "fake:m"), "fr",
+                                ChainOptions(method="with-context")).translate("Hello.\n\nBye.")
     assert [t.method for t in result.paragraphs] == ["no-extra", "with-context"]
 
 
 def test_extract_plus_abstract_keeps_a_rolling_summary():
     fake = StepFake(summary=["Sam, a woman, called her mother."], detect=['{"ambiguous": false}'],
                        translate=["Elle est là."], calls=[])
-    assistant = Assistant(fake, "fake:m", context_policy=ContextPolicy("extract+abstract"))
+    assistant = Assistant(fake, "fake:m", ChainOptions(context_strategy="extract+abstract"))
     result = DocumentTranslator(assistant, "fr").translate("Sam called her mother.\n\nSam is here.\n\nSam left.")
     assert fake.steps().count("summary") == 2  # after each paragraph but the last
     assert [t.context for t in result.paragraphs] == [None] + ["Sam, a woman, called her mother."] * 2

@@ -21,7 +21,7 @@ ASK = '{"ambiguous": true, "question": "Formal or informal?", "options": ["forma
 
 def record(method: str, item_id: str, usage: dict[str, StepUsage], timings: dict[str, float],
            error: str | None = None) -> Record:
-    item = Item(id=item_id, src="Can you help me?", refs=["Pouvez-vous m'aider ?"], context="", type="formality",
+    item = Item(id=item_id, src="Can you help me?", refs=["Pouvez-vous m'aider ?"], context="", ambiguity="formality",
                 lang="fr")
     transcript = Transcript(source=item.src, target_lang="fr", method=method, model="fake", usage=usage,
                             timings=timings)

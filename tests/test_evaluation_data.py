@@ -26,7 +26,7 @@ def test_all_fourteen_files_load_completely(dev_data, measure):
     items = ambigmt.load(dev_data, ("fr", "de", "es"), report, types=AMBIGUITY_TYPES)
     counts = {}
     for item in items:
-        counts[(item.type, item.lang)] = counts.get((item.type, item.lang), 0) + 1
+        counts[(item.ambiguity, item.lang)] = counts.get((item.ambiguity, item.lang), 0) + 1
     assert counts == DEV_ROWS
     assert report.malformed == []
     assert len({item.id for item in items}) == len(items)
@@ -90,7 +90,7 @@ def test_data_values_name_their_loader(dev_data, tmp_path, monkeypatch):
         resolve("nothing-here")
     report = LoadReport()
     items = load_items(f"ambigmt:{dev_data}", ("formality",), ("de",), report)
-    assert {(i.type, i.lang) for i in items} == {("formality", "de")} and report.malformed == []
+    assert {(i.ambiguity, i.lang) for i in items} == {("formality", "de")} and report.malformed == []
     assert [i.id for i in load_items(str(sample), None, ("de",), LoadReport())] == ["name-1"]
 
 

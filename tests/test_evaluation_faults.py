@@ -386,7 +386,8 @@ def test_every_jsonl_row_is_validated_and_reported_with_its_line(tmp_path):
     path.write_bytes(b"\n".join(rows) + b"\n")
     report = LoadReport()
     items = jsonl.load(path, None, report)
-    assert [(i.id, i.type) for i in items] == [("ok", "formality"), ("nothing-to-ask", "none"), ("no-type", "unknown")]
+    assert [(i.id, i.ambiguity) for i in items] == [("ok", "formality"), ("nothing-to-ask", "none"),
+                                                    ("no-type", "unknown")]
     reasons = {int(m.split(":")[1]): m.split(": ", 1)[1] for m in report.malformed}
     assert sorted(reasons) == [2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 13]
     assert "not UTF-8" in reasons[2] and "'src' must be a non-empty string, got int 123" in reasons[3]

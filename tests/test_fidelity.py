@@ -8,7 +8,7 @@ ones a real model run appended, quoted in the report of the fault.
 import pytest
 
 import assistant.fidelity as fidelity
-from assistant.chain import Assistant
+from assistant.chain import Assistant, ChainOptions
 from assistant.fidelity import compare
 from assistant.repair import repair_reminder
 from assistant.users import HumanUser
@@ -85,6 +85,6 @@ def test_without_the_sentence_encoder_the_check_degrades_and_says_what_it_could_
 @pytest.mark.real_model
 def test_a_real_run_records_the_fidelity_check(embedded_model, embedded_spec):
     transcript = Assistant(embedded_model, embedded_spec).run("Oh my God! Why do you pay so much?", "fr",
-                                                               method="no-extra")
+                                                               options=ChainOptions(method="no-extra"))
     found = check(transcript.checks, "fidelity")
     assert found.status == "pass", (transcript.translation, found.observed)

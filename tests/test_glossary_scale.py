@@ -74,10 +74,10 @@ def test_a_glossary_over_the_entry_bound_is_refused_with_the_bound_named(server)
 
 
 def test_a_key_whose_glossaries_would_hold_too_much_is_told_so(monkeypatch):
-    import ui.api.service as service
+    import ui.api.glossary_store as store
 
-    monkeypatch.setattr(service, "MAX_GLOSSARY_ENTRIES_PER_KEY", 3)
-    monkeypatch.setattr(service, "MAX_GLOSSARY_BYTES_PER_KEY", 60)
+    monkeypatch.setattr(store, "MAX_GLOSSARY_ENTRIES_PER_KEY", 3)
+    monkeypatch.setattr(store, "MAX_GLOSSARY_BYTES_PER_KEY", 60)
     client = make_client()
 
     def create(entries: str):

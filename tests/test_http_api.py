@@ -24,7 +24,7 @@ ASK_IT = '{"ambiguous": true, "question": "What is it?", "options": ["a hat", "a
 def make_client(fake=None, *, host="127.0.0.1", web_app=False, **settings) -> TestClient:
     fake = fake or StepFake(translate=["Pouvez-vous m'aider ?"], detect=['{"ambiguous": false}'], calls=[])
     assistant = Assistant(fake, "fake:m")
-    app = build_app({"generalist": assistant, "specialist": assistant}, "fake:m", ServerSettings(**settings),
+    app = build_app(assistant, "fake:m", ServerSettings(**settings),
                     host=host, web_app=web_app)
     client = TestClient(app)
     client.fake = fake

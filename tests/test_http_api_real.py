@@ -34,7 +34,7 @@ def server_url(embedded_model, embedded_spec):
     import uvicorn
 
     assistant = Assistant.for_model(embedded_model, ModelSpec.parse(embedded_spec))
-    app = build_app({"generalist": assistant, "specialist": assistant}, embedded_spec,
+    app = build_app(assistant, embedded_spec,
                     ServerSettings(max_questions=1))
     port = free_port()
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))

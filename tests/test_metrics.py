@@ -20,7 +20,7 @@ def make(kind: str, lang: str, translation: str | None, refs: list[str] | None =
          method: str = "no-extra", ident: str = "1", alternatives: tuple[str, ...] = (),
          turns: tuple[Turn, ...] = (), checks: tuple[Check, ...] = ()) -> Record:
     """A record as the runner stores it; ``translation=None`` makes a failed item."""
-    item = Item(id=f"{kind}-{lang}-{ident}", src="source text", refs=refs or ["reference"], context="", type=kind,
+    item = Item(id=f"{kind}-{lang}-{ident}", src="source text", refs=refs or ["reference"], context="", ambiguity=kind,
                 lang=lang, attributes=gold or {})
     transcript = None if translation is None else Transcript(
         source=item.src, target_lang=lang, method=method, model="hand-made", turns=list(turns),

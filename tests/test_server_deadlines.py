@@ -20,7 +20,7 @@ from assistant.errors import BackendError, DeadlineExceeded, OutageError, Reques
 from tests.fake_openai import FakeOpenAIServer
 from tests.fakes import StepFake
 from tests.live_server import LiveServer, intercpt_ui
-from ui.api.service import Gate
+from ui.api.gate import Gate
 
 DEADLINE_S = 5.0
 SLACK_S = 6.0  # a busy 2-core machine: start-up of a request, the retry's back-off, the reply

@@ -4,7 +4,7 @@ and the abstractive step (on a fake model for control flow, on the real small mo
 import pytest
 
 from assistant.backends import ModelSpec
-from assistant.chain import Assistant
+from assistant.chain import Assistant, ChainOptions
 from assistant.errors import InputError
 from assistant.context import STRATEGIES, BoundedContext, ContextPolicy, count_tokens, focus_spans
 from assistant.context.abstract import Summarizer
@@ -158,8 +158,8 @@ def test_extract_plus_abstract_summarizes_the_extract_only():
 
 def test_with_context_reads_the_extract_and_records_it():
     fake = StepFake(detect=["x"], translate=["Sie leitet die Edhi-Stiftung."], calls=[])
-    assistant = Assistant(fake, "fake:m", context_policy=ContextPolicy("extract", 24))
-    transcript = assistant.run(SOURCE, "de", method="with-context", context=BIOGRAPHY)
+    assistant = Assistant(fake, "fake:m", ChainOptions("with-context", context_strategy="extract", context_budget=24))
+    transcript = assistant.run(SOURCE, "de", context=BIOGRAPHY)
     prompt = fake.calls[-1][1][-1].content
     assert transcript.bounded_context.text in prompt and BIOGRAPHY not in prompt
     assert "she received" in transcript.bounded_context.text
@@ -169,8 +169,9 @@ def test_with_context_reads_the_extract_and_records_it():
 
 def test_with_context_under_extract_plus_abstract_reads_the_summary():
     fake = StepFake(summary=["She heads it."], detect=["x"], translate=["Sie leitet die Stiftung."], calls=[])
-    assistant = Assistant(fake, "fake:m", context_policy=ContextPolicy("extract+abstract", 24))
-    transcript = assistant.run(SOURCE, "de", method="with-context", context=BIOGRAPHY)
+    assistant = Assistant(fake, "fake:m", ChainOptions("with-context", context_strategy="extract+abstract",
+                                                       context_budget=24))
+    transcript = assistant.run(SOURCE, "de", context=BIOGRAPHY)
     assert fake.steps().count("summary") == 1  # written once, reused by the repair retries
     assert "She heads it." in [m for step, m, _ in fake.calls if step == "translate"][0][-1].content
     assert transcript.bounded_context.summary == "She heads it."
@@ -178,15 +179,15 @@ def test_with_context_under_extract_plus_abstract_reads_the_summary():
 
 def test_full_policy_sends_the_whole_context():
     fake = StepFake(detect=["x"], translate=["Sie leitet die Edhi-Stiftung."], calls=[])
-    Assistant(fake, "fake:m", context_policy=ContextPolicy("full")).run(SOURCE, "de", method="with-context",
-                                                                         context=BIOGRAPHY)
+    Assistant(fake, "fake:m", ChainOptions(method="with-context", context_strategy="full")).run(SOURCE, "de",
+                                                                                                context=BIOGRAPHY)
     assert BIOGRAPHY.strip() in fake.calls[-1][1][-1].content
 
 
 def test_simulated_user_reads_the_extract_not_the_whole_context():
     fake = StepFake(detect=['{"ambiguous": true, "question": "Man or woman?", "options": ["a man", "a woman"]}'],
                     user=["a woman"], translate=["Sie leitet die Edhi-Stiftung."], calls=[])
-    user = SimulatedUser(fake, BIOGRAPHY, "de", context_policy=ContextPolicy("extract", 24))
+    user = SimulatedUser(fake, BIOGRAPHY, "de", ChainOptions(context_strategy="extract", context_budget=24))
     transcript = Assistant(fake, "fake:m").run(SOURCE, "de", context=BIOGRAPHY, user=user)
     user_prompt = [m for step, m, _ in fake.calls if step == "user"][0][-1].content
     assert transcript.turns[0].answer == "a woman"
@@ -213,8 +214,8 @@ def test_the_ui_context_panel_shows_what_a_model_reads():
     from ui.app import ChatHandlers, context_markdown
 
     fake = StepFake(detect=["x"], translate=["Sie leitet die Edhi-Stiftung."], calls=[])
-    assistant = Assistant(fake, "fake:m", context_policy=ContextPolicy("extract", 24))
-    handlers = ChatHandlers({"generalist": assistant})
+    assistant = Assistant(fake, "fake:m", ChainOptions(context_strategy="extract", context_budget=24))
+    handlers = ChatHandlers(assistant)
     outputs = list(handlers.respond(SOURCE, [], "de", "with-context", 3, "generalist", False, BIOGRAPHY, None, "s"))
     transcript = handlers.sessions.get("s").last
     panel = handlers.show_context("s")
@@ -231,8 +232,8 @@ def test_the_ui_summarizes_an_uploaded_context_with_the_real_model(embedded_mode
     upload = tmp_path / "biography.txt"
     upload.write_text(BIOGRAPHY * 3, encoding="utf-8")
     assistant = Assistant.for_model(embedded_model, ModelSpec.parse(embedded_spec),
-                                    context_policy=ContextPolicy("extract", 40))
-    handlers = ChatHandlers({"generalist": assistant})
+                                    ChainOptions(context_strategy="extract", context_budget=40))
+    handlers = ChatHandlers(assistant)
     handlers.sessions.get("s").last = Transcript(source=SOURCE, target_lang="de", method="with-context", model="m")
     panel = handlers.summarize("", str(upload), "de", "s")
     assert panel.startswith("**extract**: ") and "**Summary:** " in panel

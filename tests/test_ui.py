@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from assistant.chain import PROMPT_VARIANTS, Assistant
+from assistant.chain import Assistant
 from tests.browser import ARTIFACTS, launch_chromium, send, serving
 
 pytestmark = pytest.mark.real_model
@@ -35,8 +35,7 @@ def app_url(hf_model, test_model_path):
     from ui.server import build_app
 
     spec = ModelSpec.parse(f"transformers:{test_model_path}")
-    assistants = {variant: Assistant.for_model(hf_model, spec, prompts=variant) for variant in PROMPT_VARIANTS}
-    with serving(build_app(assistants, str(spec))) as url:
+    with serving(build_app(Assistant.for_model(hf_model, spec), str(spec))) as url:
         yield url
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from assistant.chain import PROMPT_VARIANTS, Assistant
+from assistant.chain import Assistant
 from tests.fakes import StepFake
 from tests.test_fidelity import ECHOES, REFERENCE, SOURCE
 from tests.browser import launch_chromium, send, serving
@@ -18,7 +18,7 @@ def fake_app_url():
     from ui.server import build_app
 
     fake = StepFake(translate=[f"{REFERENCE} {ECHO}"], calls=[])
-    with serving(build_app({v: Assistant(fake, "fake:m", prompts=v) for v in PROMPT_VARIANTS}, "fake:m")) as url:
+    with serving(build_app(Assistant(fake, "fake:m"), "fake:m")) as url:
         yield url
 
 

@@ -10,7 +10,7 @@ import polib
 import pytest
 
 from assistant.backends import ModelSpec
-from assistant.chain import PROMPT_VARIANTS, Assistant
+from assistant.chain import Assistant, ChainOptions
 from assistant.formats.placeholders import find_placeholders
 from tests.fakes import StepFake
 from tests.test_translate_files import EchoFake
@@ -23,7 +23,7 @@ ASK = '{"ambiguous": true, "question": "Formal or informal?", "options": ["forma
 
 
 def page(fake) -> FileHandlers:
-    return FileHandlers(ChatHandlers({v: Assistant(fake, "fake:m", prompts=v) for v in PROMPT_VARIANTS}))
+    return FileHandlers(ChatHandlers(Assistant(fake, "fake:m")))
 
 
 def uploaded(tmp_path: Path, name: str, text: str | bytes | None = None) -> str:
@@ -41,7 +41,7 @@ def uploaded(tmp_path: Path, name: str, text: str | bytes | None = None) -> str:
 
 
 def chat(files: FileHandlers, text: str, session: str, lang: str = "fr"):
-    return list(files.chat.turn(text, ChatOptions(lang=lang, max_questions=0), session))[-1]
+    return list(files.chat.turn(text, ChatOptions(lang=lang, chain=ChainOptions(max_questions=0)), session))[-1]
 
 
 def test_an_uploaded_glossary_reaches_every_translation_of_its_session_and_is_shown(tmp_path):
@@ -146,7 +146,8 @@ def test_the_real_model_translates_a_po_file_with_a_glossary_through_the_page(em
     session, kept, _ = files.set_glossary(uploaded(tmp_path, "terms.csv", "report,rapport\n"), None)
     assert kept
     started = time.monotonic()
-    result = files.translate_file(uploaded(tmp_path, "app.po", po), ChatOptions(max_questions=0), session)
+    result = files.translate_file(uploaded(tmp_path, "app.po", po), ChatOptions(chain=ChainOptions(max_questions=0)),
+                                  session)
     assert result.out is not None, result.summary
     target = polib.pofile(str(result.out))
     assert [e.msgid for e in target] == ["Hello %s, welcome back!", "Open the {name} report."]

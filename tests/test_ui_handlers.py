@@ -11,7 +11,7 @@ from langchain_core.outputs import ChatGenerationChunk
 
 from assistant.ambiguity import get_type
 from assistant.backends import GenerationRequest
-from assistant.chain import PROMPT_VARIANTS, Assistant
+from assistant.chain import Assistant
 from assistant.errors import InputError
 from assistant.transcript import Alternative, Transcript
 from tests.fakes import StepFake
@@ -26,7 +26,7 @@ ASK = '{"ambiguous": true, "question": "Formal or informal?", "options": ["forma
 def handlers(**queues) -> tuple[ChatHandlers, StepFake]:
     fake = StepFake(detect=queues.get("detect", [ASK]), user=queues.get("user", ["formal"]),
                     translate=queues.get("translate", ["Pouvez-vous m'aider ?"]), calls=[])
-    return ChatHandlers({v: Assistant(fake, "fake:m", prompts=v) for v in PROMPT_VARIANTS}), fake
+    return ChatHandlers(Assistant(fake, "fake:m")), fake
 
 
 def chat(h: ChatHandlers, message: str, session: str, *, simulate: bool = False, context: str = "") -> list[tuple]:
@@ -231,7 +231,7 @@ class StreamingFake(StepFake):
 
 def test_the_translation_streams_token_by_token_with_the_elapsed_time():
     fake = StreamingFake(detect=["NO"], translate=["Où est la gare ?"], calls=[])
-    h = ChatHandlers({v: Assistant(fake, "fake:m", prompts=v) for v in PROMPT_VARIANTS})
+    h = ChatHandlers(Assistant(fake, "fake:m"))
     outputs = chat(h, "Where is the station?", "s")
     drafts = [o[1] for o in outputs if isinstance(o[1], str)]
     assert drafts[:6] == ["", "Où ", "Où est ", "Où est la ", "Où est la gare ", "Où est la gare ?"]
@@ -317,7 +317,7 @@ def test_backend_errors_show_a_short_cause_and_log_the_detail(caplog):
             raise ConnectionError("HTTPConnectionPool(host='10.0.0.7', port=8000): Max retries exceeded")
 
     fake = Down(detect=[ASK], calls=[])
-    h = ChatHandlers({v: Assistant(fake, "fake:m", prompts=v) for v in PROMPT_VARIANTS})
+    h = ChatHandlers(Assistant(fake, "fake:m"))
     last = chat(h, "The surgeon is tired.", "s")[-1][0][-1]
     assert "could not be reached" in last.content and "10.0.0.7" not in last.content
     assert "10.0.0.7" in caplog.text
@@ -355,7 +355,7 @@ def test_retry_runs_the_newest_text_again_even_after_an_answer_was_given():
     chat(h, "formal", "s")
     views = list(h.retry("s", ChatOptions()))
     assert views[-1].pending is not None and views[-1].source == "Can you help me?"
-    assert list(ChatHandlers(h.assistants).retry("new", ChatOptions()))[-1].failed
+    assert list(ChatHandlers(h.assistant).retry("new", ChatOptions()))[-1].failed
 
 
 def test_retry_and_undo_go_back_to_the_text_an_answer_answered():

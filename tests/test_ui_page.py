@@ -10,7 +10,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from assistant.chain import PROMPT_VARIANTS, Assistant
+from assistant.chain import Assistant
 from tests.browser import ARTIFACTS, launch_chromium, send, serving
 from tests.fakes import StepFake, prompt_step
 from ui.labels import SKIP_LABEL
@@ -46,7 +46,7 @@ def page_url():
     from ui.server import build_app
 
     fake = PageFake(calls=[])
-    with serving(build_app({v: Assistant(fake, "fake:m", prompts=v) for v in PROMPT_VARIANTS}, "fake:m")) as url:
+    with serving(build_app(Assistant(fake, "fake:m"), "fake:m")) as url:
         yield url
 
 

@@ -9,7 +9,7 @@ import threading
 from dataclasses import asdict
 
 from assistant.backends import ModelSpec, load_chat_model
-from assistant.chain import Assistant
+from assistant.chain import Assistant, ChainOptions
 from assistant.explain import explain
 from assistant.transcript import Transcript
 from assistant.usage import StepUsage, UsageCounter
@@ -44,7 +44,7 @@ def test_a_repair_counts_under_verify():
 
 def test_a_call_that_reports_no_tokens_is_counted_as_unreported():
     fake = StepFake(translate=["Pouvez-vous aider le chirurgien ?"], calls=[])
-    transcript = Assistant(fake, "fake:m").run(SOURCE, "fr", method="no-extra")
+    transcript = Assistant(fake, "fake:m").run(SOURCE, "fr", options=ChainOptions(method="no-extra"))
     assert transcript.usage == {"translate": StepUsage(calls=1, unreported=1)}
 
 
@@ -60,8 +60,8 @@ def test_the_simulated_users_calls_are_not_the_chains():
 def test_dialogues_on_one_assistant_count_only_their_own_calls():
     fake = reporting_fake(translate=["Pouvez-vous aider le chirurgien ?"])
     assistant = Assistant(fake, "fake:m")
-    first, second = assistant.start(SOURCE, "fr"), assistant.start(SOURCE, "fr", method="no-extra")
-    first.next_question()
+    first, second = assistant.start(SOURCE, "fr"), assistant.start(SOURCE, "fr", ChainOptions(method="no-extra"))
+    first.ask_next()
     for _ in second.drive(None):
         pass
     assert second.transcript.usage == {"translate": ONE_REPLY}
@@ -92,7 +92,7 @@ def test_a_dialogue_advanced_in_fresh_threads_and_contexts_still_counts_each_ste
 
 def test_usage_survives_the_round_trip_and_an_older_transcript_reads_with_none():
     fake = reporting_fake(translate=["Pouvez-vous aider le chirurgien ?"])
-    transcript = Assistant(fake, "fake:m").run(SOURCE, "fr", method="no-extra")
+    transcript = Assistant(fake, "fake:m").run(SOURCE, "fr", options=ChainOptions(method="no-extra"))
     again = Transcript.from_dict(transcript.to_dict())
     assert again.usage == transcript.usage == {"translate": ONE_REPLY}
     older = {k: v for k, v in transcript.to_dict().items() if k != "usage"} | {"schema_version": 3}
@@ -102,13 +102,13 @@ def test_usage_survives_the_round_trip_and_an_older_transcript_reads_with_none()
 def test_a_streamed_translation_reports_its_tokens_from_an_openai_compatible_server():
     with FakeOpenAIServer(reply="Pouvez-vous aider le chirurgien ?") as server:
         assistant = Assistant(load_chat_model(ModelSpec.parse(f"openai:{server.url}#fake")), "fake")
-        transcript = assistant.run(SOURCE, "fr", method="no-extra")
+        transcript = assistant.run(SOURCE, "fr", options=ChainOptions(method="no-extra"))
         assert server.bodies[-1]["stream"] and server.bodies[-1]["stream_options"] == {"include_usage": True}
         assert transcript.usage == {"translate": StepUsage(calls=1, streamed=1, input_tokens=1, evaluated_tokens=1,
                                                            output_tokens=1)}
         assert explain(transcript)[-1] == "cost: 1 model call, 2 tokens"
         server.stream_usage = False  # a server that does not count a streamed reply
-        transcript = assistant.run(SOURCE, "fr", method="no-extra")
+        transcript = assistant.run(SOURCE, "fr", options=ChainOptions(method="no-extra"))
         assert transcript.usage == {"translate": StepUsage(calls=1, streamed=1, unreported=1)}
         assert explain(transcript)[-1] == "cost: 1 model call, 0 tokens (1 call reported no tokens)"
 
@@ -116,7 +116,7 @@ def test_a_streamed_translation_reports_its_tokens_from_an_openai_compatible_ser
 def test_a_reply_a_server_would_not_stream_keeps_its_tokens():
     with FakeOpenAIServer(reply="Pouvez-vous aider le chirurgien ?", mode="whole") as server:
         assistant = Assistant(load_chat_model(ModelSpec.parse(f"openai:{server.url}#fake")), "fake")
-        transcript = assistant.run(SOURCE, "fr", method="no-extra")
+        transcript = assistant.run(SOURCE, "fr", options=ChainOptions(method="no-extra"))
         assert server.requests == 2  # the stream read as empty, then the whole reply
         assert transcript.usage["translate"] == StepUsage(calls=1, streamed=1, input_tokens=1, evaluated_tokens=1,
                                                           output_tokens=1)

@@ -43,7 +43,7 @@ class UICommand(CLISubcommand):
     def cmd(self, args: argparse.Namespace) -> int:
         import uvicorn
 
-        from assistant.chain import PROMPT_VARIANTS, Assistant
+        from assistant.chain import Assistant
         from assistant.nlp.preload import load_language_data
 
         from .server import build_app
@@ -51,13 +51,11 @@ class UICommand(CLISubcommand):
         for warning in args.warnings:
             print(f"intercpt: warning: {warning}", file=sys.stderr)
         model = load_model_with_status(args.model)
-        assistants = {variant: Assistant.for_model(model, args.model, prompts=variant,
-                                                   context_policy=args.options.context_policy())
-                      for variant in PROMPT_VARIANTS}
+        assistant = Assistant.for_model(model, args.model, args.options)
         # A server batches concurrent requests; the in-process model serves one at a time.
         concurrency = 8 if args.model.backend in ("vllm", "openai") else 1
         load_language_data()  # before the server takes requests: no request's deadline pays for loading it
-        app = build_app(assistants, str(args.model), args.settings, host=args.host, concurrency=concurrency)
+        app = build_app(assistant, str(args.model), args.settings, host=args.host, concurrency=concurrency)
         print(f"intercpt: the web app is at http://{args.host}:{args.port}/ and the API docs at /docs",
               file=sys.stderr)
         uvicorn.run(app, host=args.host, port=args.port, log_level="warning")

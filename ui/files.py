@@ -16,12 +16,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from assistant.ambiguity import get_type
+from assistant.chain import User
 from assistant.document import DocumentTranslator, noted
 from assistant.errors import InputError
 from assistant.formats import FORMATS, Document, FileTranslation, read_document, translate_document
 from assistant.languages import language_name
 from assistant.transcript import Transcript, Turn
-from assistant.users import User, make_user
 
 from .glossaries import GlossaryUpload, glossary_markdown
 from .handlers import ChatHandlers, ChatOptions, preferences_from, read_context
@@ -104,16 +104,13 @@ class FileHandlers:
                 raise InputError("upload a file to translate first")
             document = read_file_upload(upload)
             session = self.chat.sessions.get(session_id)
-            assistant = self.chat.assistants[options.prompts]
+            assistant = self.chat.assistant
             background = read_context(options.context, options.upload)
-            translator = DocumentTranslator(assistant, options.lang, method=options.method,
-                                            max_questions=int(options.max_questions), background=background,
+            translator = DocumentTranslator(assistant, options.lang, options.chain, background=background,
                                             glossary=session.glossary_for(options.lang))
             user = None
             if options.simulate:
-                user = make_user("simulated", target_lang=options.lang, chat_model=assistant.chat_model,
-                                 structured_output=assistant.structured_output, context=background,
-                                 specialist=options.prompts == "specialist", context_policy=assistant.context_policy)
+                user = assistant.user("simulated", options.lang, options.chain, context=background)
             transcripts: list[Transcript] = []
             segments = translator.segment_translator(user, transcripts, preferences_from(options.register,
                                                                                          options.people))

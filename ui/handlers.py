@@ -22,13 +22,12 @@ from typing import Any
 import gradio as gr
 
 from assistant.ambiguity import PERSON, REGISTER, preset_types
-from assistant.chain import DEFAULT_MAX_QUESTIONS, Assistant
+from assistant.chain import DEFAULT_MAX_QUESTIONS, Assistant, ChainOptions, scripted_then
 from assistant.context.abstract import Summarizer
 from assistant.context.sentences import MAX_CONTEXT_CHARS
 from assistant.dialogue import Dialogue, PreferenceMemory
 from assistant.errors import InputError
 from assistant.transcript import Transcript, Turn
-from assistant.users import make_user, scripted_then
 
 from .labels import SKIP, SKIP_LABEL, option_label
 from .messages import (account_markdown, context_markdown, describe_error, error_message, question_message,
@@ -39,8 +38,8 @@ MAX_UPLOAD_BYTES = 200_000
 ANSWER_PREFIX = "answer:"
 ASK_EACH_TIME = "ask me"
 REGISTERS = (ASK_EACH_TIME, "formal", "informal")
-SETTING = "your setting"  # who answered a question that a preference of the page's settings settled
-PICKED = "the card you picked"  # who answered a skipped question whose variant card was used
+SETTING = "setting"  # who answered a question that a preference of the page's settings settled
+PICKED = "picked"  # who answered a skipped question whose variant card was used
 NO_OPEN_QUESTION = ("That question is no longer open (it was answered, stopped, cleared, or the session expired "
                     "after an hour idle). Nothing was translated: send your text again.")
 CHECKING = "Checking the translation…"
@@ -51,12 +50,11 @@ _PERSON_LINE = re.compile(r"^\s*(?P<name>[^:=]+?)\s*[:=]\s*(?:an?\s+)?(?P<gender
 
 @dataclass(frozen=True)
 class ChatOptions:
-    """One request's settings, as the page's settings panel and preferences give them."""
+    """One request's settings, as the page's settings panel and preferences give them: the chain's
+    options (the server's, with the method, questions and prompts the page chose) and the page's own."""
 
     lang: str = "fr"
-    method: str = "intercpt"
-    max_questions: int = DEFAULT_MAX_QUESTIONS
-    prompts: str = "generalist"
+    chain: ChainOptions = ChainOptions()
     simulate: bool = False
     context: str = ""
     upload: str | None = None
@@ -64,11 +62,13 @@ class ChatOptions:
     people: str = ""
 
     @classmethod
-    def from_page(cls, lang: str, method: str, max_questions: float, prompts: str, simulate: bool, context: str | None,
-                  upload: str | None, register: str | None, people: str | None) -> "ChatOptions":
-        """The settings as the page's components give them (a slider's float, an empty box's None)."""
-        return cls(lang, method, int(max_questions), prompts, bool(simulate), context or "", upload,
-                   register or ASK_EACH_TIME, people or "")
+    def from_page(cls, server: ChainOptions, lang: str, method: str, max_questions: float, prompts: str,
+                  simulate: bool, context: str | None, upload: str | None, register: str | None,
+                  people: str | None) -> "ChatOptions":
+        """The settings as the page's components give them (a slider's float, an empty box's None), over
+        the ``server``'s chain options."""
+        chain = replace(server, method=method, max_questions=int(max_questions), prompts=prompts)
+        return cls(lang, chain, bool(simulate), context or "", upload, register or ASK_EACH_TIME, people or "")
 
 
 @dataclass
@@ -118,16 +118,16 @@ def preferences_from(register: str, people: str) -> PreferenceMemory:
     if register not in REGISTERS:
         raise InputError(f"the register preference must be one of: {', '.join(REGISTERS)}")
     if register != ASK_EACH_TIME:
-        for kind in preset_types(REGISTER):
-            memory.remember(Turn(kind.name, "you", "Formal or informal “you”?", ["formal", "informal", "generic"]),
-                            register)
+        for ambiguity_type in preset_types(REGISTER):
+            memory.remember(Turn(ambiguity_type.name, "you", "Formal or informal “you”?",
+                                 ["formal", "informal", "generic"]), register)
     for line in filter(str.strip, (people or "").splitlines()):
         match = _PERSON_LINE.match(line)
         if match is None:
             raise InputError(f"cannot read the person “{line.strip()}”: write one a line, as “Blair: a woman”")
         gender = "a woman" if match["gender"].lower() in ("woman", "female") else "a man"
-        for kind in preset_types(PERSON):
-            memory.remember(Turn(kind.name, match["name"], f"Is {match['name']} a man or a woman?",
+        for ambiguity_type in preset_types(PERSON):
+            memory.remember(Turn(ambiguity_type.name, match["name"], f"Is {match['name']} a man or a woman?",
                                  ["a man", "a woman"]), gender)
     return memory
 
@@ -157,8 +157,8 @@ class ChatHandlers:
     """The chat request, the one-call translation, stop/clear/undo, change an answer, use an
     alternative, and the context panel; each keyed by a session id."""
 
-    def __init__(self, assistants: dict[str, Assistant], sessions: SessionStore | None = None):
-        self.assistants = assistants
+    def __init__(self, assistant: Assistant, sessions: SessionStore | None = None):
+        self.assistant = assistant
         self.sessions = sessions or SessionStore()
 
     # -- the chat request ------------------------------------------------------------------
@@ -185,9 +185,8 @@ class ChatHandlers:
                 if question is not None:  # the text whose question was open is dropped: the chat says so
                     notes.append(gr.ChatMessage(content=REPLACED.format(source=pending.transcript.source)))
                 session.source = text
-                dialogue = self.assistants[options.prompts].start(
-                    text, options.lang, method=options.method, context=read_context(options.context, options.upload),
-                    max_questions=int(options.max_questions),
+                dialogue = self.assistant.start(
+                    text, options.lang, options.chain, context=read_context(options.context, options.upload),
                     preferences=preferences_from(options.register, options.people),
                     glossary=session.glossary_for(options.lang))
             yield from self._drive(session, run, dialogue, options, notes)
@@ -206,9 +205,9 @@ class ChatHandlers:
             turns = [replace(turn) for turn in last.turns]
             reply = answer.strip() if answer and answer.strip() and answer.strip().lower() != SKIP else None
             turns[index] = replace(turns[index], answer=reply, answered_by="human" if reply else "none")
-            dialogue = self.assistants[options.prompts].start(last.source, last.target_lang, method=last.method,
-                                                              context=last.context, max_questions=0,
-                                                              glossary=session.glossary_for(last.target_lang))
+            dialogue = self.assistant.start(last.source, last.target_lang,
+                                            replace(options.chain, method=last.method, max_questions=0),
+                                            context=last.context, glossary=session.glossary_for(last.target_lang))
             dialogue.transcript.turns = turns
             yield from self._drive(session, run, dialogue, replace(options, simulate=False))
         except Exception as err:  # noqa: BLE001
@@ -282,10 +281,7 @@ class ChatHandlers:
         transcript = dialogue.transcript
         user = None
         if options.simulate:
-            assistant = self.assistants[options.prompts]
-            user = make_user("simulated", target_lang=options.lang, chat_model=assistant.chat_model,
-                             structured_output=assistant.structured_output, context=transcript.context,
-                             specialist=options.prompts == "specialist", context_policy=assistant.context_policy)
+            user = self.assistant.user("simulated", options.lang, options.chain, context=transcript.context)
         shown: list[gr.ChatMessage] = list(notes or [])
         doing: list = []  # (what, since): the step that runs now
 
@@ -355,7 +351,12 @@ class ChatHandlers:
         """``/chat``: the messages of this request, the translation (streamed), the account, the
         transcript and the session id."""
         session_id = session_id or uuid.uuid4().hex
-        options = ChatOptions.from_page(lang, method, max_questions, prompts, simulate, context, upload, None, None)
+        try:
+            options = ChatOptions.from_page(self.assistant.options, lang, method, max_questions, prompts, simulate,
+                                            context, upload, None, None)
+        except InputError as err:
+            yield api_outputs(View([error_message(describe_error(err))], failed=True), session_id)
+            return
         for view in self.turn(message, options, session_id):
             yield api_outputs(view, session_id)
 
@@ -364,10 +365,10 @@ class ChatHandlers:
                   alternatives: bool = False) -> dict:
         """Translate in one call, answering the questions with ``answers`` in order; returns the transcript
         (with ``alternatives``, also the translations under the options of a question left unanswered)."""
-        user = make_user("human", target_lang=target_lang, ask=scripted_then(answers or [], None))
-        transcript = self.assistants["generalist"].run(text, target_lang, method=method, context=context or None,
-                                                       user=user, max_questions=max_questions,
-                                                       alternatives=alternatives)
+        options = replace(self.assistant.options, method=method, max_questions=max_questions)
+        user = self.assistant.user("human", target_lang, ask=scripted_then(answers or [], None))
+        transcript = self.assistant.run(text, target_lang, options, context=context or None, user=user,
+                                        alternatives=alternatives)
         return transcript.to_dict()
 
     # -- the context panel --------------------------------------------------------------------
@@ -378,13 +379,12 @@ class ChatHandlers:
     def summarize(self, context: str, upload: str | None, lang: str, session_id: str | None) -> str:
         """The context panel with a summary the model writes of the extract (for the last text, or for none)."""
         last = self.sessions.get(session_id).last
-        assistant = self.assistants["generalist"]
         try:
             text = read_context(context, upload)
             if text is None:
                 return "_Add a context or upload a file first._"
-            bounded = assistant.context_policy.for_source(text, last.source if last else "", lang)
-            bounded.summary = Summarizer(assistant.chat_model, lang)(bounded.text)
+            bounded = self.assistant.context_policy.for_source(text, last.source if last else "", lang)
+            bounded.summary = Summarizer(self.assistant.chat_model, lang)(bounded.text)
             return context_markdown(bounded)
         except Exception as err:  # noqa: BLE001
             return f"⚠️ {describe_error(err)}"

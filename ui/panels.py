@@ -7,13 +7,15 @@ Each builder lays out its components where ``build_demo`` calls it and wires the
 from __future__ import annotations
 
 import uuid
-from typing import Any
+from typing import Any, Callable
 
 import gradio as gr
 
 from .files import FILE_TYPES, FileHandlers
 from .glossaries import GLOSSARY_TYPES, glossary_markdown
 from .handlers import ChatOptions
+
+ReadSettings = Callable[[dict], ChatOptions]  # the page's settings from an event's values
 
 
 def glossary_panel(files: FileHandlers, session: gr.State) -> None:
@@ -25,10 +27,10 @@ def glossary_panel(files: FileHandlers, session: gr.State) -> None:
     upload.clear(files.clear_glossary, session, view, api_visibility="private")
 
 
-def file_panel(files: FileHandlers, settings: list[gr.components.Component], session: gr.State,
-               events: dict[str, Any]) -> gr.events.Dependency:
-    """Upload a file, translate it with the page's ``settings``, download the result; the event of
-    the translation (for Stop to cancel). ``events``: the model queue's event options."""
+def file_panel(files: FileHandlers, read_settings: ReadSettings, settings: list[gr.components.Component],
+               session: gr.State, events: dict[str, Any]) -> gr.events.Dependency:
+    """Upload a file, translate it with the page's ``settings`` (read by ``read_settings``), download the
+    result; the event of the translation (for Stop to cancel). ``events``: the model queue's event options."""
     with gr.Accordion("Translate a file", open=False, elem_id="file-area"):
         gr.Markdown("A gettext .po/.pot, XLIFF, .srt, Word .docx or .txt file, translated with the settings, "
                     "preferences and glossary above into a file of the same structure, placeholders kept.")
@@ -39,17 +41,13 @@ def file_panel(files: FileHandlers, settings: list[gr.components.Component], ses
         summary = gr.Markdown(elem_id="file-summary")
         download = gr.DownloadButton("Download the translation", visible=False, elem_id="file-download")
 
-    def run(upload: str | None, lang: str, method: str, max_questions: float, prompts: str, simulate: bool,
-            context: str, context_upload: str | None, register: str, people: str, session_id: str | None,
-            progress=gr.Progress(track_tqdm=True)) -> tuple:
-        session_id = session_id or uuid.uuid4().hex
-        options = ChatOptions.from_page(lang, method, max_questions, prompts, simulate, context, context_upload,
-                                        register, people)
-        result = files.translate_file(upload, options, session_id, progress=True)
+    def run(values: dict, progress=gr.Progress(track_tqdm=True)) -> tuple:
+        session_id = values[session] or uuid.uuid4().hex
+        result = files.translate_file(values[source], read_settings(values), session_id, progress=True)
         shown = gr.update(value=str(result.out), visible=True) if result.out else gr.update(value=None, visible=False)
         return session_id, result.summary, shown
 
     source.upload(files.check_file, source, [source, note], api_visibility="private")
     source.clear(lambda: ("", gr.update(value=None, visible=False)), None, [note, download],
                  api_visibility="private")
-    return translate.click(run, [source, *settings, session], [session, summary, download], **events)
+    return translate.click(run, {source, *settings, session}, [session, summary, download], **events)

@@ -27,6 +27,9 @@ from assistant.inputs import MAX_SOURCE_CHARS
 from .api import ApiError
 from .api.auth import KeyRing, is_loopback, load_keys
 from .api.deadlines import RequestDeadlines, model_failure
+from .api.file_store import FileStore
+from .api.glossary_store import GlossaryStore
+from .api.stored_profiles import ProfileStore
 from .api.service import Limits, TranslationService
 
 AUTH_ENV_VAR = "INTERCPT_AUTH"
@@ -101,22 +104,25 @@ def build_service(assistant: Assistant, settings: ServerSettings, *, host: str,
                   concurrency: int = 1) -> TranslationService:
     keys = KeyRing(load_keys(settings.api_keys), required=not is_loopback(host), rate_limit=settings.rate_limit,
                    character_limit=settings.character_limit)
-    return TranslationService(assistant, keys, settings.limits(), concurrency=concurrency)
+    return TranslationService(assistant, keys, settings.limits(), FileStore(), concurrency=concurrency)
 
 
-def build_app(assistants: dict[str, Assistant], model_spec: str, settings: ServerSettings | None = None, *,
+def build_app(assistant: Assistant, model_spec: str, settings: ServerSettings | None = None, *,
               host: str = "127.0.0.1", concurrency: int = 1, web_app: bool = True) -> FastAPI:
-    """The APIs on ``assistants["generalist"]`` and, with ``web_app``, the page on all of them at ``/``."""
+    """The APIs on ``assistant`` under its options and, with ``web_app``, the page at ``/`` (whose
+    requests choose their method, questions and prompts)."""
     from .api import clarify, deepl, libre, sheets
 
     settings = settings or ServerSettings()
-    service = build_service(assistants["generalist"], settings, host=host, concurrency=concurrency)
+    service = build_service(assistant, settings, host=host, concurrency=concurrency)
     app = FastAPI(title="intercpt", version="1", description=(
         "Translation that asks before it guesses. DeepL's API v2 (under /v2) and LibreTranslate's API take "
         "intercpt's questions' answers in advance (formality) or leave them to its best guess, and say which "
         "questions there were; /v1/clarify asks them."))
-    for module in (deepl, libre, clarify, sheets):
-        app.include_router(module.router(service))
+    glossaries, profiles = GlossaryStore(), ProfileStore()
+    for api in (deepl.router(service, glossaries, profiles), libre.router(service), clarify.router(service, glossaries),
+                sheets.router(service, profiles)):
+        app.include_router(api)
     app.add_exception_handler(ApiError, _api_error)
     app.add_exception_handler(RequestValidationError, _validation_error)
     for failure in (BackendError, DeadlineExceeded, RequestCancelled):
@@ -127,7 +133,7 @@ def build_app(assistants: dict[str, Assistant], model_spec: str, settings: Serve
 
         from .app import STYLESHEET, build_demo
 
-        demo = build_demo(assistants, model_spec, concurrency=concurrency)
+        demo = build_demo(assistant, model_spec, concurrency=concurrency)
         demo.queue(default_concurrency_limit=concurrency, max_size=settings.queue_size or None)
         app = gr.mount_gradio_app(app, demo, path="/", auth=settings.credentials(), css_paths=[STYLESHEET],
                                   max_file_size=settings.max_file_size * MB)

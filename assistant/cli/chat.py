@@ -47,13 +47,12 @@ class ChatCommand(CLISubcommand):
         from ..dialogue import PreferenceMemory
         from ..errors import InputError
         from ..languages import language_name
-        from ..users import HumanUser
         from .terminal import ask_on_terminal, print_result
 
         options = args.options
-        assistant = Assistant.for_model(load_model_with_status(args.model), args.model, prompts=options.prompts)
+        assistant = Assistant.for_model(load_model_with_status(args.model), args.model, options)
         preferences = PreferenceMemory()
-        user = HumanUser(ask_on_terminal)
+        user = assistant.user("human", args.to, ask=ask_on_terminal)
         print(f"Translating into {language_name(args.to)}. Type English text; an empty line or /quit ends.")
         while True:
             try:
@@ -63,8 +62,7 @@ class ChatCommand(CLISubcommand):
             if not line or line in QUIT:
                 break
             try:
-                transcript = assistant.run(line, args.to, method=options.method, user=user,
-                                           max_questions=options.max_questions, preferences=preferences,
+                transcript = assistant.run(line, args.to, user=user, preferences=preferences,
                                            glossary=args.glossary)
             except InputError as err:
                 print(f"intercpt: {err}")

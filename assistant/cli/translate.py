@@ -106,9 +106,8 @@ class TranslateCommand(CLISubcommand):
 
         options = args.options
         model = load_model_with_status(args.model)
-        assistant = Assistant.for_model(model, args.model, prompts=options.prompts,
-                                        context_policy=options.context_policy())
-        user, preferences = build_user(args, model), None
+        assistant = Assistant.for_model(model, args.model, options)
+        user, preferences = build_user(args, assistant), None
         if args.sheet:
             answered = answer_sheet(assistant, args, file_segments(args))
             if answered is None:
@@ -118,8 +117,7 @@ class TranslateCommand(CLISubcommand):
             return translate_units_file(assistant, args, user, preferences)
         if args.document is not None:
             return translate_document(assistant, args, user, preferences)
-        transcript = assistant.run(args.source, args.to, method=options.method, context=args.context, user=user,
-                                   max_questions=options.max_questions, glossary=args.glossary,
+        transcript = assistant.run(args.source, args.to, context=args.context, user=user, glossary=args.glossary,
                                    alternatives=args.alternatives)
         if args.json:
             print(transcript.to_json())
@@ -157,9 +155,7 @@ def translate_document(assistant, args: argparse.Namespace, user, preferences=No
     def announce(number: int, total: int, paragraph: str, _context: str | None) -> None:
         print(f"[paragraph {number}/{total}] {paragraph[:70]}{'…' if len(paragraph) > 70 else ''}", file=sys.stderr)
 
-    translator = DocumentTranslator(assistant, args.to, method=args.options.method,
-                                    max_questions=args.options.max_questions, background=args.context,
-                                    glossary=args.glossary)
+    translator = DocumentTranslator(assistant, args.to, background=args.context, glossary=args.glossary)
     result = translator.translate(args.document, user, on_paragraph=announce, preferences=preferences)
     if args.json:
         print(result.to_json())
@@ -196,9 +192,7 @@ def translate_units_file(assistant, args: argparse.Namespace, user, preferences=
     from ..formats import translate_document
 
     document, out = args.units_file
-    translator = DocumentTranslator(assistant, args.to, method=args.options.method,
-                                    max_questions=args.options.max_questions, background=args.context,
-                                    glossary=args.glossary)
+    translator = DocumentTranslator(assistant, args.to, background=args.context, glossary=args.glossary)
     transcripts: list = []
     report = translate_document(document, out, noted(translator.segment_translator(user, transcripts, preferences),
                                                      transcripts),
@@ -224,16 +218,13 @@ def file_record(report, out, transcripts: list) -> dict:
             "transcripts": [t.to_dict() for t in transcripts]}
 
 
-def build_user(args: argparse.Namespace, model):
-    """Whoever answers the questions, through the one factory the UI and the evaluator use too."""
-    from ..backends import supports_structured_output
-    from ..users import make_user, scripted_then
+def build_user(args: argparse.Namespace, assistant):
+    """Whoever answers the questions, made the way the UI and the evaluator make one: a simulated user
+    on ``--user-model`` is that model's Assistant's."""
+    from ..chain import Assistant, scripted_then
     from .terminal import ask_on_terminal
 
-    user_model = None
-    if args.user == "simulated":
-        user_model = model if args.user_model == args.model else load_model_with_status(args.user_model)
-    return make_user(args.user, target_lang=args.to, chat_model=user_model,
-                     structured_output=supports_structured_output(args.user_model), context=args.context,
-                     gold=args.gold, ask=scripted_then(args.answer, ask_on_terminal if sys.stdin.isatty() else None),
-                     specialist=args.options.prompts == "specialist", context_policy=args.options.context_policy())
+    if args.user == "simulated" and args.user_model != args.model:
+        assistant = Assistant.for_model(load_model_with_status(args.user_model), args.user_model, args.options)
+    return assistant.user(args.user, args.to, context=args.context, gold=args.gold,
+                          ask=scripted_then(args.answer, ask_on_terminal if sys.stdin.isatty() else None))

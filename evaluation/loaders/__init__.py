@@ -86,7 +86,7 @@ def load_items(data: str, types: tuple[str, ...] | None, langs: tuple[str, ...] 
     """The items of ``data`` of the given types and languages (None: all the data has)."""
     data_set, root = resolve(data)
     items = [i for i in data_set.load(root, types, langs, report)
-             if (not types or i.type in types) and (not langs or i.lang in langs)]
+             if (not types or i.ambiguity in types) and (not langs or i.lang in langs)]
     if not items:
         raise InputError(f"no items in {data} for types {types or 'all'} and languages {langs or 'all'}"
                          + (f"; problems: {report.malformed[:3]}" if report.malformed else "")

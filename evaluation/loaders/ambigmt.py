@@ -92,10 +92,10 @@ def load(root: Path, langs: Iterable[str] | None = None, report: LoadReport | No
     pairs AmbigMT does not have are skipped, a missing file is reported)."""
     report = report if report is not None else LoadReport()
     items: list[Item] = []
-    for kind in types or AMBIGUITY_TYPES:
-        if kind not in LAYOUT:
-            raise ValueError(f"unknown ambiguity type {kind!r}; choose from: {', '.join(AMBIGUITY_TYPES)}")
-        layout = LAYOUT[kind]
+    for ambiguity in types or AMBIGUITY_TYPES:
+        if ambiguity not in LAYOUT:
+            raise ValueError(f"unknown ambiguity type {ambiguity!r}; choose from: {', '.join(AMBIGUITY_TYPES)}")
+        layout = LAYOUT[ambiguity]
         for lang in langs or layout.langs:
             if lang not in layout.langs:
                 continue
@@ -103,12 +103,12 @@ def load(root: Path, langs: Iterable[str] | None = None, report: LoadReport | No
             if not path.exists():
                 report.malformed.append(f"{path}: file not found")
                 continue
-            items += _read_tsv(path, kind, lang, layout, report)
+            items += _read_tsv(path, ambiguity, lang, layout, report)
     return items
 
 
-def _read_tsv(path: Path, kind: str, lang: str, layout: Layout, report: LoadReport) -> list[Item]:
-    attribute = get_type(kind).gold
+def _read_tsv(path: Path, ambiguity: str, lang: str, layout: Layout, report: LoadReport) -> list[Item]:
+    attribute = get_type(ambiguity).gold
     items = []
     with open(path, newline="", encoding="utf-8") as handle:
         reader = csv.reader(handle, delimiter="\t", quoting=csv.QUOTE_NONE)
@@ -122,7 +122,7 @@ def _read_tsv(path: Path, kind: str, lang: str, layout: Layout, report: LoadRepo
                 report.malformed.append(f"{path}:{line}: empty source or reference")
                 continue
             gold = layout.gold(fields, report)
-            items.append(Item(id=f"{kind}-{lang}-{line}", src=fields["src"], refs=[fields["ref"]],
-                              context=fields.get("context", ""), type=kind, lang=lang,
+            items.append(Item(id=f"{ambiguity}-{lang}-{line}", src=fields["src"], refs=[fields["ref"]],
+                              context=fields.get("context", ""), ambiguity=ambiguity, lang=lang,
                               attributes={attribute: gold} if gold else {}))
     return items

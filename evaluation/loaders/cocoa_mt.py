@@ -108,7 +108,7 @@ def _read_domain(source: Path, lang: str, split: str, report: LoadReport) -> lis
         for level in LEVELS:
             items.append(Item(
                 id=f"cocoa-mt-{split}-{lang}-{domain}-{line}-{level}", src=src.strip(), refs=[row[level]], context="",
-                type=TYPE, lang=lang,
+                ambiguity=TYPE, lang=lang,
                 attributes={get_type(TYPE).gold: level, "formal_annotated": row["formal.annotated"],
                             "informal_annotated": row["informal.annotated"], "domain": domain, "split": split,
                             "dataset": "cocoa-mt"}))

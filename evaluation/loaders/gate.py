@@ -110,7 +110,7 @@ def _read_table(path: Path, lang: str, split: str | None, report: LoadReport) ->
                 genders = [GENDER_OF[letter] for letter in variant]
                 gold = {"genders": ";".join(genders), **({"gender": genders[0]} if len(set(genders)) == 1 else {})}
                 items.append(Item(id=f"gate-{lang}-{len(variant_names)}v-{line}-{variant}", src=fields["source"],
-                                  refs=[fields[variant]], context="", type=TYPE, lang=lang,
+                                  refs=[fields[variant]], context="", ambiguity=TYPE, lang=lang,
                                   attributes={**gold, **attributes}))
     return items
 

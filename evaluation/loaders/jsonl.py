@@ -69,7 +69,7 @@ def parse_row(raw: bytes, default_id: str) -> Item:
     else:
         raise RowError("no reference: give 'ref' (a string) or 'refs' (a list of strings)")
     return Item(id=str(item_id), src=_field(data, "src", required=True, limit=MAX_SOURCE_CHARS), refs=refs,
-                context=_field(data, "context", limit=MAX_CONTEXT_CHARS), type=_type(data),
+                context=_field(data, "context", limit=MAX_CONTEXT_CHARS), ambiguity=_ambiguity(data),
                 lang=_language(data), attributes=_attributes(data))
 
 
@@ -88,13 +88,13 @@ def _field(data: dict, name: str, *, required: bool = False, limit: int | None =
     return value
 
 
-def _type(data: dict) -> str:
+def _ambiguity(data: dict) -> str:
     """A type of the ambiguity table, ``none`` (nothing to ask) or ``unknown``; left out, ``unknown``."""
-    kind = _field(data, "type") or UNKNOWN_TYPE
+    ambiguity = _field(data, "type") or UNKNOWN_TYPE
     known = [*ambiguity_types(), NO_AMBIGUITY, UNKNOWN_TYPE]
-    if kind not in known:
-        raise RowError(f"'type' must be one of {', '.join(known)}, got {_shown(kind)}")
-    return kind
+    if ambiguity not in known:
+        raise RowError(f"'type' must be one of {', '.join(known)}, got {_shown(ambiguity)}")
+    return ambiguity
 
 
 def _language(data: dict) -> str:

@@ -24,7 +24,7 @@ from .table import entry, gold_of
 
 def observed_label(output: Output) -> str | None:
     """What the item type's checker reads off the translation (None: unreadable, or no checker)."""
-    checker = checker_for(output.item.type)
+    checker = checker_for(output.item.ambiguity)
     return checker.read(output.translation, output.item.lang) if checker else None
 
 
@@ -43,12 +43,12 @@ class CheckerMetric(SegmentMetric):
         self.prefix = prefix
         self.name = f"{prefix}_{self.suffix}"
 
-    def reported_for(self, kind: str) -> bool:
-        checker = checker_for(kind)
+    def reported_for(self, ambiguity: str) -> bool:
+        checker = checker_for(ambiguity)
         return checker is not None and checker.metric == self.prefix
 
     def row(self, output: Output) -> list[float]:
-        checker = checker_for(output.item.type)
+        checker = checker_for(output.item.ambiguity)
         expected = gold_of(output.item)
         if checker is None or checker.metric != self.prefix or expected not in checker.labels:
             return [0.0, 0.0, 0.0]
@@ -73,7 +73,7 @@ class LabelAccuracy(CheckerMetric):
 
     def segment(self, output: Output) -> dict[str, Any]:
         labelled, _, correct = self.row(output)
-        return {f"observed_{entry(output.item.type).gold}": observed_label(output),
+        return {f"observed_{entry(output.item.ambiguity).gold}": observed_label(output),
                 self.name: int(correct) if labelled else None}
 
     def signature(self) -> str:

@@ -27,12 +27,13 @@ def bias(outputs: list[Output]) -> dict[str, dict[str, Any]]:
     gold_counts: dict[str, Counter] = {}
     output_counts: dict[str, Counter] = {}
     for output in outputs:
-        checker, kind = checker_for(output.item.type), entry(output.item.type)
-        if checker is None or not kind.gold:
+        checker, ambiguity_type = checker_for(output.item.ambiguity), entry(output.item.ambiguity)
+        if checker is None or not ambiguity_type.gold:
             continue
-        labels.setdefault(kind.gold, checker.labels)
-        gold_counts.setdefault(kind.gold, Counter())[output.item.attributes.get(kind.gold) or UNKNOWN] += 1
-        output_counts.setdefault(kind.gold, Counter())[observed_label(output) or UNREADABLE] += 1
+        labels.setdefault(ambiguity_type.gold, checker.labels)
+        gold = output.item.attributes.get(ambiguity_type.gold)
+        gold_counts.setdefault(ambiguity_type.gold, Counter())[gold or UNKNOWN] += 1
+        output_counts.setdefault(ambiguity_type.gold, Counter())[observed_label(output) or UNREADABLE] += 1
     summary = {}
     for attribute, golds in gold_counts.items():
         n = sum(golds.values())
@@ -63,7 +64,7 @@ def error_types(record: Record) -> list[str]:
     if not transcript.turns:
         return ["no_question"]
     errors = []
-    on_topic = [t for t in transcript.turns if _family(t.ambiguity) == _family(record.item.type)]
+    on_topic = [t for t in transcript.turns if _family(t.ambiguity) == _family(record.item.ambiguity)]
     if not on_topic:
         errors.append("wrong_phenomenon")
     if any(_contradicts(record, turn) for turn in on_topic):
@@ -74,9 +75,9 @@ def error_types(record: Record) -> list[str]:
     return errors
 
 
-def _family(kind: str) -> str:
-    found = entry(kind)
-    return found.family if found else kind
+def _family(ambiguity: str) -> str:
+    found = entry(ambiguity)
+    return found.family if found else ambiguity
 
 
 def _contradicts(record: Record, turn: Turn) -> bool:

@@ -86,14 +86,14 @@ def gold_words(item: Item) -> set[str]:
     named = _named_by_data(item)
     if named is not None:
         return named
-    kind = entry(item.type)
-    derive = DERIVED_WORDS.get(kind.gold_words) if kind is not None and kind.gold_words else None
+    found = entry(item.ambiguity)
+    derive = DERIVED_WORDS.get(found.gold_words) if found is not None and found.gold_words else None
     return derive(item) if derive else set()
 
 
 def concerns_gold(turn: Turn, item: Item, gold: set[str] | None = None) -> bool:
     """Whether a question asks about the item's gold ambiguity (see the module docstring)."""
-    if not has_gold_ambiguity(item) or family_of(turn.ambiguity) != family_of(item.type):
+    if not has_gold_ambiguity(item) or family_of(turn.ambiguity) != family_of(item.ambiguity):
         return False
     gold = gold_words(item) if gold is None else gold
     return not gold or bool(words(turn.span) & gold)
@@ -108,8 +108,8 @@ class AskingMetric(SegmentMetric):
 
     methods = ("intercpt",)
 
-    def reported_for(self, kind: str) -> bool:
-        return entry(kind) is not None or kind == NO_AMBIGUITY
+    def reported_for(self, ambiguity: str) -> bool:
+        return entry(ambiguity) is not None or ambiguity == NO_AMBIGUITY
 
     def signature(self) -> str:
         return f"family:table|words:data-or-derived|match:word,plural-s|version:{__version__}"
@@ -120,8 +120,8 @@ class AskRecall(ShareMetric, AskingMetric):
 
     name = "ask_recall"
 
-    def reported_for(self, kind: str) -> bool:
-        return entry(kind) is not None
+    def reported_for(self, ambiguity: str) -> bool:
+        return entry(ambiguity) is not None
 
     def row(self, output: Output) -> list[float]:
         if not has_gold_ambiguity(output.item):
@@ -173,10 +173,10 @@ class NeedlessQuestionRate(ShareMetric, AskingMetric):
     name = "needless_rate"
     higher_is_better = False
 
-    def reported_for(self, kind: str) -> bool:
-        return kind == NO_AMBIGUITY
+    def reported_for(self, ambiguity: str) -> bool:
+        return ambiguity == NO_AMBIGUITY
 
     def row(self, output: Output) -> list[float]:
-        if output.item.type != NO_AMBIGUITY:
+        if output.item.ambiguity != NO_AMBIGUITY:
             return [0.0, 0.0]
         return [1.0, float(bool(_turns(output)))]

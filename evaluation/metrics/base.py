@@ -76,7 +76,7 @@ def resample_weights(n: int, bootstrap: int, seed: int) -> np.ndarray:
 class Metric(ABC):
     """Statistics per output, summed, then one aggregate (see the module docstring).
 
-    ``kinds`` names the ambiguity types the metric is reported for (None: every type); a metric
+    ``ambiguities`` names the ambiguity types the metric is reported for (None: every type); a metric
     whose types come from the ambiguity table overrides ``reported_for`` instead. ``methods``
     names the methods it is reported for (None: every method; the asking metrics: intercpt only);
     ``reads_alternatives``: it reads the translations under the options of a skipped question. And
@@ -85,7 +85,7 @@ class Metric(ABC):
     """
 
     name: str
-    kinds: tuple[str, ...] | None = None
+    ambiguities: tuple[str, ...] | None = None
     methods: tuple[str, ...] | None = None
     higher_is_better: bool = True
     reads_alternatives: bool = False  # the evaluator computes an item's alternatives only for such a metric
@@ -98,14 +98,14 @@ class Metric(ABC):
     def aggregate(self, totals: np.ndarray) -> float | None:
         """The corpus value from summed rows; None where nothing was counted."""
 
-    def reported_for(self, kind: str) -> bool:
+    def reported_for(self, ambiguity: str) -> bool:
         """Whether the metric is reported for an ambiguity type."""
-        return self.kinds is None or kind in self.kinds
+        return self.ambiguities is None or ambiguity in self.ambiguities
 
     def reported_for_output(self, output: Output) -> bool:
         """Whether the metric is reported for a group holding this output (its type, its method, its data)."""
         method = getattr(output, "method", None)  # a reference output belongs to no method
-        return self.reported_for(output.item.type) and (self.methods is None or method in self.methods)
+        return self.reported_for(output.item.ambiguity) and (self.methods is None or method in self.methods)
 
     def counted(self, stats: np.ndarray) -> np.ndarray:
         """Which rows the metric counts (all, unless it needs a gold label)."""

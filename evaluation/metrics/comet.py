@@ -214,10 +214,10 @@ def add_comet_scores(records: list[Record], model: str, *, env: Path | None = No
 
 class CometMean(SegmentMetric):
     """Mean COMET segment score (x100) of the records that were scored; records without one are not counted.
-    Reported only where a run asked for COMET (``kinds`` is empty), since scoring needs its own environment."""
+    Reported only where a run asked for COMET (``ambiguities`` is empty), since scoring needs its own environment."""
 
     name = "comet"
-    kinds = ()
+    ambiguities = ()
 
     def row(self, output: Output) -> list[float]:
         score = output.scores.get("comet")

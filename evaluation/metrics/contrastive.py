@@ -158,7 +158,7 @@ class ThreeWayMetric(SegmentMetric):
     (``acc``, ``det_acc`` or ``undet``, see ``STATISTICS``)."""
 
     prefix: str
-    kinds: tuple[str, ...]
+    ambiguities: tuple[str, ...]
     data: tuple[str, ...]  # the item attributes the benchmark's own scoring reads
 
     def __init__(self, statistic: str = "acc") -> None:
@@ -204,7 +204,7 @@ class CocoaFormality(ThreeWayMetric):
     """CoCoA-MT contrastive formality accuracy (``cocoa_acc``, ``cocoa_det_acc``, ``cocoa_undet``)."""
 
     prefix = "cocoa"
-    kinds = (cocoa_mt.TYPE,)
+    ambiguities = (cocoa_mt.TYPE,)
     data = ("formal_annotated", "informal_annotated")
 
     def __init__(self, statistic: str = "acc", ignore_shared: bool = True) -> None:
@@ -215,7 +215,7 @@ class CocoaFormality(ThreeWayMetric):
         attributes = record.item.attributes
         formal, informal = attributes.get("formal_annotated"), attributes.get("informal_annotated")
         expected = attributes.get(get_type(cocoa_mt.TYPE).gold)
-        if (record.item.type not in self.kinds or formal is None or informal is None
+        if (record.item.ambiguity not in self.ambiguities or formal is None or informal is None
                 or expected not in (FORMAL, INFORMAL) or not contrastive_levels(formal, informal, self.ignore_shared)):
             return False, None, None
         observed = classify_contrastive(record.translation, formal, informal, ignore_shared=self.ignore_shared,
@@ -232,11 +232,11 @@ class GateGender(ThreeWayMetric):
     """GATE gender accuracy from the variant keywords (``gate_acc``, ``gate_det_acc``, ``gate_undet``)."""
 
     prefix = "gate"
-    kinds = (gate.TYPE,)
+    ambiguities = (gate.TYPE,)
     data = ("kw_f", "kw_m")
 
     def outcome(self, record: ScoredRecord) -> tuple[bool, str | None, str | None]:
-        entities = gate_entities(record.item.attributes) if record.item.type in self.kinds else []
+        entities = gate_entities(record.item.attributes) if record.item.ambiguity in self.ambiguities else []
         if not entities:
             return False, None, None
         read = [classify_gate(record.translation, kw_f, kw_m, record.item.lang) for kw_f, kw_m, _ in entities]

@@ -28,16 +28,16 @@ def register_checker_metrics() -> None:
             METRICS.register(f"{prefix}_cov", "evaluation.metrics.accuracy:LabelCoverage", prefix=prefix)
 
 
-def metrics_for(kind: str) -> list[str]:
+def metrics_for(ambiguity: str) -> list[str]:
     """The metric names reported for an ambiguity type (chrF for every type, also unknown ones)."""
     register_checker_metrics()
-    return [name for name in METRICS if METRICS[name].reported_for(kind)]
+    return [name for name in METRICS if METRICS[name].reported_for(ambiguity)]
 
 
-def reads_alternatives(kind: str) -> bool:
+def reads_alternatives(ambiguity: str) -> bool:
     """Whether a metric reported for an ambiguity type reads the alternatives: only then are they
     worth their model calls (two more translations and their checks)."""
-    return any(METRICS[name].reads_alternatives for name in metrics_for(kind))
+    return any(METRICS[name].reads_alternatives for name in metrics_for(ambiguity))
 
 
 def metrics_for_outputs(outputs: list) -> list[str]:

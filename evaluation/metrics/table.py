@@ -14,28 +14,28 @@ SENSE = "sense"  # the gold attribute of word-sense types: the target word that 
 DEFAULT_HEADLINE = "chrf"
 
 
-def entry(kind: str) -> AmbiguityType | None:
-    return ambiguity_types().get(kind)
+def entry(ambiguity: str) -> AmbiguityType | None:
+    return ambiguity_types().get(ambiguity)
 
 
 def has_gold_ambiguity(item: Item) -> bool:
     """Whether the item's type is one the table knows (``none``, or a JSONL type outside it, is not)."""
-    return entry(item.type) is not None
+    return entry(item.ambiguity) is not None
 
 
 def gold_of(item: Item) -> str | None:
     """The item's gold value of its type's gold attribute (formality, gender, sense), if the data gives one."""
-    kind = entry(item.type)
-    return item.attributes.get(kind.gold) if kind and kind.gold else None
+    found = entry(item.ambiguity)
+    return item.attributes.get(found.gold) if found and found.gold else None
 
 
-def is_sense(kind: str) -> bool:
+def is_sense(ambiguity: str) -> bool:
     """Whether a type's gold is a target word (polysemy): hit@n and chrF@n are reported for it."""
-    found = entry(kind)
+    found = entry(ambiguity)
     return found is not None and found.gold == SENSE
 
 
-def headline(kind: str) -> str:
+def headline(ambiguity: str) -> str:
     """The metric that decides which baseline is best for a type (the paper's headline per type)."""
-    found = entry(kind)
+    found = entry(ambiguity)
     return found.headline if found else DEFAULT_HEADLINE

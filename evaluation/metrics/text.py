@@ -63,8 +63,8 @@ class CorpusBleu(_SacreMetric):
     def __init__(self) -> None:
         self._aggregator = BLEU()
 
-    def reported_for(self, kind: str) -> bool:
-        return not is_sense(kind)
+    def reported_for(self, ambiguity: str) -> bool:
+        return not is_sense(ambiguity)
 
     def scorer(self, lang: str) -> tuple[BLEU, str]:
         if lang != "ja":
@@ -103,8 +103,8 @@ def mentions(candidate: str, word: str, lang: str) -> bool:
 class _SenseMetric(SegmentMetric):
     """Reported for the types whose gold is a target word (``AmbiguityType.gold == "sense"``)."""
 
-    def reported_for(self, kind: str) -> bool:
-        return is_sense(kind)
+    def reported_for(self, ambiguity: str) -> bool:
+        return is_sense(ambiguity)
 
 
 class HitAtN(ShareMetric, _SenseMetric):

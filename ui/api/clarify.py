@@ -37,6 +37,7 @@ from . import ApiError
 from .auth import Account, client_address
 from .bodies import documented, read_body
 from .deepl import target_code
+from .glossary_store import GlossaryStore
 from .service import TranslationService
 
 MAX_SESSIONS = 256
@@ -196,7 +197,7 @@ class Sessions:
             del self._open[session_id]
 
 
-def router(service: TranslationService) -> APIRouter:
+def router(service: TranslationService, glossaries: GlossaryStore) -> APIRouter:
     api = APIRouter(prefix="/v1", tags=["intercpt: ask before translating"])
     sessions = Sessions()
 
@@ -206,7 +207,7 @@ def router(service: TranslationService) -> APIRouter:
         key = api_key(request)
         who = service.keys.account(key, client_address(request))
         body = await read_body(request, StartRequest)
-        glossary = service.glossary(who, body.glossary_id).glossary if body.glossary_id else None
+        glossary = glossaries.get(who, body.glossary_id).glossary if body.glossary_id else None
         dialogue = await run_in_threadpool(service.start, who, body.text, target_code(body.target_lang),
                                            formality=body.formality, context=body.context, glossary=glossary,
                                            max_questions=body.max_questions, alternatives=body.alternatives)

@@ -20,7 +20,9 @@ from assistant.languages import LANGUAGES, target_language
 from . import ApiError
 from .auth import client_address
 from .bodies import documented, read_body
+from .glossary_store import GlossaryStore
 from .service import TranslationService, billable, extension
+from .stored_profiles import ProfileStore
 
 LANGUAGE_NAMES = {"fr": "French", "de": "German", "es": "Spanish", "ja": "Japanese"}
 
@@ -69,7 +71,7 @@ def api_key(request: Request) -> str | None:
     return key.strip() if scheme == "DeepL-Auth-Key" and key.strip() else None
 
 
-def router(service: TranslationService) -> APIRouter:
+def router(service: TranslationService, glossaries: GlossaryStore, profiles: ProfileStore) -> APIRouter:
     api = APIRouter(prefix="/v2", tags=["DeepL API v2"])
 
     def account(request: Request):
@@ -88,11 +90,11 @@ def router(service: TranslationService) -> APIRouter:
         if body.glossary_id:
             if not body.source_lang:
                 raise ApiError(400, "Use of a glossary requires the source_lang parameter to be specified")
-            stored = service.glossary(who, body.glossary_id)
+            stored = glossaries.get(who, body.glossary_id)
             if stored.target_lang != lang:
                 raise ApiError(400, f"the glossary translates into {stored.target_lang.upper()}, not {lang.upper()}")
             glossary = stored.glossary
-        profile = service.profiles.get(who.key, body.profile_id).profile if body.profile_id else None
+        profile = profiles.get(who.key, body.profile_id).profile if body.profile_id else None
         transcripts = await run_in_threadpool(service.translate, who, body.text, lang, formality=body.formality,
                                               context=body.context, glossary=glossary,
                                               max_questions=body.max_questions, profile=profile)
@@ -119,27 +121,27 @@ def router(service: TranslationService) -> APIRouter:
     async def create_glossary(request: Request) -> dict:
         who = account(request)
         body = await read_body(request, GlossaryRequest)
-        stored = await run_in_threadpool(service.create_glossary, who, body.name, body.source_lang,
+        stored = await run_in_threadpool(glossaries.create, who, body.name, body.source_lang,
                                          target_code(body.target_lang), body.entries,
                                          body.entries_format)  # builds its matcher
         return stored.info()
 
     @api.get("/glossaries", summary="This key's glossaries")
     async def list_glossaries(request: Request) -> dict:
-        return {"glossaries": [g.info() for g in service.glossaries(account(request))]}
+        return {"glossaries": [g.info() for g in glossaries.of(account(request))]}
 
     @api.get("/glossaries/{glossary_id}", summary="One glossary's description")
     async def get_glossary(glossary_id: str, request: Request) -> dict:
-        return service.glossary(account(request), glossary_id).info()
+        return glossaries.get(account(request), glossary_id).info()
 
     @api.get("/glossaries/{glossary_id}/entries", summary="A glossary's entries as TSV")
     async def glossary_entries(glossary_id: str, request: Request) -> Response:
-        stored = service.glossary(account(request), glossary_id)
+        stored = glossaries.get(account(request), glossary_id)
         return Response(stored.tsv(), media_type="text/tab-separated-values")
 
     @api.delete("/glossaries/{glossary_id}", status_code=204, summary="Delete a glossary")
     async def delete_glossary(glossary_id: str, request: Request) -> Response:
-        service.delete_glossary(account(request), glossary_id)
+        glossaries.delete(account(request), glossary_id)
         return Response(status_code=204)
 
     return api

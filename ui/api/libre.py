@@ -116,7 +116,7 @@ def router(service: TranslationService) -> APIRouter:
 
     @api.get("/download_file/{token}/{name}", name="download_file", summary="A translated file")
     async def download_file(token: str, name: str) -> FileResponse:
-        return FileResponse(service.stored_file(token, name), filename=name)
+        return FileResponse(service.files.find(token, name), filename=name)
 
     return api
 

@@ -33,7 +33,7 @@ from .bodies import documented, read_body
 from .clarify import Answer, Sessions, api_key
 from .deepl import target_code
 from .service import TranslationService, extension
-from .stored_profiles import MAX_NAME_CHARS
+from .stored_profiles import MAX_NAME_CHARS, ProfileStore
 
 MAX_SHEET_ANSWERS = 200
 
@@ -115,7 +115,7 @@ def checked_texts(service: TranslationService, texts: list[str]) -> list[str]:
 def read_sheet(service: TranslationService, account: Account, sources: list[str], target_lang: str,
                profile: Profile) -> Sheet:
     """Every text read for questions, billed as text; the profile's answers filled in."""
-    with service.gate.enter(), service.keys.billed(account, sum(len(source) for source in sources)):
+    with service.at_the_model(account, sum(len(source) for source in sources)):
         sheet = build_sheet(service.assistant.steps, sources, target_lang)
     sheet.apply_profile(profile)
     return sheet
@@ -127,16 +127,16 @@ def translate_sheet(service: TranslationService, account: Account, session: Shee
     sheet = session.sheet
     for question_id, answer in answers.items():
         sheet.answer(question_id, answer, "profile" if sheet.question(question_id).answered_by == "profile" else "human")
-    translator = DocumentTranslator(service.assistant, sheet.target_lang, max_questions=service.max_questions(None))
+    translator = DocumentTranslator(service.assistant, sheet.target_lang, service.chain_options())
     characters = sum(len(answer or "") for answer in answers.values())
-    with service.gate.enter(), service.keys.billed(account, characters):
+    with service.at_the_model(account, characters):
         transcripts = list(translator.translate_units(session.texts, sheet.user(session.profile),
                                                       preferences=sheet.memory(session.profile)))
     return [{"text": t.translation or "", "note": decisions_note(t),
              "guessed": any(turn.answer is None for turn in t.turns), "intercpt": extension(t)} for t in transcripts]
 
 
-def router(service: TranslationService) -> APIRouter:
+def router(service: TranslationService, profiles: ProfileStore) -> APIRouter:
     api = APIRouter(prefix="/v1", tags=["intercpt: a document's questions, asked once"])
     sessions = Sessions()
 
@@ -151,7 +151,7 @@ def router(service: TranslationService) -> APIRouter:
             sent = parse_profile(body.profile, "the profile") if body.profile else Profile()
         except InputError as err:
             raise ApiError(400, str(err)) from None
-        stored = service.profiles.get(who.key, body.profile_id).profile if body.profile_id else Profile()
+        stored = profiles.get(who.key, body.profile_id).profile if body.profile_id else Profile()
         profile = stored.updated_with(sent)
         sources = checked_texts(service, body.texts)
         sheet = await run_in_threadpool(read_sheet, service, who, sources, lang, profile)
@@ -180,22 +180,22 @@ def router(service: TranslationService) -> APIRouter:
     async def create_profile(request: Request) -> dict:
         who = service.keys.account(api_key(request), client_address(request))
         body = await read_body(request, ProfileRequest)
-        return service.profiles.create(who.key, body.name, body.profile).info()
+        return profiles.create(who.key, body.name, body.profile).info()
 
     @api.get("/profiles", summary="This key's profiles")
     async def list_profiles(request: Request) -> dict:
         who = service.keys.account(api_key(request), client_address(request))
-        return {"profiles": [stored.info() for stored in service.profiles.all(who.key)]}
+        return {"profiles": [stored.info() for stored in profiles.all(who.key)]}
 
     @api.get("/profiles/{profile_id}", summary="A profile as YAML, as intercpt translate --profile writes it")
     async def get_profile(profile_id: str, request: Request) -> Response:
         who = service.keys.account(api_key(request), client_address(request))
-        return Response(service.profiles.get(who.key, profile_id).profile.to_yaml(), media_type="application/yaml")
+        return Response(profiles.get(who.key, profile_id).profile.to_yaml(), media_type="application/yaml")
 
     @api.delete("/profiles/{profile_id}", status_code=204, summary="Delete a profile")
     async def delete_profile(profile_id: str, request: Request) -> Response:
         who = service.keys.account(api_key(request), client_address(request))
-        service.profiles.delete(who.key, profile_id)
+        profiles.delete(who.key, profile_id)
         return Response(status_code=204)
 
     return api
