@@ -104,6 +104,7 @@ class AmbiguityType:
     preset: str | None = None
     decided: bool = True
     profile: str | None = None
+    labels: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
     gold_words: str | None = None
     reminders: Reminders = field(default_factory=Reminders)
     forbidden: ForbiddenWords = field(default_factory=ForbiddenWords)
@@ -187,6 +188,7 @@ def parse_table(data: Mapping[str, Any], reminders: Mapping[str, Any] | None = N
             preset=entry.get("preset"),
             decided=bool(entry.get("decided", True)),
             profile=entry.get("profile"),
+            labels={option: dict(by_lang) for option, by_lang in (entry.get("labels") or {}).items()},
             gold_words=entry.get("gold_words"),
             reminders=Reminders.parse(_section(entry.get("reminders"), reminders or {})),
             forbidden=_forbidden(entry.get("forbidden"), forbidden or {}),

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from functools import cache
 from pathlib import Path
 
-import yaml
-
+from assistant.ambiguity import get_type
 from assistant.backends import ModelSpec
 from assistant.backends.spec import looks_like_path
 
@@ -14,14 +12,9 @@ SKIP = "skip"
 SKIP_LABEL = "skip — offer me the variants"
 
 
-@cache
-def _option_labels() -> dict[str, dict[str, dict[str, str]]]:
-    return yaml.safe_load((Path(__file__).with_name("option_labels.yaml")).read_text(encoding="utf-8"))
-
-
 def option_label(ambiguity: str, option: str, lang: str) -> str:
-    """The button text of a chain option (``option`` itself where the table has no entry)."""
-    labels = _option_labels().get(ambiguity, {}).get(option)
+    """The button text of a chain option (``option`` itself where the ambiguity table gives it no label)."""
+    labels = get_type(ambiguity).labels.get(option)
     return labels.get(lang, labels["default"]) if labels else option
 
 
