@@ -417,7 +417,7 @@ class Expectation:
     """What an answered turn asks of the translation: its type, the checker that reads it, the label
     its answer means and the notes it makes beside it ("several")."""
 
-    kind: AmbiguityType
+    ambiguity_type: AmbiguityType
     checker: Checker
     label: str | None
     notes: tuple[str, ...]

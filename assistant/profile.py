@@ -147,13 +147,13 @@ def glossary_path(profile: Profile, profile_path: str | Path) -> Path | None:
 @lru_cache(maxsize=1)
 def sections() -> dict[str, str]:
     """The profile's section for each ambiguity family (the table's ``profile``), in the table's order."""
-    return {kind.family: kind.profile for kind in ambiguity_types().values() if kind.profile}
+    return {t.family: t.profile for t in ambiguity_types().values() if t.profile}
 
 
 @lru_cache(maxsize=1)
 def text_sections() -> frozenset[str]:
     """The sections keyed by a source text: those of the types asked afresh in every text ("it")."""
-    return frozenset(kind.profile for kind in ambiguity_types().values() if kind.profile and kind.remember == FOR_TEXT)
+    return frozenset(t.profile for t in ambiguity_types().values() if t.profile and t.remember == FOR_TEXT)
 
 
 def _key(section: str, key: str) -> str:

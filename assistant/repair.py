@@ -49,7 +49,7 @@ def _fix(wanted: Expectation, observed: str, words: tuple[str, ...], lang: str) 
     corrects named words far more reliably than it follows a general instruction)."""
     about = "" if wanted.checker.whole_text else f"About “{wanted.turn.span}”: "
     wrong = f"{', '.join(f'“{w}”' for w in words)} {'is' if len(words) == 1 else 'are'} {observed}. " if words else ""
-    return about + wrong + wanted.kind.reminder(wanted.label, lang)
+    return about + wrong + wanted.ambiguity_type.reminder(wanted.label, lang)
 
 
 def _badness(checks: list[Check]) -> tuple[int, int]:

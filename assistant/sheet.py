@@ -161,21 +161,23 @@ def _profile_turns(profile: Profile, target_lang: str) -> list[Turn]:
     """The profile's answers that hold beyond a text, as answered turns of every type they answer in
     ``target_lang`` (a person's gender answers a name's, a role noun's and a group's question alike)."""
     turns = []
-    for kind in ambiguity_types().values():
-        if target_lang not in kind.languages or kind.remember == FOR_TEXT:
+    for ambiguity_type in ambiguity_types().values():
+        if target_lang not in ambiguity_type.languages or ambiguity_type.remember == FOR_TEXT:
             continue
-        section = profile.answers.get(sections().get(kind.family, ""), {})
-        known = {"you": section.get(target_lang)} if kind.remember == FOR_SESSION else section
-        turns += [Turn(kind.name, word, kind.fixed_question(word, target_lang) or kind.label,
-                       list(kind.options(target_lang)), answer, "profile")
+        section = profile.answers.get(sections().get(ambiguity_type.family, ""), {})
+        known = {"you": section.get(target_lang)} if ambiguity_type.remember == FOR_SESSION else section
+        question = ambiguity_type.fixed_question  # the table's question about each word answered
+        turns += [Turn(ambiguity_type.name, word, question(word, target_lang) or ambiguity_type.label,
+                       list(ambiguity_type.options(target_lang)), answer, "profile")
                   for word, answer in known.items() if answer]
     return turns
 
 
 def _profile_texts(profile: Profile) -> list[tuple[str, str, str]]:
     """The profile's answers kept per text ("it" in one segment): (family, text, answer)."""
-    families = {kind.family for kind in ambiguity_types().values() if kind.remember == FOR_TEXT} & sections().keys()
-    return [(family, text, answer) for family in families for text, answer in profile.answers[sections()[family]].items()]
+    families = {t.family for t in ambiguity_types().values() if t.remember == FOR_TEXT} & sections().keys()
+    return [(family, text, answer) for family in families
+            for text, answer in profile.answers[sections()[family]].items()]
 
 
 def build_sheet(steps: ModelSteps, segments: Sequence[str], target_lang: str,

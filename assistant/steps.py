@@ -75,8 +75,8 @@ def clarifications(transcript: Transcript, turns: list[Turn]) -> list[str]:
     for turn in (t for t in turns if t.answer):
         lines.append(f"Q: {turn.question} A: {turn.answer}")
         for wanted in expected([turn]):
-            lines += [wanted.kind.reminder(label, lang) for label in [wanted.label] if label]
-            lines += [wanted.kind.reminder(note, lang) for note in wanted.notes]
+            lines += [wanted.ambiguity_type.reminder(label, lang) for label in [wanted.label] if label]
+            lines += [wanted.ambiguity_type.reminder(note, lang) for note in wanted.notes]
     if transcript.terms:
         lines += [prompt_table("reminders")["terms"], *Glossary.prompt_lines(transcript.terms)]
     return lines
@@ -143,10 +143,10 @@ class ModelSteps:
 
     @staticmethod
     def fixed_turn(candidate: Candidate, target_lang: str) -> Turn:
-        kind = get_type(candidate.ambiguity)
+        ambiguity_type = get_type(candidate.ambiguity)
         return Turn(ambiguity=candidate.ambiguity, span=candidate.span,
-                    question=kind.fixed_question(candidate.span, target_lang), options=list(kind.options(target_lang)),
-                    start=candidate.start)
+                    question=ambiguity_type.fixed_question(candidate.span, target_lang),
+                    options=list(ambiguity_type.options(target_lang)), start=candidate.start)
 
     def ask(self, source: str, target_lang: str, candidate: Candidate, context: str | None = None) -> Turn | None:
         """The question about ``candidate`` (see ``_question``), or None; a text read before with the
@@ -162,10 +162,10 @@ class ModelSteps:
         of its ``context`` are kept: a person cannot answer a question about invented things or about
         grammar. With fewer than two, the table's open question is asked instead (the person names
         the thing), or none when the table has none."""
-        kind = get_type(candidate.ambiguity)
+        ambiguity_type = get_type(candidate.ambiguity)
         prompt = load_prompt("detect")
         groups = (candidate.ambiguity,) if self.options.specialist else tuple(prompt.examples)
-        inputs = {"source": source, "span": candidate.span, "ambiguity": kind.label}
+        inputs = {"source": source, "span": candidate.span, "ambiguity": ambiguity_type.label}
         detection = None
         for seed in (None, 1):
             schema = Detection.model_json_schema() if self.structured_output else None
@@ -175,17 +175,17 @@ class ModelSteps:
                 break
         if detection is None or not detection.ambiguous:
             return None
-        options = list(kind.options(target_lang)) or detection.options[:4]
+        options = list(ambiguity_type.options(target_lang)) or detection.options[:4]
         if OPAQUE_TOKEN.search(" ".join([detection.question, *options])):
             return None  # a file's hidden placeholder ("<x1/>") is no word a person can answer about
         question = detection.question
-        if kind.options_in_text:
+        if ambiguity_type.options_in_text:
             options = named_in_text(options, source, context)
             if len(options) < 2:  # what "it" is lies outside the text: the person names it in their own words
                 options = []
             # the table's question names the words asked about; a small model's own often does not
             # ("What is the exception instance?" for "it")
-            question = kind.open_question(candidate.span, target_lang) or (question if options else None)
+            question = ambiguity_type.open_question(candidate.span, target_lang) or (question if options else None)
             if question is None:
                 return None
         return Turn(ambiguity=candidate.ambiguity, span=candidate.span, question=question, options=options,
@@ -232,8 +232,8 @@ class ModelSteps:
         model told "informal" still wrote "vous"; "su" too where the source names no third person),
         forbidden while decoding."""
         answers = expected(transcript.turns if turns is None else turns)
-        return forbidden_for([(e.kind.forbidden, e.label) for e in answers if e.label], transcript.target_lang,
-                             transcript.source)
+        return forbidden_for([(e.ambiguity_type.forbidden, e.label) for e in answers if e.label],
+                             transcript.target_lang, transcript.source)
 
     def _translation_prompt(self, transcript: Transcript, turns: list[Turn] | None,
                             source: str | None = None) -> tuple[str, dict[str, str]]:
