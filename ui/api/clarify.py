@@ -82,6 +82,12 @@ def api_key(request: Request) -> str | None:
     return key.strip() if scheme in ("Bearer", "DeepL-Auth-Key") and key.strip() else None
 
 
+def caller(service: TranslationService, request: Request) -> tuple[str | None, Account]:
+    """The request's key (its sessions are its own) and the account it is billed to."""
+    key = api_key(request)
+    return key, service.keys.account(key, client_address(request))
+
+
 @dataclass
 class Session:
     """A dialogue, the key that opened it, and its questions by id in the order they were asked.
@@ -204,8 +210,7 @@ def router(service: TranslationService, glossaries: GlossaryStore) -> APIRouter:
     @api.post("/clarify", openapi_extra=documented(StartRequest),
               summary="Start: the text's first question with its id and options, and a session id")
     async def start(request: Request) -> dict:
-        key = api_key(request)
-        who = service.keys.account(key, client_address(request))
+        key, who = caller(service, request)
         body = await read_body(request, StartRequest)
         glossary = glossaries.get(who, body.glossary_id).glossary if body.glossary_id else None
         dialogue = await run_in_threadpool(service.start, who, body.text, target_code(body.target_lang),
@@ -217,8 +222,7 @@ def router(service: TranslationService, glossaries: GlossaryStore) -> APIRouter:
     @api.post("/clarify/{session_id}", openapi_extra=documented(AnswerRequest, form=False),
               summary="Answer the pending question by its id: the next question, or the transcript once translated")
     async def answer(session_id: str, request: Request) -> dict:
-        key = api_key(request)
-        who = service.keys.account(key, client_address(request))
+        key, who = caller(service, request)
         session = sessions.get(session_id, key)
         body = await read_body(request, AnswerRequest)
         async with session.lock:

@@ -28,9 +28,9 @@ from assistant.profile import MAX_PROFILE_BYTES, Profile, parse_profile
 from assistant.sheet import Sheet, SheetQuestion, build_sheet
 
 from . import ApiError
-from .auth import Account, client_address
+from .auth import Account
 from .bodies import documented, read_body
-from .clarify import Answer, Sessions, api_key
+from .clarify import Answer, Sessions, caller
 from .deepl import target_code
 from .service import TranslationService, extension
 from .stored_profiles import MAX_NAME_CHARS, ProfileStore
@@ -143,8 +143,7 @@ def router(service: TranslationService, profiles: ProfileStore) -> APIRouter:
     @api.post("/sheet", openapi_extra=documented(SheetRequest),
               summary="Read a document's texts: every open question at once, with ids, options, counts and examples")
     async def start(request: Request) -> dict:
-        key = api_key(request)
-        who = service.keys.account(key, client_address(request))
+        key, who = caller(service, request)
         body = await read_body(request, SheetRequest)
         lang = target_code(body.target_lang)
         try:
@@ -161,8 +160,7 @@ def router(service: TranslationService, profiles: ProfileStore) -> APIRouter:
     @api.post("/sheet/{sheet_id}", openapi_extra=documented(SheetAnswers, form=False),
               summary="Answer the sheet's questions by id: every text translated with the answers")
     async def answer(sheet_id: str, request: Request) -> dict:
-        key = api_key(request)
-        who = service.keys.account(key, client_address(request))
+        key, who = caller(service, request)
         session = sessions.get(sheet_id, key)
         body = await read_body(request, SheetAnswers)
         async with session.lock:
@@ -178,23 +176,23 @@ def router(service: TranslationService, profiles: ProfileStore) -> APIRouter:
     @api.post("/profiles", openapi_extra=documented(ProfileRequest),
               summary="Store a project profile; its profile_id applies its answers on /v2/translate and /v1/sheet")
     async def create_profile(request: Request) -> dict:
-        who = service.keys.account(api_key(request), client_address(request))
+        _, who = caller(service, request)
         body = await read_body(request, ProfileRequest)
         return profiles.create(who.key, body.name, body.profile).info()
 
     @api.get("/profiles", summary="This key's profiles")
     async def list_profiles(request: Request) -> dict:
-        who = service.keys.account(api_key(request), client_address(request))
+        _, who = caller(service, request)
         return {"profiles": [stored.info() for stored in profiles.all(who.key)]}
 
     @api.get("/profiles/{profile_id}", summary="A profile as YAML, as intercpt translate --profile writes it")
     async def get_profile(profile_id: str, request: Request) -> Response:
-        who = service.keys.account(api_key(request), client_address(request))
+        _, who = caller(service, request)
         return Response(profiles.get(who.key, profile_id).profile.to_yaml(), media_type="application/yaml")
 
     @api.delete("/profiles/{profile_id}", status_code=204, summary="Delete a profile")
     async def delete_profile(profile_id: str, request: Request) -> Response:
-        who = service.keys.account(api_key(request), client_address(request))
+        _, who = caller(service, request)
         profiles.delete(who.key, profile_id)
         return Response(status_code=204)
 
