@@ -73,7 +73,8 @@ def read_file_upload(upload: str | Path) -> Document:
 
 
 class FileHandlers:
-    """The glossary upload and the file translation, on the chat's assistants and sessions."""
+    """The glossary and profile uploads, a file's question sheet and its translation, on the chat's
+    assistant and sessions."""
 
     def __init__(self, chat: ChatHandlers):
         self.chat = chat
@@ -100,20 +101,6 @@ class FileHandlers:
             self.chat.sessions.get(session_id).glossary = None
         return glossary_markdown(None)
 
-    # -- a file to translate -----------------------------------------------------------------
-    @staticmethod
-    def check_file(upload: str | None) -> tuple[str | None, str]:
-        """The upload kept or refused, and the line beside it."""
-        if not upload:
-            return None, ""
-        try:
-            document = read_file_upload(upload)
-        except InputError as err:
-            return None, f"⚠️ {err}"
-        kind = FORMATS[Path(upload).suffix.lower()]
-        count = len(document.units)
-        return upload, f"✓ “{Path(upload).name}”: {count} unit{'s' if count != 1 else ''} to translate ({kind})"
-
     # -- the project profile -----------------------------------------------------------------
     def set_profile(self, upload: str | None, session_id: str | None) -> tuple[str, str | None, str, Sheet | None]:
         """Keep the uploaded profile for the session and fill in the open questions of the file's sheet
@@ -134,6 +121,19 @@ class FileHandlers:
         return session_id, upload, profile_markdown(session.profile, Path(upload).name), sheet
 
     # -- a file to translate -----------------------------------------------------------------
+    @staticmethod
+    def check_file(upload: str | None) -> tuple[str | None, str]:
+        """The upload kept or refused, and the line beside it."""
+        if not upload:
+            return None, ""
+        try:
+            document = read_file_upload(upload)
+        except InputError as err:
+            return None, f"⚠️ {err}"
+        kind = FORMATS[Path(upload).suffix.lower()]
+        count = len(document.units)
+        return upload, f"✓ “{Path(upload).name}”: {count} unit{'s' if count != 1 else ''} to translate ({kind})"
+
     def read_sheet(self, upload: str | None, options: ChatOptions, session_id: str, *,
                    progress: bool = False) -> SheetRead:
         """Read the uploaded file's question sheet for the session, the profile's and the preferences'

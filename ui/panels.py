@@ -57,8 +57,8 @@ def file_panel(files: FileHandlers, read_settings: ReadSettings, settings: list[
 
     def read(values: dict, progress=gr.Progress(track_tqdm=True)) -> dict:
         session_id = values[session] or uuid.uuid4().hex
-        read = files.read_sheet(values[source], read_settings(values), session_id, progress=True)
-        return {session: session_id, **({note: read.note} if read.note else {}), **sheet.shown(read.sheet)}
+        found = files.read_sheet(values[source], read_settings(values), session_id, progress=True)
+        return {session: session_id, **({note: found.note} if found.note else {}), **sheet.shown(found.sheet)}
 
     def run(values: dict, progress=gr.Progress(track_tqdm=True)) -> tuple:
         session_id = values[session] or uuid.uuid4().hex
