@@ -11,7 +11,7 @@ asked of nobody, and the model's guess is flagged as before.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -93,6 +93,14 @@ class Sheet:
         question = self.question(question_id)
         reply = reply.strip() if reply and reply.strip() else None
         question.answer, question.answered_by = reply, answered_by if reply else None
+
+    def answer_all(self, replies: Mapping[str, str | None]) -> None:
+        """Record a person's replies by question id; a profile's answer left as it was stays the profile's
+        (it is not new to the project), one changed is the person's."""
+        for question_id, reply in replies.items():
+            question = self.question(question_id)
+            kept = question.answered_by == "profile" and (reply or "").strip() == question.answer
+            self.answer(question_id, reply, "profile" if kept else "human")
 
     def open_questions(self) -> list[SheetQuestion]:
         return [q for q in self.questions if q.answer is None]
@@ -178,6 +186,19 @@ def _profile_texts(profile: Profile) -> list[tuple[str, str, str]]:
     families = {t.family for t in ambiguity_types().values() if t.remember == FOR_TEXT} & sections().keys()
     return [(family, text, answer) for family in families
             for text, answer in profile.answers[sections()[family]].items()]
+
+
+def prepared_sheet(steps: ModelSteps, segments: Sequence[str], target_lang: str, known: Profile | None = None, *,
+                   progress: bool = False) -> Sheet:
+    """The sheet of ``segments`` with what the project already answered (``known``) filled in; ``progress``
+    shows a tqdm bar while the segments are read (a terminal's, or the page's, which tracks tqdm)."""
+    from tqdm import tqdm
+
+    with tqdm(total=len(segments), desc="reading for questions", unit="segment", disable=not progress) as bar:
+        sheet = build_sheet(steps, segments, target_lang, on_segment=lambda _: bar.update())
+    if known is not None:
+        sheet.apply_profile(known)
+    return sheet
 
 
 def build_sheet(steps: ModelSteps, segments: Sequence[str], target_lang: str,

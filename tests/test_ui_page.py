@@ -45,7 +45,7 @@ class PageFake(StepFake):
 def page_url():
     from ui.server import build_app
 
-    fake = PageFake(calls=[])
+    fake = PageFake(detect=['{"ambiguous": false}'], calls=[])  # a file's words of open senses: none
     with serving(build_app(Assistant(fake, "fake:m"), "fake:m")) as url:
         yield url
 
@@ -318,3 +318,57 @@ def test_the_account_is_said_once_shortly_and_the_chat_points_to_it(page_url, br
     said = [line.strip() for line in reply.inner_text().splitlines() if line.strip()]
     assert len(said) <= 2 and not set(said) & set(lines), (said, lines)
     page.screenshot(path=str(ARTIFACTS / "page-account-said-once.png"), full_page=True)
+
+
+CATALOGUE = """msgid ""
+msgstr ""
+"Content-Type: text/plain; charset=UTF-8\\n"
+
+msgid "You may edit it again below."
+msgstr ""
+
+msgid "Your password was changed."
+msgstr ""
+
+msgid "Specific permissions for this user."
+msgstr ""
+
+msgid "A user with that username already exists."
+msgstr ""
+"""
+
+
+def test_a_file_s_question_sheet_is_answered_on_the_page_and_its_translation_downloaded(page_url, browser, tmp_path):
+    """Upload a .po, answer its sheet (one click a question), translate it, download the translation: each unit's
+    translator comment names the answer that shaped it, and the answers come back as a profile."""
+    import polib
+    import yaml
+    from playwright.sync_api import expect
+
+    source = tmp_path / "accounts.po"
+    source.write_text(CATALOGUE, encoding="utf-8")
+    page = open_page(browser, page_url, DESKTOP)
+    page.locator("#file-area").get_by_text("Translate a file").click()
+    page.locator("#file-upload input[type=file]").set_input_files(str(source))
+    expect(page.locator("#sheet-header")).to_contain_text("2 questions for the whole file (4 segments)")
+    register, person = page.locator("#sheet-question-0"), page.locator("#sheet-question-1")
+    expect(register).to_contain_text("2 segments")
+    expect(register.locator(".highlighted").first).to_have_text("You")
+    expect(person.locator(".highlighted").first).to_have_text("this user")
+    expect(page.locator("#sheet-question-2")).to_be_hidden()
+    register.get_by_label("informal — « tu »").check()
+    person.get_by_label("a woman (feminine forms)").check()
+    page.locator("#file-area").screenshot(path=str(ARTIFACTS / "file-question-sheet.png"))
+
+    page.locator("#translate-file").click()
+    expect(page.locator("#file-summary")).to_contain_text("applied your answers to the whole file")
+    with page.expect_download() as translation:
+        page.locator("#file-download").click()
+    notes = {e.msgid: e.tcomment for e in polib.pofile(translation.value.path().read_text(encoding="utf-8"))}
+    assert notes["Your password was changed."] == "intercpt: Your → informal (answered for the whole file)"
+    assert notes["A user with that username already exists."] == \
+        "intercpt: A user → a woman (answered for the whole file)"
+    with page.expect_download() as profile:
+        page.locator("#profile-download").click()
+    assert yaml.safe_load(profile.value.path().read_text(encoding="utf-8")) == {
+        "register": {"fr": "informal"}, "people": {"user": "a woman"}}

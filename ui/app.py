@@ -198,7 +198,7 @@ class Page:
         ]
         runs += [button.click(partial(self.change, i), self.state_inputs | {choice}, run_outputs, **private)
                  for i, (button, choice) in enumerate(zip(result.row_changes, result.row_choices))]
-        runs.append(file_panel(self.files, s.read, s.components, self.session, private))
+        runs += file_panel(self.files, s.read, s.components, self.session, private)
         runs.append(s.summarize.click(handlers.summarize, inputs=[s.context, s.upload, s.lang, self.session],
                                       outputs=s.context_view, api_visibility="private", **model_slot))
         saved = [self.saved_chat, self.saved_page]

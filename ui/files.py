@@ -1,17 +1,20 @@
-"""The page's file uploads: the session's glossary, and a localisation file to translate.
+"""The page's file uploads: the session's glossary, a project profile, and a localisation file to translate.
 
 A file goes through the same document driver as ``intercpt translate --file``: one memory of
 answers for the whole file, placeholders masked and checked, the same structure written back.
-The page cannot pause a file halfway for an answer, so nobody is asked: the preferences of the
-page (and the simulated user, when it is on) settle what they can, every other question is left
-to the model's best guess, and the units it touched are flagged for review (PO ``fuzzy``, XLIFF
-state) and listed in the summary.
+On upload the file's question sheet is read (every segment, as ``--plan`` reads it), with the answers
+of the uploaded profile and of the page's preferences filled in; the person answers the rest with a
+click each, and the translation applies every answer wherever it holds and asks nothing. A question
+skipped is left to the model's best guess, and the units it touched are flagged for review (PO
+``fuzzy``, XLIFF state) and listed in the summary. With the simulated user, or a method that does not
+ask, no sheet is read: the file is translated as before, with the preferences only.
 """
 
 from __future__ import annotations
 
 import tempfile
 import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -19,13 +22,18 @@ from assistant.ambiguity import get_type
 from assistant.chain import User
 from assistant.document import DocumentTranslator, noted
 from assistant.errors import InputError
-from assistant.formats import FORMATS, Document, FileTranslation, read_document, translate_document
+from assistant.formats import FORMATS, Document, FileTranslation, read_document, translate_document, translator_segments
 from assistant.languages import language_name
+from assistant.profile import Profile
+from assistant.sheet import Sheet, prepared_sheet
 from assistant.transcript import Transcript, Turn
 
 from .glossaries import GlossaryUpload, glossary_markdown
 from .handlers import ChatHandlers, ChatOptions, preferences_from, read_context
 from .messages import describe_error, upload_error
+from .profiles import preferences_profile, profile_download, profile_markdown, read_profile_upload
+from .sessions import FileSheet, Session
+from .sheet_panel import replies
 
 MAX_FILE_BYTES = 2_000_000
 FILE_TYPES = tuple(FORMATS)
@@ -33,10 +41,21 @@ FILE_TYPES = tuple(FORMATS)
 
 @dataclass
 class FileResult:
-    """A translated file to download (None when it failed) and what the page says about it."""
+    """A translated file to download (None when it failed), what the page says about it, and the
+    project's answers as a profile to download (where a sheet was answered)."""
 
     out: Path | None
     summary: str
+    profile: Path | None = None
+
+
+@dataclass
+class SheetRead:
+    """An uploaded file's question sheet (None where the file is translated without one) and the line
+    beside the upload."""
+
+    sheet: Sheet | None
+    note: str
 
 
 def read_file_upload(upload: str | Path) -> Document:
@@ -54,7 +73,8 @@ def read_file_upload(upload: str | Path) -> Document:
 
 
 class FileHandlers:
-    """The glossary upload and the file translation, on the chat's assistants and sessions."""
+    """The glossary and profile uploads, a file's question sheet and its translation, on the chat's
+    assistant and sessions."""
 
     def __init__(self, chat: ChatHandlers):
         self.chat = chat
@@ -81,6 +101,25 @@ class FileHandlers:
             self.chat.sessions.get(session_id).glossary = None
         return glossary_markdown(None)
 
+    # -- the project profile -----------------------------------------------------------------
+    def set_profile(self, upload: str | None, session_id: str | None) -> tuple[str, str | None, str, Sheet | None]:
+        """Keep the uploaded profile for the session and fill in the open questions of the file's sheet
+        it answers: (the session id, the upload or None when refused, the line beside it, the sheet)."""
+        session_id = session_id or uuid.uuid4().hex
+        session = self.chat.sessions.get(session_id)
+        sheet = session.file_sheet.sheet if session.file_sheet else None
+        if not upload:
+            session.profile = None
+            return session_id, None, "", sheet
+        try:
+            session.profile = read_profile_upload(upload)
+        except InputError as err:
+            session.profile = None
+            return session_id, None, f"⚠️ {err}", sheet
+        if sheet is not None:
+            sheet.apply_profile(session.profile)
+        return session_id, upload, profile_markdown(session.profile, Path(upload).name), sheet
+
     # -- a file to translate -----------------------------------------------------------------
     @staticmethod
     def check_file(upload: str | None) -> tuple[str | None, str]:
@@ -95,10 +134,29 @@ class FileHandlers:
         count = len(document.units)
         return upload, f"✓ “{Path(upload).name}”: {count} unit{'s' if count != 1 else ''} to translate ({kind})"
 
-    def translate_file(self, upload: str | None, options: ChatOptions, session_id: str | None, *,
-                       progress: bool = False) -> FileResult:
-        """Translate the uploaded file with the page's settings, preferences and glossary; ``progress``
-        shows a tqdm bar (the page tracks it)."""
+    def read_sheet(self, upload: str | None, options: ChatOptions, session_id: str, *,
+                   progress: bool = False) -> SheetRead:
+        """Read the uploaded file's question sheet for the session, the profile's and the preferences'
+        answers filled in; none where nobody answers on the page (the simulated user, a baseline method).
+        ``progress`` shows a tqdm bar (the page tracks it)."""
+        session = self.chat.sessions.get(session_id)
+        session.file_sheet = None
+        if not upload or options.simulate or options.chain.method != "intercpt":
+            return SheetRead(None, "")
+        try:
+            segments = translator_segments(read_file_upload(upload))
+            sheet = prepared_sheet(self.chat.assistant.steps, segments, options.lang, known_answers(session, options),
+                                   progress=progress)
+        except Exception as err:  # noqa: BLE001 - every failure reaches the person as a short message
+            return SheetRead(None, f"⚠️ {describe_error(err)}")
+        session.file_sheet = FileSheet(upload, sheet)
+        return SheetRead(sheet, "")
+
+    def translate_file(self, upload: str | None, options: ChatOptions, session_id: str | None,
+                       picked: Sequence[str | None] = (), *, progress: bool = False) -> FileResult:
+        """Translate the uploaded file with the page's settings, glossary and the sheet's answers as
+        ``picked`` in its slots (the preferences alone where no sheet was read); ``progress`` shows a tqdm
+        bar (the page tracks it)."""
         try:
             if not upload:
                 raise InputError("upload a file to translate first")
@@ -108,39 +166,74 @@ class FileHandlers:
             background = read_context(options.context, options.upload)
             translator = DocumentTranslator(assistant, options.lang, options.chain, background=background,
                                             glossary=session.glossary_for(options.lang))
-            user = None
-            if options.simulate:
-                user = assistant.user("simulated", options.lang, options.chain, context=background)
+            sheet = answered_sheet(session, upload, options.lang, picked)
+            if sheet is not None:
+                known = known_answers(session, options)
+                user, preferences = sheet.user(known), sheet.memory(known)
+            else:
+                user, preferences = None, preferences_from(options.register, options.people)
+                if options.simulate:
+                    user = assistant.user("simulated", options.lang, options.chain, context=background)
             transcripts: list[Transcript] = []
-            segments = translator.segment_translator(user, transcripts, preferences_from(options.register,
-                                                                                         options.people))
+            segments = translator.segment_translator(user, transcripts, preferences)
             source = Path(upload)
             out = Path(tempfile.mkdtemp(prefix="intercpt-file-")) / f"{source.stem}.{options.lang}{source.suffix}"
             report = translate_document(document, out, noted(segments, transcripts),
                                         target_lang=options.lang, progress=progress)
-            return FileResult(out, file_summary(report, out, transcripts, options.lang, user))
+            summary = file_summary(report, out, transcripts, options.lang, user, sheet is not None)
+            return FileResult(out, summary, answers_profile(session, options, sheet) if sheet else None)
         except Exception as err:  # noqa: BLE001 - every failure reaches the person as a short message
             return FileResult(None, f"⚠️ {describe_error(err)}")
 
 
+def known_answers(session: Session, options: ChatOptions) -> Profile:
+    """What the project already answered: the page's preferences, then the uploaded profile (which wins)."""
+    return preferences_profile(options).updated_with(session.profile or Profile())
+
+
+def answered_sheet(session: Session, upload: str, lang: str, picked: Sequence[str | None]) -> Sheet | None:
+    """The sheet read for ``upload`` with the person's ``picked`` answers recorded; None where none was read."""
+    read = session.file_sheet
+    if read is None or read.upload != upload:
+        return None
+    if read.sheet.target_lang != lang:
+        raise InputError(f"the file's questions were read for {language_name(read.sheet.target_lang)}; upload the "
+                         f"file again to answer them for {language_name(lang)}")
+    read.sheet.answer_all(replies(read.sheet, picked))
+    return read.sheet
+
+
+def answers_profile(session: Session, options: ChatOptions, sheet: Sheet) -> Path:
+    """The project's answers, the uploaded profile's and the preferences' with the sheet's new ones, as a
+    file to download."""
+    profile = known_answers(session, options)
+    sheet.record_in(profile)
+    return profile_download(profile)
+
+
 def file_summary(report: FileTranslation, out: Path, transcripts: list[Transcript], lang: str,
-                 user: User | None) -> str:
-    """What the page says about a translated file: the answers it used, what it guessed, the checks."""
+                 user: User | None, sheet: bool = False) -> str:
+    """What the page says about a translated file: the answers it used (the sheet's, or the preferences'),
+    what it guessed, the checks."""
     units = report.document.units
     lines = [f"✓ {len(units)} unit{'s' if len(units) != 1 else ''} of “{report.document.path.name}” translated "
              f"into {language_name(lang)}: "
              f"**{out.name}**"]
     turns = [turn for t in transcripts for turn in t.turns]
-    for what, chosen in (("applied your setting", [t for t in turns if t.answered_by == "preference"]),
+    applied = "applied your answers to the whole file" if sheet else "applied your setting"
+    for what, chosen in ((applied, [t for t in turns if t.answered_by == "preference"]),
                          ("answered by the simulated user", [t for t in turns if t.answered_by == "simulated"])):
         if chosen:
             lines.append(f"{what}: " + "; ".join(f"“{t.span}” → {t.answer}" for t in _distinct(chosen)))
     guessed = [t for t in turns if t.answer is None]
     if guessed:
         asked = "; ".join(f"“{t.span}” ({t.question})" for t in _distinct(guessed))
-        who = "the simulated user could not answer" if user is not None else "a file is translated without asking"
-        lines.append(f"best guess, flagged for review ({who}): {asked}. Set a preference (Address people, People) "
-                     "to decide it for the whole file")
+        if sheet:
+            lines.append(f"best guess, flagged for review (skipped on the sheet): {asked}")
+        else:
+            who = "the simulated user could not answer" if user is not None else "a file is translated without asking"
+            lines.append(f"best guess, flagged for review ({who}): {asked}. Set a preference (Address people, "
+                         "People) to decide it for the whole file")
     terms = [c for t in transcripts for c in t.checks if c.name == "terms"]
     if terms:
         kept = sum(c.status == "pass" for c in terms)

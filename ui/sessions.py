@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 
 from assistant.dialogue import Dialogue
 from assistant.glossary import Glossary
+from assistant.profile import Profile
+from assistant.sheet import Sheet
 from assistant.transcript import Transcript
 
 from .glossaries import GlossaryUpload
@@ -24,11 +26,21 @@ SESSION_IDLE_S = 3600.0
 
 
 @dataclass
+class FileSheet:
+    """The question sheet of the file last uploaded, and the upload it was read from: a translation of
+    another file, or into another language, cannot use its answers."""
+
+    upload: str
+    sheet: Sheet
+
+
+@dataclass
 class Session:
     """The dialogue waiting for the person's answer, the transcript last shown, and ``run``: the
     number of the newest request. Stop, Clear and a new text bump it, so a superseded request
     (still finishing a model call in its thread) sees that it is stale and writes nothing.
-    ``glossary`` is a preference: Stop and Clear keep it, only clearing the upload removes it."""
+    ``glossary`` is a preference: Stop and Clear keep it, only clearing the upload removes it; so are the
+    uploaded project ``profile`` and the ``file_sheet``."""
 
     dialogue: Dialogue | None = None
     last: Transcript | None = None
@@ -36,6 +48,8 @@ class Session:
     run: int = 0
     activity: tuple[str, float] | None = None
     glossary: GlossaryUpload | None = None
+    profile: Profile | None = None
+    file_sheet: FileSheet | None = None
     touched: float = 0.0
     lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 

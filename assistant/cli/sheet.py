@@ -65,16 +65,12 @@ def _sheet_flags(args: argparse.Namespace) -> list[str]:
 def answer_sheet(assistant, args: argparse.Namespace, segments: list[str]):
     """Build the sheet, answer it (files, then the terminal), keep new answers in the profile; the memory and
     the user that apply the answers, or None where ``--plan`` printed the sheet instead."""
-    from tqdm import tqdm
-
     from ..profile import Profile, save_profile
-    from ..sheet import build_sheet
+    from ..sheet import prepared_sheet
     from .terminal import ask_sheet_on_terminal
 
-    with tqdm(total=len(segments), desc="reading for questions", unit="segment", disable=args.json) as bar:
-        sheet = build_sheet(assistant.steps, segments, args.to, on_segment=lambda _: bar.update())
     known = (args.project or Profile()).updated_with(args.answers or Profile())
-    sheet.apply_profile(known)
+    sheet = prepared_sheet(assistant.steps, segments, args.to, known, progress=not args.json)
     if args.plan:
         print(render_sheet(sheet, args.plan))
         return None

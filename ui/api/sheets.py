@@ -25,7 +25,7 @@ from assistant.errors import InputError
 from assistant.explain import decisions_note
 from assistant.inputs import validate_source
 from assistant.profile import MAX_PROFILE_BYTES, Profile, parse_profile
-from assistant.sheet import Sheet, SheetQuestion, build_sheet
+from assistant.sheet import Sheet, SheetQuestion, prepared_sheet
 
 from . import ApiError
 from .auth import Account
@@ -116,17 +116,14 @@ def read_sheet(service: TranslationService, account: Account, sources: list[str]
                profile: Profile) -> Sheet:
     """Every text read for questions, billed as text; the profile's answers filled in."""
     with service.at_the_model(account, sum(len(source) for source in sources)):
-        sheet = build_sheet(service.assistant.steps, sources, target_lang)
-    sheet.apply_profile(profile)
-    return sheet
+        return prepared_sheet(service.assistant.steps, sources, target_lang, profile)
 
 
 def translate_sheet(service: TranslationService, account: Account, session: SheetSession,
                     answers: dict[str, str | None]) -> list[dict]:
     """The texts translated with the answers (billed their characters), each with its note."""
     sheet = session.sheet
-    for question_id, answer in answers.items():
-        sheet.answer(question_id, answer, "profile" if sheet.question(question_id).answered_by == "profile" else "human")
+    sheet.answer_all(answers)
     translator = DocumentTranslator(service.assistant, sheet.target_lang, service.chain_options())
     characters = sum(len(answer or "") for answer in answers.values())
     with service.at_the_model(account, characters):
