@@ -102,8 +102,7 @@ def test_browser_flow(app_url, measure):
         chat, status = page.locator("#chat"), page.locator("#status")
 
         # The question names its word, highlighted in the source; the buttons say what they mean.
-        send(page, BROWSER_SOURCE)
-        expect(status).to_contain_text("Looking for ambiguities…")
+        send(page, BROWSER_SOURCE)  # the register is asked at once: no model call, no status to wait on
         formal = page.get_by_role("button", name="formal — « vous »", exact=True)
         expect(formal).to_be_visible(timeout=slow)
         expect(page.locator("#question-source")).to_contain_text("you")

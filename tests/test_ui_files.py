@@ -142,7 +142,7 @@ def test_the_real_model_translates_a_po_file_with_a_glossary_through_the_page(em
           '#, python-format\nmsgid "Hello %s, welcome back!"\nmsgstr ""\n\n'
           '#, python-brace-format\nmsgid "Open the {name} report."\nmsgstr ""\n')
     assistant = Assistant.for_model(embedded_model, ModelSpec.parse(embedded_spec))
-    files = FileHandlers(ChatHandlers({"generalist": assistant}))
+    files = FileHandlers(ChatHandlers(assistant))
     session, kept, _ = files.set_glossary(uploaded(tmp_path, "terms.csv", "report,rapport\n"), None)
     assert kept
     started = time.monotonic()
