@@ -187,10 +187,9 @@ def _announced(rounds: Generator[str, None, Any]) -> Generator[Step, None, Any]:
 
 def open_questions(steps: ModelSteps, source: str, target_lang: str, fixed: list[Candidate]) -> list[Turn]:
     """The table's question for each of the ``fixed``-option candidates that the text leaves open, as one
-    decide call reads them. Two kinds are asked without it: the people a pronoun may refer to where the
-    parse cannot tell which (which one it is goes to the person: a model's wrong reading would settle
-    the open one), and the types the pre-pass is sure of (not ``decided`` in the table)."""
-    sure = [c for c in fixed if c.pronouns or not get_type(c.ambiguity).decided]
+    decide call reads them (told which pronoun may refer to whom, where the parse cannot tell); the
+    types the pre-pass is sure of (not ``decided`` in the table) are asked without it."""
+    sure = [c for c in fixed if not get_type(c.ambiguity).decided]
     return [*steps.decide(source, target_lang, [c for c in fixed if c not in sure]),
             *(steps.fixed_turn(c, target_lang) for c in sure)]
 
