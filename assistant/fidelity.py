@@ -154,26 +154,41 @@ def _windows(pieces: list[Piece]) -> list[str]:
     return texts + [f"{a} {b}" for a, b in zip(texts, texts[1:])]
 
 
-def _by_encoder(sources: list[Piece], outputs: list[Piece], prompt_lines: list[str]) -> Fidelity:
+@dataclass(frozen=True)
+class Closeness:
+    """The encoder's best cosine similarities: of each output piece to a source piece or pair of
+    neighbours (``to_source``) and to a prompt line (``to_prompt``, -1 without prompt lines), and of
+    each source piece to an output piece or pair (``covered``)."""
+
+    to_source: list[float]
+    to_prompt: list[float]
+    covered: list[float]
+
+
+def closeness(sources: list[Piece], outputs: list[Piece], prompt_lines: list[str]) -> Closeness:
     encode = load_encoder(ENCODER)
     source_windows, output_windows = _windows(sources), _windows(outputs)
     vectors = encode([*source_windows, *output_windows, *prompt_lines])
     src = vectors[:len(source_windows)]
     out = vectors[len(source_windows):len(source_windows) + len(output_windows)]
     prompt = vectors[len(source_windows) + len(output_windows):]
-    to_source = (out[:len(outputs)] @ src.T).max(axis=1)
-    to_prompt = (out[:len(outputs)] @ prompt.T).max(axis=1) if len(prompt_lines) else [-1.0] * len(outputs)
-    echoes = {i for i, (s, e) in enumerate(zip(to_source, to_prompt)) if e >= ECHO_MIN and e > s}
+    return Closeness(
+        to_source=list((out[:len(outputs)] @ src.T).max(axis=1)),
+        to_prompt=list((out[:len(outputs)] @ prompt.T).max(axis=1)) if prompt_lines else [-1.0] * len(outputs),
+        covered=list((src[:len(sources)] @ out.T).max(axis=1)))
+
+
+def _by_encoder(sources: list[Piece], outputs: list[Piece], prompt_lines: list[str]) -> Fidelity:
+    near = closeness(sources, outputs, prompt_lines)
+    echoes = {i for i, (s, e) in enumerate(zip(near.to_source, near.to_prompt)) if e >= ECHO_MIN and e > s}
     # Beyond the source's count, the sentences least like any of the source's are added if they read as none
     # of it: never more than the surplus, and only beside a translation (a reply that translates nothing,
     # an answer or English, is the language check's to catch).
-    translates = max(to_source) >= NO_COUNTERPART_MAX
-    surplus = sorted((i for i in range(len(outputs)) if i not in echoes), key=lambda i: to_source[i])[
-        :max(len(outputs) - len(sources) - len(echoes), 0) if translates else 0]
-    unmatched = {i for i in surplus if to_source[i] < NO_COUNTERPART_MAX and _counted(outputs[i])}
+    surplus = len(outputs) - len(sources) - len(echoes) if max(near.to_source) >= NO_COUNTERPART_MAX else 0
+    least_like_source = sorted(set(range(len(outputs))) - echoes, key=lambda i: near.to_source[i])[:max(surplus, 0)]
+    unmatched = {i for i in least_like_source if near.to_source[i] < NO_COUNTERPART_MAX and _counted(outputs[i])}
     added = tuple(p for i, p in enumerate(outputs) if i in echoes | unmatched)
-    covered = (src[:len(sources)] @ out.T).max(axis=1)
-    omitted = tuple(p for p, c in zip(sources, covered) if c < NO_COUNTERPART_MAX and _counted(p))
+    omitted = tuple(p for p, c in zip(sources, near.covered) if c < NO_COUNTERPART_MAX and _counted(p))
     return Fidelity(added, omitted, "encoder")
 
 

@@ -41,7 +41,7 @@ sys.path.insert(0, str(ROOT))
 
 from assistant.ambiguity import AmbiguityType, ambiguity_types, get_type  # noqa: E402
 from assistant.checks import read_formality, without_markup  # noqa: E402
-from assistant.fidelity import (ECHO_MIN, ENCODER, NO_COUNTERPART_MAX, compare, source_pieces,  # noqa: E402
+from assistant.fidelity import (ECHO_MIN, NO_COUNTERPART_MAX, closeness, compare, source_pieces,  # noqa: E402
                                 translation_pieces, without_pieces)
 from assistant.steps import clarifications  # noqa: E402
 from assistant.transcript import Transcript, Turn  # noqa: E402
@@ -132,20 +132,16 @@ def measure(data: Path, every: int, use_encoder: bool) -> tuple[list[str], list[
     return rows, misses
 
 
-def unmatched(source: str, translation: str, lang: str, prompt_lines: list[str], encode) -> tuple[list[str], list[str]]:
-    """(sentences matching no source sentence, sentences restating a prompt line) of ``translation``."""
-    sources = [p.text for p in source_pieces(source) if without_markup(p.text)]
-    outputs = [p.text for p in translation_pieces(translation, lang) if without_markup(p.text)]
+def unmatched(source: str, translation: str, lang: str, prompt_lines: list[str]) -> tuple[list[str], list[str]]:
+    """(sentences matching no source sentence, sentences restating a prompt line) of ``translation``:
+    the check's own similarities, read without its condition on the count of sentences."""
+    sources = [p for p in source_pieces(source) if without_markup(p.text)]
+    outputs = [p for p in translation_pieces(translation, lang) if without_markup(p.text)]
     if not sources or not outputs:
         return [], []
-    windows = sources + [f"{a} {b}" for a, b in zip(sources, sources[1:])]
-    vectors = encode([*windows, *outputs, *prompt_lines])
-    src, out, prompt = vectors[:len(windows)], vectors[len(windows):len(windows) + len(outputs)], vectors[
-        len(windows) + len(outputs):]
-    to_source = (out @ src.T).max(axis=1)
-    to_prompt = (out @ prompt.T).max(axis=1) if prompt_lines else [-1.0] * len(outputs)
-    return ([o for o, s in zip(outputs, to_source) if s < NO_COUNTERPART_MAX],
-            [o for o, s, e in zip(outputs, to_source, to_prompt) if e >= ECHO_MIN and e > s])
+    near = closeness(sources, outputs, prompt_lines)
+    return ([o.text for o, s in zip(outputs, near.to_source) if s < NO_COUNTERPART_MAX],
+            [o.text for o, s, e in zip(outputs, near.to_source, near.to_prompt) if e >= ECHO_MIN and e > s])
 
 
 def model_run(data: Path, every: int, model_path: str, limit: int) -> str:
@@ -153,13 +149,11 @@ def model_run(data: Path, every: int, model_path: str, limit: int) -> str:
     translations add, and whether the delivered ones keep the register answered."""
     from assistant.backends import GenerationConfig, ModelSpec, load_chat_model
     from assistant.chain import Assistant
-    from assistant.context.encoders import load_encoder
     from assistant.usage import total
     from assistant.users import OracleUser
 
     spec = ModelSpec.parse(f"llamacpp:{model_path}")
     assistant = Assistant.for_model(load_chat_model(spec, GenerationConfig(temperature=0.0, seed=0)), spec)
-    encode = load_encoder(ENCODER)
     rows, found = [], []
     totals = {"n": 0, "draft": 0, "draft_echo": 0, "delivered": 0, "delivered_echo": 0}
     for lang in LANGS:
@@ -178,7 +172,7 @@ def model_run(data: Path, every: int, model_path: str, limit: int) -> str:
             counts["n"] += 1
             counts["calls"] += total(t.usage.values()).calls
             for name, text in (("draft", draft), ("delivered", t.translation or "")):
-                extra, echo = unmatched(item.src, text, lang, lines, encode)
+                extra, echo = unmatched(item.src, text, lang, lines)
                 counts[name] += bool(extra)
                 counts[f"{name}_echo"] += bool(echo)
                 found += [f"- {name}, {lang} ({gold}): {s!r} in {text!r} (source {item.src!r})" for s in extra]
