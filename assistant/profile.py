@@ -20,6 +20,7 @@ Sections follow the ambiguity table's families, so a type of a known family is k
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -66,6 +67,12 @@ class Profile:
         """A profile with this one's answers and ``other``'s, ``other`` winning where both answer."""
         return Profile({section: {**entries, **other.answers[section]} for section, entries in self.answers.items()},
                        other.glossary or self.glossary)
+
+    def without(self, entries: Iterable[tuple[str, str]]) -> "Profile":
+        """A copy without the answers kept under ``entries`` (family, key): answers a person set aside."""
+        dropped = {(sections().get(family), key) for family, key in entries}
+        return Profile({section: {key: answer for key, answer in kept.items() if (section, key) not in dropped}
+                        for section, kept in self.answers.items()}, self.glossary)
 
     def entry_count(self) -> int:
         return sum(len(entries) for entries in self.answers.values())

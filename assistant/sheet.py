@@ -112,11 +112,12 @@ class Sheet:
         for question in self.questions:
             if question.answer and question.scope != SCOPES[FOR_TEXT]:
                 memory.remember(question.turn(), question.answer)
-        return with_profile(memory, profile, self.target_lang) if profile else memory
+        return with_profile(memory, self.without_skipped(profile), self.target_lang) if profile else memory
 
     def user(self, profile: Profile | None = None) -> "SheetUser":
         """Who answers, in the translation, the questions asked afresh in every text: the sheet, then the profile."""
-        known = {(family, text): answer for family, text, answer in _profile_texts(profile)} if profile else {}
+        known = {(family, text): answer for family, text, answer in _profile_texts(self.without_skipped(profile))} \
+            if profile else {}
         return SheetUser(known | {(get_type(q.ambiguity).family, q.key): q.answer
                                   for q in self.questions if q.answer and q.scope == SCOPES[FOR_TEXT]})
 
@@ -126,6 +127,11 @@ class Sheet:
             known = profile.get(get_type(question.ambiguity).family, self._profile_key(question))
             if known:
                 question.answer, question.answered_by = known, "profile"
+
+    def without_skipped(self, profile: Profile) -> Profile:
+        """``profile`` less its answers to the questions left open on this sheet: a person who skips a question
+        the profile answered wants the model's flagged guess for this document, not the project's answer."""
+        return profile.without((get_type(q.ambiguity).family, self._profile_key(q)) for q in self.open_questions())
 
     def record_in(self, profile: Profile) -> int:
         """Add the sheet's new answers to ``profile``; how many were added."""

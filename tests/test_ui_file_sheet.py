@@ -115,3 +115,29 @@ def test_no_sheet_is_read_where_nobody_answers_on_the_page(fake, tmp_path):
     assert files.read_sheet(upload, ChatOptions(simulate=True), "s").sheet is None
     assert files.read_sheet(upload, ChatOptions(chain=ChainOptions(method="no-extra")), "s").sheet is None
     assert fake.steps() == []
+
+
+@pytest.mark.parametrize(("profile", "register"), [("people:\n  user: a man\n", None), ("", "informal")])
+def test_a_question_skipped_on_the_sheet_is_guessed_though_the_profile_or_a_preference_answered_it(
+        fake, tmp_path, profile, register):
+    files, upload = page(fake), uploaded(tmp_path, DJANGO)
+    session, _, _, _ = files.set_profile(uploaded(tmp_path, "project.yaml", profile) if profile else None, "s")
+    options = ChatOptions(register=register) if register else ChatOptions()
+    read = files.read_sheet(upload, options, session)
+    skipped = 1 if profile else 0
+    assert read.sheet.questions[skipped].answered_by == "profile"
+    picked = ["formal", "a woman"]
+    picked[skipped] = SKIP
+    result = files.translate_file(upload, options, session, picked)
+    entries = polib.pofile(str(result.out))
+    if profile:
+        entry = entries.find("Specific permissions for this user.")
+        assert entry.tcomment == "intercpt: this user → the model's guess (not answered)" and entry.fuzzy
+    else:
+        entry = entries.find("Your password was changed.")
+        assert entry.tcomment == "intercpt: Your → the model's guess (not answered)" and entry.fuzzy
+    assert "best guess, flagged for review (skipped on the sheet)" in result.summary
+    saved = yaml.safe_load(result.profile.read_text(encoding="utf-8"))
+    # the project's answer is kept as it was uploaded (a skip is for this file), and nothing skipped is added
+    assert saved == ({"register": {"fr": "formal"}, "people": {"user": "a man"}} if profile
+                     else {"people": {"user": "a woman"}})

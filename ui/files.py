@@ -205,8 +205,9 @@ def answered_sheet(session: Session, upload: str, lang: str, picked: Sequence[st
 
 def answers_profile(session: Session, options: ChatOptions, sheet: Sheet) -> Path:
     """The project's answers, the uploaded profile's and the preferences' with the sheet's new ones, as a
-    file to download."""
-    profile = known_answers(session, options)
+    file to download. A question skipped keeps the uploaded profile's answer as it was (the skip holds for
+    this file) and adds no preference's answer (the person set it aside)."""
+    profile = sheet.without_skipped(preferences_profile(options)).updated_with(session.profile or Profile())
     sheet.record_in(profile)
     return profile_download(profile)
 
