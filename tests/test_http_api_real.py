@@ -145,3 +145,22 @@ def test_a_small_po_through_the_cli_asks_once_and_keeps_placeholders(intercpt_cl
         assert kept == (status == "pass") and (kept or "fuzzy" in entry.flags)  # a lost one is flagged
     measure(f"translate --file on a 2-entry .po, 0.5B: {time.perf_counter() - started:.1f} s; placeholders "
             f"{statuses}; asked {asked}")
+
+
+def test_a_stored_profile_answers_the_libretranslate_endpoint_on_the_real_model(server_url, measure):
+    created = httpx.post(f"{server_url}/v1/profiles", timeout=60,
+                         json={"name": "shop", "profile": "register:\n  fr: formal\n"})
+    assert created.status_code == 200, created.text
+    # libretranslatepy 2.1.4 sends no profile_id: the same form request it sends, with one more field.
+    form = parse.urlencode({"q": "Can you send me the report?", "source": "en", "target": "fr",
+                            "profile_id": created.json()["profile_id"]}).encode()
+    started = time.perf_counter()
+    with request.urlopen(request.Request(server_url + "/translate", data=form), timeout=600) as response:
+        body = json.loads(response.read().decode())
+    seconds = time.perf_counter() - started
+    assert body["translatedText"].strip()
+    register = [q for q in body["intercpt"]["questions"] if q["ambiguity"] == "formality"]
+    assert register and all(q["answer"] == "formal" for q in register)  # the profile's answer, nothing asked
+    checked = [c["status"] for c in body["intercpt"]["checks"] if c["name"] == "formality"]
+    measure(f"LibreTranslate endpoint with a stored profile (fr: formal) on the 0.5B model: {seconds:.1f} s; "
+            f"{body['translatedText']!r}; formality check {checked}")

@@ -3,8 +3,12 @@ text translated with the answers; bounded, billed, safe to retry."""
 
 from __future__ import annotations
 
+import json
+from urllib import error, parse, request
+
 import pytest
 
+from tests.browser import serving
 from tests.fakes import StepFake
 from tests.test_http_api import make_client
 
@@ -73,8 +77,6 @@ def test_an_unknown_sheet_is_not_found(client):
 def test_a_stored_profile_answers_deepl_calls_by_id(client):
     import deepl
 
-    from tests.browser import serving
-
     created = client.post("/v1/profiles", json={"name": "shop", "profile": "register:\n  fr: informal\n"}, headers=KEY)
     assert created.status_code == 200, created.text
     profile_id = created.json()["profile_id"]
@@ -94,3 +96,51 @@ def test_a_stored_profile_answers_deepl_calls_by_id(client):
     assert sheet["questions"][0]["answered_by"] == "profile"
     assert client.delete(f"/v1/profiles/{profile_id}", headers=KEY).status_code == 204
     assert client.post("/v1/profiles", json={"name": "bad", "profile": "people: [a"}, headers=KEY).status_code == 400
+
+
+def libre_form(url: str, path: str, **fields) -> tuple[int, dict]:
+    """A form request as libretranslatepy sends one, with intercpt's fields beside LibreTranslate's."""
+    form = parse.urlencode(fields).encode()
+    try:
+        with request.urlopen(request.Request(url + path, data=form), timeout=60) as response:
+            return response.status, json.loads(response.read().decode())
+    except error.HTTPError as refused:
+        return refused.code, json.loads(refused.read().decode())
+
+
+def test_a_stored_profile_answers_libretranslate_calls_by_id(client):
+    created = client.post("/v1/profiles", json={"name": "shop", "profile": "register:\n  fr: informal\n"}, headers=KEY)
+    profile_id = created.json()["profile_id"]
+    with serving(client.app) as url:
+        status, body = libre_form(url, "translate", q="Can you help me?", source="en", target="fr", api_key="k1",
+                                  profile_id=profile_id)
+    assert status == 200 and body["translatedText"] == "Pouvez-vous m'aider ?", body
+    (question,) = body["intercpt"]["questions"]
+    assert (question["ambiguity"], question["answer"]) == ("formality", "informal")
+    prompts = [m[-1].content for step, m, _ in client.fake.calls if step == "translate"]
+    assert prompts and all("informal" in prompt for prompt in prompts) and "decide" not in client.fake.steps()
+
+    response = client.post("/translate_file", data={"target": "fr", "api_key": "k1", "profile_id": profile_id},
+                           files={"file": ("app.txt", b"Can you help me?\n", "text/plain")})
+    assert response.status_code == 200 and response.json()["intercpt"]["questions"] == [], response.text
+    assert "decide" not in client.fake.steps()
+
+
+@pytest.mark.parametrize(("fields", "status", "message"), [
+    ({"profile_id": "nope", "api_key": "k1"}, 404, "no profile 'nope'"),
+    ({"profile_id": "STORED", "api_key": "k2"}, 404, "no profile"),  # another key's profile
+    ({"profile_id": "x" * 65, "api_key": "k1"}, 400, "profile_id: String should have at most 64 characters"),
+])
+def test_a_libretranslate_call_naming_no_profile_of_its_key_gets_an_error_in_libretranslates_words(
+        tmp_path, fields, status, message):
+    keys = tmp_path / "keys"
+    keys.write_text("k1\nk2\n")
+    client = make_client(StepFake(translate=["Pouvez-vous m'aider ?"], detect=['{"ambiguous": false}'], calls=[]),
+                         api_keys=keys)
+    stored = client.post("/v1/profiles", json={"name": "shop", "profile": "register:\n  fr: informal\n"},
+                         headers=KEY).json()["profile_id"]
+    fields = {**fields, "profile_id": stored if fields["profile_id"] == "STORED" else fields["profile_id"]}
+    with serving(client.app) as url:
+        got, body = libre_form(url, "translate", q="Can you help me?", target="fr", **fields)
+    assert got == status and list(body) == ["error"] and message in body["error"], body
+    assert "translate" not in client.fake.steps()

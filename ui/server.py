@@ -120,8 +120,8 @@ def build_app(assistant: Assistant, model_spec: str, settings: ServerSettings | 
         "intercpt's questions' answers in advance (formality) or leave them to its best guess, and say which "
         "questions there were; /v1/clarify asks them."))
     glossaries, profiles = GlossaryStore(), ProfileStore()
-    for api in (deepl.router(service, glossaries, profiles), libre.router(service), clarify.router(service, glossaries),
-                sheets.router(service, profiles)):
+    for api in (deepl.router(service, glossaries, profiles), libre.router(service, profiles),
+                clarify.router(service, glossaries), sheets.router(service, profiles)):
         app.include_router(api)
     app.add_exception_handler(ApiError, _api_error)
     app.add_exception_handler(RequestValidationError, _validation_error)

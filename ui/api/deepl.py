@@ -94,10 +94,10 @@ def router(service: TranslationService, glossaries: GlossaryStore, profiles: Pro
             if stored.target_lang != lang:
                 raise ApiError(400, f"the glossary translates into {stored.target_lang.upper()}, not {lang.upper()}")
             glossary = stored.glossary
-        profile = profiles.get(who.key, body.profile_id).profile if body.profile_id else None
         transcripts = await run_in_threadpool(service.translate, who, body.text, lang, formality=body.formality,
                                               context=body.context, glossary=glossary,
-                                              max_questions=body.max_questions, profile=profile)
+                                              max_questions=body.max_questions,
+                                              profile=profiles.named(who.key, body.profile_id))
         return {"translations": [{"detected_source_language": "EN", "text": t.translation or "",
                                   "billed_characters": billable(text, body.context), "intercpt": extension(t)}
                                  for text, t in zip(body.text, transcripts)]}

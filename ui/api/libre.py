@@ -2,7 +2,8 @@
 
 ``alternatives`` first returns the translations under the options of a question left open
 (formal and informal "you", a feminine and a masculine reading), which is what a
-LibreTranslate client shows as other ways to say it. ``format=html`` keeps tags as they are.
+LibreTranslate client shows as other ways to say it. ``format=html`` keeps tags as they are. ``profile_id`` names a project profile stored through ``/v1/profiles``
+under the same key, as DeepL's endpoint takes it: its answers are applied without asking.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from .auth import client_address
 from .bodies import documented, parse, read_body, strict_form
 from .deepl import LANGUAGE_NAMES
 from .service import TranslationService, extension
+from .stored_profiles import ProfileStore
 
 CHUNK = 1024 * 1024
 
@@ -39,6 +41,8 @@ class TranslateRequest(BaseModel):
     formality: str | None = Field(None, description="intercpt: DeepL's formality values, answered in advance")
     context: str | None = Field(None, description="intercpt: background a simulated user reads to answer; "
                                 "billed with each text, at most the server's --max-text-chars")
+    profile_id: str | None = Field(None, max_length=64, description="intercpt: a project profile stored through "
+                                   "/v1/profiles under the same api_key: its answers are applied without asking")
 
     @field_validator("format")
     @classmethod
@@ -57,7 +61,7 @@ def check_languages(source: str, target: str) -> str:
     return lang
 
 
-def router(service: TranslationService) -> APIRouter:
+def router(service: TranslationService, profiles: ProfileStore) -> APIRouter:
     api = APIRouter(tags=["LibreTranslate"])
 
     @api.post("/translate", openapi_extra=documented(TranslateRequest),
@@ -70,7 +74,8 @@ def router(service: TranslationService) -> APIRouter:
         masks = [mask(text) if body.format == "html" else None for text in texts]
         sources = [m.text if m else text for m, text in zip(masks, texts)]
         transcripts = await run_in_threadpool(service.translate, who, sources, lang, formality=body.formality,
-                                              context=body.context, alternatives=body.alternatives > 0)
+                                              context=body.context, alternatives=body.alternatives > 0,
+                                              profile=profiles.named(who.key, body.profile_id))
 
         def shown(translation: str, index: int) -> str:
             return masks[index].restore(translation) if masks[index] else translation
@@ -110,7 +115,8 @@ def router(service: TranslationService) -> APIRouter:
             path = Path(folder) / name
             await store(upload, path, service.limits.max_file_bytes)
             out, record = await run_in_threadpool(service.translate_file, who, path, lang,
-                                                  formality=body.formality, context=body.context)
+                                                  formality=body.formality, context=body.context,
+                                                  profile=profiles.named(who.key, body.profile_id))
         url = request.url_for("download_file", token=out.parent.name, name=out.name)
         return {"translatedFileUrl": str(url), "intercpt": record}
 
@@ -127,6 +133,7 @@ class FileRequest(BaseModel):
     api_key: str | None = None
     formality: str | None = None
     context: str | None = None
+    profile_id: str | None = Field(None, max_length=64)
 
 
 async def store(upload: StarletteUploadFile, path: Path, max_bytes: int) -> None:

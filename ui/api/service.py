@@ -45,14 +45,15 @@ class Limits:
     queue_size: int = 16
 
 
-def given_answers(formality: str | None, target_lang: str) -> PreferenceMemory:
-    """A memory holding the answers a request gives in advance (every later answer is kept too)."""
+def given_answers(formality: str | None, target_lang: str, profile: Profile | None = None) -> PreferenceMemory:
+    """A memory holding the answers a request gives in advance, its formality and then a stored profile's
+    (every later answer is kept too)."""
     memory = PreferenceMemory(every_answer=True)
     answer = FORMALITY_ANSWERS.get(formality or "default")
     for ambiguity_type in preset_types(REGISTER) if answer else ():
         question = ambiguity_type.fixed_question("you", target_lang) or ambiguity_type.label
         memory.remember(Turn(ambiguity_type.name, "you", question, list(ambiguity_type.options(target_lang))), answer)
-    return memory
+    return with_profile(memory, profile, target_lang) if profile is not None else memory
 
 
 def billable(text: str, context: str | None) -> int:
@@ -134,9 +135,7 @@ class TranslationService:
         self.check_texts(texts)
         self.check_length("the context", context)
         options = self.chain_options(max_questions)
-        memory = given_answers(formality, target_lang)
-        if profile is not None:
-            with_profile(memory, profile, target_lang)
+        memory = given_answers(formality, target_lang, profile)
         user = self.user_for(context, target_lang)
         with self.at_the_model(account, sum(billable(text, context) for text in texts)):
             try:
@@ -177,8 +176,10 @@ class TranslationService:
     # --- files ----------------------------------------------------------------------------------------
 
     def translate_file(self, account: Account, path: Path, target_lang: str, *, formality: str | None = None,
-                       context: str | None = None, glossary: Glossary | None = None) -> tuple[Path, dict[str, Any]]:
-        """Translate a stored upload into a file of the same structure; its path and a short record."""
+                       context: str | None = None, glossary: Glossary | None = None,
+                       profile: Profile | None = None) -> tuple[Path, dict[str, Any]]:
+        """Translate a stored upload into a file of the same structure, ``profile``'s answers applied without
+        asking; its path and a short record."""
         from assistant.document import DocumentTranslator
         from assistant.formats import read_document, translate_document
 
@@ -201,7 +202,7 @@ class TranslationService:
             try:
                 report = translate_document(
                     document, out, translator.segment_translator(self.user_for(context, target_lang), transcripts,
-                                                                 given_answers(formality, target_lang)),
+                                                                 given_answers(formality, target_lang, profile)),
                     target_lang=target_lang, progress=False)
             except InputError as err:
                 raise ApiError(400, str(err)) from None

@@ -171,7 +171,8 @@ def router(service: TranslationService, profiles: ProfileStore) -> APIRouter:
         return session.state(sheet_id)
 
     @api.post("/profiles", openapi_extra=documented(ProfileRequest),
-              summary="Store a project profile; its profile_id applies its answers on /v2/translate and /v1/sheet")
+              summary="Store a project profile; its profile_id applies its answers on /v2/translate, "
+              "LibreTranslate's /translate and /translate_file, and /v1/sheet")
     async def create_profile(request: Request) -> dict:
         _, who = caller(service, request)
         body = await read_body(request, ProfileRequest)

@@ -61,6 +61,11 @@ class ProfileStore:
             raise ApiError(404, f"no profile {profile_id[:64]!r}")
         return found
 
+    def named(self, key: str | None, profile_id: str | None) -> Profile | None:
+        """The answers of the profile a translation request names, if it names one (404 for none of that id,
+        in the error format of the API asked)."""
+        return self.get(key, profile_id).profile if profile_id else None
+
     def all(self, key: str | None) -> list[StoredProfile]:
         return list(self._by_key.get(key, {}).values())
 
