@@ -17,7 +17,7 @@ from .detection import Candidate, candidates_in, parse, settled_by_text
 from .parsing import clean_translation
 from .repair import repairing, verify_and_repair
 from .steps import ModelSteps
-from .transcript import Alternative, Settled, Transcript, Turn
+from .transcript import IN_ADVANCE, Alternative, Settled, Transcript, Turn
 from .users import User
 
 _LASTING = re.compile(r"\b(?:always|from now on|every time|for the rest)\b", re.IGNORECASE)
@@ -75,9 +75,9 @@ class Dialogue:
         with t.timed("detect"):
             if self._queue is None:
                 self._queue = self._plan()
-            while self._queue and sum(turn.answered_by != "preference" for turn in t.turns) < self.max_questions:
+            while self._queue and sum(turn.answered_by not in IN_ADVANCE for turn in t.turns) < self.max_questions:
                 item = self._queue.pop(0)
-                if isinstance(item, Turn) and item.answered_by == "preference":
+                if isinstance(item, Turn) and item.answered_by in IN_ADVANCE:
                     t.turns.append(item)  # answered before: applied without asking again
                     continue
                 context = t.bounded_context.text if t.bounded_context else None
@@ -204,8 +204,9 @@ class PreferenceMemory:
     ("it" is asked afresh, since it stands for different things in different places).
     """
 
-    def __init__(self, every_answer: bool = False) -> None:
+    def __init__(self, every_answer: bool = False, answered_by: str = "preference") -> None:
         self.every_answer = every_answer
+        self.answered_by = answered_by  # who the transcript says answered: "profile" for a project profile's
         self.answered: dict[tuple[str, str], Turn] = {}
 
     def remember(self, turn: Turn, answer: str) -> None:
@@ -214,10 +215,10 @@ class PreferenceMemory:
             self.answered[key] = replace(turn, answer=answer)
 
     def recall(self, candidate: Candidate) -> Turn | None:
-        """The remembered answer for ``candidate`` as a turn answered by "preference", or None."""
+        """The remembered answer for ``candidate`` as a turn answered by the memory's ``answered_by``, or None."""
         key = self._key(candidate.ambiguity, candidate.span)
         known = self.answered.get(key) if key is not None else None
-        return replace(known, span=candidate.span, answered_by="preference") if known else None
+        return replace(known, span=candidate.span, answered_by=self.answered_by) if known else None
 
     def _key(self, ambiguity: str, span: str) -> tuple[str, str] | None:
         """Under which key an answer is kept: per type and word, or per type (the type's ``remember``)."""

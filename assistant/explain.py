@@ -16,7 +16,7 @@ from .usage import total
 # Who gave an answer (``Turn.answered_by``; ``none`` gives none), in the account's words.
 WHO = {"human": "you said", "preference": "you said earlier", "setting": "your setting said",
        "picked": "the card you picked said", "simulated": "the simulated user said", "oracle": "the gold label says",
-       "assumed": "assumed said"}
+       "assumed": "assumed said", "profile": "the project profile says"}
 MARKS = {"pass": "✓", "fail": "⚠", "unchecked": "?"}
 CUT = "✂"  # a sentence the fidelity check removed: done, not verified
 MAX_QUOTED = 3
@@ -55,7 +55,7 @@ def explain(transcript: Transcript, *, brief: bool = False) -> list[str]:
 
 # Who gave an answer, as a reviewer of a translated file reads it in the unit's notes.
 NOTE_WHO = {"human": "answered", "preference": "answered for the whole file", "simulated": "the simulated user's answer",
-            "oracle": "the gold label"}
+            "oracle": "the gold label", "profile": "the project profile"}
 
 
 def decisions_note(transcript: Transcript) -> str | None:

@@ -18,6 +18,7 @@ from .usage import StepUsage
 SCHEMA_VERSION = 7
 UNTIMED_STEP = "other"  # where a model call made outside every timed step is counted
 ANSWERERS = ("human", "simulated", "oracle", "preference", "setting", "profile", "picked", "assumed", "none")
+IN_ADVANCE = ("preference", "profile")  # answers a memory held before the text: applied without asking
 _ANSWERERS_BEFORE_7 = {"your setting": "setting", "the card you picked": "picked"}
 
 

@@ -50,6 +50,10 @@ class EvalConfig:
     glossary: str | None = field(default=None, metadata={
         "help": "term translations every item keeps (given to the translator and checked, as translate --glossary "
                 "does): a CSV or TSV file (source,target per line) or TBX", "metavar": "FILE", "identity": True})
+    profile: str | None = field(default=None, metadata={
+        "help": "a project profile (YAML, as translate --profile reads it): its register, people and senses answer "
+                "intercpt's questions before the user is asked, recorded as answered by \"profile\"",
+        "metavar": "FILE", "identity": True})
     chain: ChainOptions = field(default_factory=ChainOptions, metadata={"identity": True, "exclude": ("method",)})
     concurrency: int = field(default=1, metadata={
         "help": "items in flight at once; a vLLM server batches them", "metavar": "K", "min": 1, "max": 256,

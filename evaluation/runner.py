@@ -24,9 +24,11 @@ from typing import Any, Callable
 from tqdm import tqdm
 
 from assistant.backends import ModelSpec, load_chat_model
-from assistant.chain import Assistant, User
+from assistant.chain import Assistant, PreferenceMemory, User
 from assistant.errors import BackendError, InputError, IntercptError, OutageError
 from assistant.glossary import Glossary
+from assistant.profile import PER_LANGUAGE, Profile, load_profile
+from assistant.sheet import with_profile
 
 from .config import NO_USER, ORACLE, EvalConfig
 from .data import Item, LoadReport
@@ -67,6 +69,7 @@ class Evaluation:
         self.items = select_items(items, config.limit, config.seed)
         self.units = _units(self.items, config)
         self._glossaries = _glossaries(config.glossary, self.items)
+        self._profile = _profile(config.profile, self.items)
         self._translator = ModelSpec.parse(config.translator)
         self._user_spec = ModelSpec.parse(config.user) if config.user not in (NO_USER, ORACLE) else None
         self._lock = FolderLock(config.out)
@@ -222,6 +225,13 @@ class Evaluation:
         answerer = self._user_assistant if kind == "simulated" else self._assistant
         return answerer.user(kind, item.lang, context=item.context, gold=item.attributes)
 
+    def _answered_in_advance(self, item: Item) -> PreferenceMemory | None:
+        """The ``--profile``'s answers for the item's language, a memory of the item's own (answers do not
+        carry from one item to the next)."""
+        if self._profile is None:
+            return None
+        return with_profile(PreferenceMemory(every_answer=True, answered_by="profile"), self._profile, item.lang)
+
     def _run_unit(self, method: str, item: Item) -> Record:
         """The item's record; whatever fails on the item's account (not the server's) is its recorded error,
         and a garbage reply is recorded as such (the report counts it, the next start runs it again)."""
@@ -232,6 +242,7 @@ class Evaluation:
             user = self._user_for(item) if method == "intercpt" else None
             transcript = self._assistant.run(item.src, item.lang, replace(self.config.chain, method=method),
                                              context=item.context or None, user=user,
+                                             preferences=self._answered_in_advance(item) if user else None,
                                              glossary=self._glossaries.get(item.lang),
                                              alternatives=method == "intercpt" and reads_alternatives(item.ambiguity))
         except Exception as err:  # noqa: BLE001 - an item's failure is data; only the server's stops the run
@@ -311,6 +322,19 @@ def _glossaries(path: str | None, items: list[Item]) -> dict[str, Glossary]:
             raise InputError(f"{err}; the items are in {', '.join(langs)}: keep to the glossary's language "
                              "with --langs") from None
     return glossaries
+
+
+def _profile(path: str | None, items: list[Item]) -> Profile | None:
+    """The ``--profile`` file, read and checked as ``translate --profile`` reads one (size, UTF-8, sections,
+    bounds) before any model loads; a register for none of the items' languages fails the run here."""
+    if path is None:
+        return None
+    profile = load_profile(path)
+    registers, langs = profile.answers[PER_LANGUAGE], sorted({item.lang for item in items})
+    if registers and not registers.keys() & set(langs):
+        raise InputError(f"{path}: its register is for {', '.join(sorted(registers))}; the items are in "
+                         f"{', '.join(langs)}: keep to the profile's languages with --langs")
+    return profile
 
 
 def _reason(err: BaseException) -> str:

@@ -231,3 +231,38 @@ def test_alternatives_are_computed_only_for_a_type_whose_metrics_read_them(tmp_p
     assert requested == {"you": False, "bank": True}  # hit@3 and chrF@3 read them; the formality metrics do not
     you = next(r for r in lines(tmp_path / "run" / "items.jsonl") if r["item"]["id"] == "you")
     assert you["transcript"]["turns"][0]["answered_by"] == "none" and you["transcript"]["alternatives"] == []
+
+
+def test_a_profile_answers_before_the_oracle_and_its_answers_are_recorded_as_the_profiles(tmp_path):
+    profile = tmp_path / "project.yaml"
+    profile.write_text("register:\n  fr: informal\npeople:\n  Blair: a man\n", encoding="utf-8")
+    load, fake = fake_loader()
+    evaluate(config(tmp_path, profile=str(profile), methods=("intercpt",)), progress=False, load_model=load)
+    records = {r["item"]["id"]: r for r in lines(tmp_path / "run" / "items.jsonl")}
+    answers = {key: [(t["span"], t["answer"], t["answered_by"]) for t in r["transcript"]["turns"]]
+               for key, r in records.items()}
+    assert answers["formal-1"] == [("you", "informal", "profile")]  # the profile's, over the gold label's
+    assert answers["name-1"] == [("Blair", "a man", "profile")]
+    assert [who for _, _, who in answers["it-1"]] == ["oracle"]  # what the profile does not answer is asked
+    assert records["formal-1"]["scores"]["questions"] == 0 and records["it-1"]["scores"]["questions"] == 1
+    assert json.loads((tmp_path / "run" / "run.json").read_text())["config"]["profile"] == str(profile)
+    with pytest.raises(InputError, match="profile"):  # a resume without the profile is refused
+        Evaluation(config(tmp_path, methods=("intercpt",)), load)
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("voice: formal\n", "unknown section 'voice'"),
+    ("people:\n  alex: " + "x" * 400 + "\n", "at most 300"),
+    ("register:\n  ja: formal\n", r"its register is for ja; the items are in de, es, fr: .*--langs"),
+])
+def test_a_bad_profile_fails_the_run_before_any_model_loads(tmp_path, text, message):
+    profile = tmp_path / "project.yaml"
+    profile.write_text(text, encoding="utf-8")
+
+    def no_load(spec):
+        raise AssertionError("a model was loaded before the profile was checked")
+
+    with pytest.raises(InputError, match=message):
+        Evaluation(config(tmp_path, profile=str(profile)), no_load)
+    with pytest.raises(InputError, match="no such profile file"):
+        Evaluation(config(tmp_path, profile=str(tmp_path / "missing.yaml")), no_load)

@@ -25,7 +25,7 @@ import numpy as np
 
 from assistant import __version__
 from assistant.ambiguity import family_of
-from assistant.transcript import Turn
+from assistant.transcript import IN_ADVANCE, Turn
 
 from ..data import NO_AMBIGUITY, Item
 from ..records import Output
@@ -100,7 +100,8 @@ def concerns_gold(turn: Turn, item: Item, gold: set[str] | None = None) -> bool:
 
 
 def _turns(output: Output) -> list[Turn]:
-    return output.transcript.turns if output.transcript else []
+    """The questions put to the answerer: not those a project profile (``--profile``) answered in advance."""
+    return [t for t in output.transcript.turns if t.answered_by not in IN_ADVANCE] if output.transcript else []
 
 
 class AskingMetric(SegmentMetric):
