@@ -21,7 +21,7 @@ from .errors import InputError
 from .explain import decisions_note
 from .glossary import Glossary
 from .inputs import validate_source
-from .transcript import Transcript, Turn
+from .transcript import IN_ADVANCE, Transcript, Turn
 from .users import NoUser, User
 
 MAX_DOCUMENT_CHARS = MAX_CONTEXT_CHARS
@@ -66,7 +66,7 @@ class DocumentTranslation:
 
     def asked(self) -> list[Turn]:
         """The questions actually put to the user (remembered answers excluded)."""
-        return [turn for t in self.paragraphs for turn in t.turns if turn.answered_by != "preference"]
+        return [turn for t in self.paragraphs for turn in t.turns if turn.answered_by not in IN_ADVANCE]
 
     def to_dict(self) -> dict[str, Any]:
         return {"target_lang": self.target_lang, "translation": self.translation,
