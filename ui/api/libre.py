@@ -2,8 +2,9 @@
 
 ``alternatives`` first returns the translations under the options of a question left open
 (formal and informal "you", a feminine and a masculine reading), which is what a
-LibreTranslate client shows as other ways to say it. ``format=html`` keeps tags as they are. ``profile_id`` names a project profile stored through ``/v1/profiles``
-under the same key, as DeepL's endpoint takes it: its answers are applied without asking.
+LibreTranslate client shows as other ways to say it. ``format=html`` keeps tags as they are.
+``profile_id`` names a project profile stored through ``/v1/profiles`` under the same key, as DeepL's
+endpoint takes it: its answers are applied without asking.
 """
 
 from __future__ import annotations
@@ -111,12 +112,12 @@ def router(service: TranslationService, profiles: ProfileStore) -> APIRouter:
         name = Path(upload.filename).name
         if Path(name).suffix.lower() not in FORMATS:
             raise ApiError(400, f"{name}: unsupported file type; use one of {', '.join(FORMATS)}")
+        profile = profiles.named(who.key, body.profile_id)
         with tempfile.TemporaryDirectory(prefix="intercpt-upload-") as folder:
             path = Path(folder) / name
             await store(upload, path, service.limits.max_file_bytes)
             out, record = await run_in_threadpool(service.translate_file, who, path, lang,
-                                                  formality=body.formality, context=body.context,
-                                                  profile=profiles.named(who.key, body.profile_id))
+                                                  formality=body.formality, context=body.context, profile=profile)
         url = request.url_for("download_file", token=out.parent.name, name=out.name)
         return {"translatedFileUrl": str(url), "intercpt": record}
 
