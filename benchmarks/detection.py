@@ -74,7 +74,7 @@ def cocoa(data: Path, lang: str, every: int, rows: list[str]) -> None:
     rows.append(f"| CoCoA-MT train {lang} | gender of \"I\"/\"you\" asked where the feminine references differ | "
                 f"{pct(sum(a for n, a in shown if n), sum(n for n, _ in shown))} |")
     accuracy_rows(f"CoCoA-MT train {lang} references",
-                  [(formality_reading(i), i.attributes[get_type(i.type).gold]) for i in items], rows)
+                  [(formality_reading(i), i.attributes[get_type(i.ambiguity).gold]) for i in items], rows)
 
 
 def ambigmt_people(data: Path, rows: list[str]) -> None:

@@ -23,6 +23,8 @@ def labelled(text: str) -> str:
     "practice this confusion does not often arise.",  # for-to infinitive
     "It was so nice chatting with you, enjoy your day!",  # gerund
     "It's been nice chatting with you this morning.",  # gerund after a perfect
+    "I agree, It was nice chatting with you as well.",  # "It" parsed as the gerund's subject
+    "Anyways, it's been good talking, I hope you have a good night!",  # the gerund parsed as a predicate noun
     "It's interesting how different areas have different cars and rules too.",  # wh-clause
     "it has been said that a language is a dialect with an army and navy",  # passive verb of saying
     "Yeah, it's like moving from college except you're under a microscope.",  # comparison with a clause
@@ -33,6 +35,9 @@ def labelled(text: str) -> str:
     "great grandfather, you know what I am saying that's how it is",  # idioms
     "she called it a day and went to bed",
     "the nays have it",
+    "I need to give it a good think",
+    "HDTV looks the same but it's really a whole new ballgame",
+    "it was on the order of a mile",  # a measure
     "the truth is that he didn't want to do it",  # an action
 ])
 def test_it_that_stands_for_nothing_or_a_clause_is_not_asked(text):

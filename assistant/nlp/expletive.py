@@ -43,6 +43,8 @@ def stands_for_a_thing(it: Any, fixed: set[int]) -> bool:
     if it.dep_ not in SUBJECTS:
         return True
     verb = it.head
+    if _fused_gerund(verb, it):
+        return False
     small_clause = verb.pos_ in ("ADJ", "NOUN")  # "I find it hard to believe that …"
     if verb.lemma_ in LINKING or small_clause:
         predicates = [c for c in verb.children if c.dep_ in PREDICATES]
@@ -88,6 +90,20 @@ def _extraposed(clause: Any, it: Any, head: Any, has_predicate: bool) -> bool:
     if nominal and not marks:  # a relative clause on the predicate noun: a cleft only after a definite one
         return _definite(nominal[0])  # ("it is a pity that …" has a conjunction: extraposed)
     return has_predicate or _subordinated(clause)
+
+
+def _fused_gerund(verb: Any, it: Any) -> bool:
+    """"It was nice chatting with you", "it has been great working with you", "it's been good
+    talking": the parser hangs "it" on the gerund (with "be" as its auxiliary) or takes the gerund for
+    a bare predicate noun; either way an adjective of "be" stands between them, and the gerund is the
+    clause "it" stands in for. A gerund with a determiner is a thing ("it was a good meeting")."""
+    def evaluated(gerund: Any) -> bool:
+        return gerund.lower_.endswith("ing") and not any(c.dep_ in ("det", "poss") for c in gerund.children) \
+            and any(c.pos_ == "ADJ" and it.i < c.i < gerund.i for c in gerund.children)
+    gerund = verb.head if verb.dep_ == "aux" else verb  # "It" may hang on the auxiliary "been"
+    if gerund.tag_ == "VBG":
+        return any(c.dep_ == "aux" and c.lemma_ == "be" for c in gerund.children) and evaluated(gerund)
+    return verb.lemma_ == "be" and any(c.dep_ == "attr" and evaluated(c) for c in verb.children)
 
 
 def _nonfinite(clause: Any) -> bool:
