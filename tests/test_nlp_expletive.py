@@ -114,3 +114,16 @@ def test_options_may_name_things_of_the_context():
 def test_options_without_a_noun_name_nothing_and_two_options_for_one_thing_are_one():
     assert named_in_text(["it", "something else", "the movie"], MOVIE) == ["the movie"]
     assert named_in_text(["the movie", "the movie I don't know about"], MOVIE) == ["the movie"]
+
+
+GATE_FOR_TO = ("It is necessary for our social partners themselves to embark on this route and to discover every "
+               "possible way of exploiting this vast area, which also covers other arrangements such as part-time "
+               "working, the calculation of working hours on a yearly basis, flexible retirement, the use of the time "
+               "thus made available for the development of training, and sabbatical leave.")
+
+
+def test_a_for_to_infinitive_parsed_as_a_clause_is_extraposed_unless_it_leaves_a_gap_for_it():
+    """GATE's dev half: the parser takes "for" as the infinitive's conjunction; an infinitive whose
+    object is missing ("ready for us to use") is what "it" is."""
+    assert not it_question(GATE_FOR_TO)
+    assert it_question("It was ready for us to use.")

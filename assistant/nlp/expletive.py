@@ -76,6 +76,8 @@ def _extraposed(clause: Any, it: Any, head: Any, has_predicate: bool) -> bool:
     marks = {c.lower_ for c in clause.children if c.dep_ == "mark"}
     if marks in COMPARISONS:
         return True
+    if marks == {"for"} and _nonfinite(clause):  # "important for the Republic to defend …", parsed as a clause
+        return has_predicate and _complete(clause, besides=SUBJECTS)  # not "ready for us to use": "it" is used
     # "It was so nice chatting with you": the parser may hang the adjective on the gerund, and the
     # gerund anywhere under "be".
     fused = clause.tag_ == "VBG" and any(c.dep_ == "amod" and c.pos_ == "ADJ" for c in clause.lefts)
@@ -111,11 +113,12 @@ def _nonfinite(clause: Any) -> bool:
     return clause.tag_ == "VBG" or any(c.dep_ == "aux" and c.lower_ == "to" for c in clause.children)
 
 
-def _complete(clause: Any) -> bool:
+def _complete(clause: Any, besides: set[str] = frozenset()) -> bool:
     """Whether an infinitive or gerund has its own complement ("to use a yield expression", "chatting
-    with you") rather than a gap that "it" fills ("it was fun to watch", "easy to use")."""
+    with you") rather than a gap that "it" fills ("it was fun to watch", "easy to use"); ``besides``:
+    dependents that do not count (the for-subject of "for us to use")."""
     return clause.lemma_ == "be" or any(
-        c.dep_ in COMPLEMENTS or (c.dep_ == "prep" and any(c.children)) for c in clause.children)
+        c.dep_ in COMPLEMENTS - besides or (c.dep_ == "prep" and any(c.children)) for c in clause.children)
 
 
 def _subordinated(clause: Any) -> bool:
