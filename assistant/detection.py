@@ -102,10 +102,14 @@ def rule(name: str) -> Callable[[Rule], Rule]:
     return register
 
 
+PLACEHOLDER_NOUN = "x"  # repeated to a placeholder token's length: no word of any lexicon
+
+
 def parse(source: str, target_lang: str = "") -> Parsed:
     """The parse of ``source``, offsets kept: ``[pr]`` reads as "they", a file's opaque placeholder
-    tokens as blanks."""
-    text = OPAQUE_TOKEN.sub(lambda m: " " * len(m.group(0)), source.replace(PLACEHOLDER, "they"))
+    token as a noun of its length ("Add another %(name)s" masked as "Add another <x1/>" parses as
+    "Add another xxxxx": "another" is its determiner, not a person)."""
+    text = OPAQUE_TOKEN.sub(lambda m: PLACEHOLDER_NOUN * len(m.group(0)), source.replace(PLACEHOLDER, "they"))
     return Parsed(source, english_pipeline()(text), target_lang)
 
 
@@ -128,6 +132,8 @@ def candidates_in(parsed: Parsed) -> list[Candidate]:
         if ambiguity_type.detect and target_lang in ambiguity_type.languages
         for span, start in RULES[ambiguity_type.detect](parsed, ambiguity_type)
     ]
+    hidden = [range(m.start(), m.end()) for m in OPAQUE_TOKEN.finditer(parsed.source)]
+    found = [c for c in found if not any(c.start < h.stop and h.start < c.start + len(c.span) for h in hidden)]
     unique: dict[tuple[str, str], Candidate] = {}
     for candidate in sorted(found, key=lambda c: c.start):
         unique.setdefault((candidate.ambiguity, candidate.span.lower()), candidate)

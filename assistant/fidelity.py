@@ -36,6 +36,7 @@ ECHO_WORDS_MIN = 0.5
 MIN_ECHO_WORDS = 2
 PREFIX = 5  # "formellement" and "formally", "adresser" and "address": one stem for the fallback
 _WORD = re.compile(r"[^\W\d_]{2,}")
+_CLAUSE_BREAK = re.compile(r"(?<=[,;:])\s+|\s+[-–—]\s+|(?<=[.?!])\s+(?=[¿¡])")
 
 
 @dataclass(frozen=True)
@@ -149,9 +150,11 @@ def _compare(source: str, translation: str, lang: str, prompt_lines: tuple[str, 
 
 
 def _windows(pieces: list[Piece]) -> list[str]:
-    """Each piece, then each two neighbours together (a translator splits or joins sentences)."""
+    """Each piece, then each two neighbours together and each clause of a piece on its own: a
+    translator joins sentences, and splits one at its commas ("I see, you …" → "Je vois. Vous …")."""
     texts = [p.text for p in pieces]
-    return texts + [f"{a} {b}" for a, b in zip(texts, texts[1:])]
+    clauses = [c for t in texts for c in _CLAUSE_BREAK.split(t) if c != t and _WORD.search(c)]
+    return texts + [f"{a} {b}" for a, b in zip(texts, texts[1:])] + clauses
 
 
 @dataclass(frozen=True)

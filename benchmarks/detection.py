@@ -34,7 +34,7 @@ from assistant.detection import find_candidates  # noqa: E402
 from assistant.usage import total  # noqa: E402
 from evaluation.data import LoadReport  # noqa: E402
 from evaluation.loaders import ambigmt  # noqa: E402
-from tests.dev_sets import (address_question, asked_heads, cocoa_gender_shown, cocoa_items,  # noqa: E402
+from tests.dev_sets import (PERSON_LOOKING_THINGS, address_question, asked_heads, cocoa_gender_shown, cocoa_items,  # noqa: E402
                             expletive_it, formality_reading, gate_items, gender_question, gender_reading,
                             it_question, japanese_items, person_looking_things, references_differ,
                             speaker_gender_question, two_people)
@@ -74,7 +74,7 @@ def cocoa(data: Path, lang: str, every: int, rows: list[str]) -> None:
     rows.append(f"| CoCoA-MT train {lang} | gender of \"I\"/\"you\" asked where the feminine references differ | "
                 f"{pct(sum(a for n, a in shown if n), sum(n for n, _ in shown))} |")
     accuracy_rows(f"CoCoA-MT train {lang} references",
-                  [(formality_reading(i), i.attributes[get_type(i.type).gold]) for i in items], rows)
+                  [(formality_reading(i), i.attributes[get_type(i.ambiguity).gold]) for i in items], rows)
 
 
 def ambigmt_people(data: Path, rows: list[str]) -> None:
@@ -115,12 +115,13 @@ def needless(rows: list[str], assistant: Assistant | None) -> None:
 def people_and_things(rows: list[str], assistant: Assistant | None) -> None:
     """Person-looking things and real people asked about, by the pre-pass and, with ``--model``,
     by the chain (the pre-pass, then that model's decide call)."""
-    items = person_looking_things()
-    for reader, asked, _ in readers(assistant, "decide", asked_heads, "gender"):
-        hits = [i["word"].split()[0].lower() in asked(i["text"]) for i in items]
-        for label, name, target in (("thing", "person-looking thing", "≤ 5 %"), ("person", "real person", "≥ 95 %")):
-            rows += split_rows(f"person-looking things (tests/data), {reader}", f"{name} asked ({target})",
-                               [h if i["label"] == label else None for i, h in zip(items, hits)])
+    for file in PERSON_LOOKING_THINGS:
+        items = person_looking_things(file)
+        for reader, asked, _ in readers(assistant, "decide", asked_heads, "gender"):
+            hits = [i["word"].split()[0].lower() in asked(i["text"]) for i in items]
+            for label, name, target in (("thing", "person-looking thing", "≤ 5 %"), ("person", "real person", "≥ 95 %")):
+                rows += split_rows(f"person-looking things (tests/data/{file}), {reader}", f"{name} asked ({target})",
+                                   [h if i["label"] == label else None for i, h in zip(items, hits)])
 
 
 def referent_it(rows: list[str], assistant: Assistant | None) -> None:

@@ -90,8 +90,8 @@ def translate_reminders(model_path: str) -> None:
 def prompt_lines(item, reminder: tuple[AmbiguityType, str]) -> list[str]:
     """The lines the chain puts in the prompt after the answer to the item's question (its gold
     register), plus ``reminder``'s line."""
-    kind = get_type(item.type)
-    turn = Turn(ambiguity=item.type, span="you", question=kind.fixed_question("you", item.lang),
+    kind = get_type(item.ambiguity)
+    turn = Turn(ambiguity=item.ambiguity, span="you", question=kind.fixed_question("you", item.lang),
                 answer=item.attributes[kind.gold], answered_by="oracle")
     lines = clarifications(Transcript(item.src, item.lang, "interactive", "m"), [turn])
     reminded, label = reminder
@@ -162,7 +162,7 @@ def model_run(data: Path, every: int, model_path: str, limit: int) -> str:
         counts = {"n": 0, "draft": 0, "draft_echo": 0, "delivered": 0, "delivered_echo": 0, "agree": 0, "read": 0,
                   "calls": 0}
         for item in items:
-            attribute = get_type(item.type).gold
+            attribute = get_type(item.ambiguity).gold
             gold = item.attributes[attribute]
             dialogue = assistant.start(item.src, lang)
             draft = "".join(step.text for step in dialogue.drive(OracleUser({attribute: gold}))

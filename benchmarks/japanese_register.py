@@ -73,7 +73,7 @@ def validate(items: list) -> list[str]:
         reader.morphology_available = lambda: morphology  # noqa: E731 - read this way for this row
         try:
             for level, register in gold.items():
-                refs = [item.refs[0] for item in items if item.attributes[get_type(item.type).gold] == level]
+                refs = [item.refs[0] for item in items if item.attributes[get_type(item.ambiguity).gold] == level]
                 labels = [reader.japanese_register(ref).label for ref in refs]
                 labels = [reader.POLITE if label == reader.HONORIFIC else label for label in labels]
                 read = [label for label in labels if label is not None]
@@ -97,9 +97,9 @@ def translate(model: str, items: list, out: Path) -> None:
     steps = ModelSteps(load_chat_model(ModelSpec.parse(f"llamacpp:{model}")))
     with out.open("w", encoding="utf-8") as sink:
         for item in items:
-            kind, source = get_type(item.type), item.src
+            kind, source = get_type(item.ambiguity), item.src
             for register, position in ANSWERS.items():
-                turn = Turn(item.type, "you", kind.fixed_question("you", "ja"), list(kind.options("ja")),
+                turn = Turn(item.ambiguity, "you", kind.fixed_question("you", "ja"), list(kind.options("ja")),
                             answer=kind.options("ja")[position], answered_by="oracle")
                 transcript = Transcript(source=source, target_lang="ja", method="intercpt", model=model, turns=[turn])
                 start = time.monotonic()

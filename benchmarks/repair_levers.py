@@ -86,10 +86,10 @@ def main() -> None:
     lines = []
     for lang in args.langs:
         items = [i for i in cocoa_mt.load(args.data, [lang], LoadReport(), split="train")
-                 if i.attributes[get_type(i.type).gold] == INFORMAL and any(
-                     c.ambiguity == i.type for c in find_candidates(i.src, lang))][: args.per_lang]
+                 if i.attributes[get_type(i.ambiguity).gold] == INFORMAL and any(
+                     c.ambiguity == i.ambiguity for c in find_candidates(i.src, lang))][: args.per_lang]
         for item in items:
-            kind = get_type(item.type)
+            kind = get_type(item.ambiguity)
             banned = forbidden_for([(kind.forbidden, INFORMAL)], lang, item.src)
             reminder = kind.reminder(INFORMAL, lang)
             clarified = {"source": item.src, "clarifications": f"Q: {QUESTION} A: informal\n{reminder}"}

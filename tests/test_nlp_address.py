@@ -62,3 +62,16 @@ def test_the_you_of_thank_you_is_never_the_word_asked_about():
     text = "We have several thousand persons of interest on our files, Arkady, but I thank you for the alert."
     [thanked] = address_candidates(text, "es")  # le agradezco / te agradezco
     assert thanked.span == "you" and thanked.start == text.index("you")
+
+
+@pytest.mark.parametrize("text", ["Change my password", "Enable password-based authentication", "Log out"])
+def test_a_command_label_addresses_no_one_in_a_register(text):
+    """Django's admin catalogue: a button's command is worded with the infinitive (Changer mon mot de passe)."""
+    assert address_candidates(text, "fr") == []
+
+
+@pytest.mark.parametrize("text", ["Sign here.", "Suggest the bungalow to this one.",
+                                  "Push your relative to buy this new stove to keep their main room warm"])
+def test_an_imperative_said_as_a_sentence_still_raises_formality(text):
+    [candidate] = address_candidates(text, "fr")
+    assert candidate.dimension == "formality"

@@ -141,6 +141,13 @@ def test_a_hidden_placeholder_is_never_asked_about(msgid):
     assert ModelSteps(fake).ask(text, "fr", Candidate("polysemy", "Stopped", 0)) is None
 
 
+@pytest.mark.parametrize("msgid", ["Add another %(verbose_name)s", "Delete selected %(verbose_name_plural)s",
+                                   "Select %s to change"])
+def test_the_words_around_a_hidden_placeholder_are_read_as_its_determiner_not_as_people(msgid):
+    """Django's admin catalogue: "another" is the determiner of the hidden model name, no one to ask about."""
+    assert find_candidates(mask(msgid).text, "fr") == []
+
+
 def test_a_noun_predicate_of_you_is_one_question_about_you_and_german_asks_about_the_noun():
     assert asked("When did you become Buddhist?", "fr") == [("formality", "you"), ("neutral_professions", "you")]
     assert asked("When did you become Buddhist?", "de") == [("formality", "you"), ("neutral_professions", "Buddhist")]

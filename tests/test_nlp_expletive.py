@@ -23,6 +23,8 @@ def labelled(text: str) -> str:
     "practice this confusion does not often arise.",  # for-to infinitive
     "It was so nice chatting with you, enjoy your day!",  # gerund
     "It's been nice chatting with you this morning.",  # gerund after a perfect
+    "I agree, It was nice chatting with you as well.",  # "It" parsed as the gerund's subject
+    "Anyways, it's been good talking, I hope you have a good night!",  # the gerund parsed as a predicate noun
     "It's interesting how different areas have different cars and rules too.",  # wh-clause
     "it has been said that a language is a dialect with an army and navy",  # passive verb of saying
     "Yeah, it's like moving from college except you're under a microscope.",  # comparison with a clause
@@ -33,6 +35,9 @@ def labelled(text: str) -> str:
     "great grandfather, you know what I am saying that's how it is",  # idioms
     "she called it a day and went to bed",
     "the nays have it",
+    "I need to give it a good think",
+    "HDTV looks the same but it's really a whole new ballgame",
+    "it was on the order of a mile",  # a measure
     "the truth is that he didn't want to do it",  # an action
 ])
 def test_it_that_stands_for_nothing_or_a_clause_is_not_asked(text):
@@ -109,3 +114,16 @@ def test_options_may_name_things_of_the_context():
 def test_options_without_a_noun_name_nothing_and_two_options_for_one_thing_are_one():
     assert named_in_text(["it", "something else", "the movie"], MOVIE) == ["the movie"]
     assert named_in_text(["the movie", "the movie I don't know about"], MOVIE) == ["the movie"]
+
+
+GATE_FOR_TO = ("It is necessary for our social partners themselves to embark on this route and to discover every "
+               "possible way of exploiting this vast area, which also covers other arrangements such as part-time "
+               "working, the calculation of working hours on a yearly basis, flexible retirement, the use of the time "
+               "thus made available for the development of training, and sabbatical leave.")
+
+
+def test_a_for_to_infinitive_parsed_as_a_clause_is_extraposed_unless_it_leaves_a_gap_for_it():
+    """GATE's dev half: the parser takes "for" as the infinitive's conjunction; an infinitive whose
+    object is missing ("ready for us to use") is what "it" is."""
+    assert not it_question(GATE_FOR_TO)
+    assert it_question("It was ready for us to use.")

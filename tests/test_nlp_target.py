@@ -2,6 +2,7 @@
 
 import pytest
 
+from assistant.checks import person_gender_reading
 from assistant.nlp.people import find_person_mentions
 from assistant.nlp.japanese_register import japanese_register
 from assistant.nlp.target_gender import gender_of_mention
@@ -85,3 +86,19 @@ def test_sentences_in_two_registers_read_as_none_with_both_named():
     mixed = COCOA_REFERENCES[2][0].split("。")[0] + "。" + COCOA_REFERENCES[5][0]   # polite, then plain
     reading = japanese_register(mixed)
     assert reading.label is None and "正直なところ彼はおそらく少し負けています。" in reading.evidence
+
+
+# GATE dev half, French feminine references, and their English sources (the question's words).
+@pytest.mark.parametrize("source, span, reference, label", [
+    ("Americans were 84% more likely to experience burnout.", "Americans",
+     "Les Américaines étaient 84% plus susceptibles d'éprouver de l'épuisement.", "feminine"),  # a plural feminine
+    ("Each has worked hard on the background to give the show a realistic side.", "Each",
+     "Chacune a beaucoup travaillé sur l'arrière-plan pour donner au spectacle un coté réaliste.", "feminine"),
+    ("The artist presented a very graphic play of taps and trickles of water, with breathtaking rhythm.", "The artist",
+     "L'artiste a présenté un jeu très graphique de robinets et de filets d'eau, avec un rythme à couper le souffle.",
+     None),  # epicene, and no word of hers shows it
+    ("In the 20th century, architects used innovative construction techniques.", "architects",
+     "Au cours du XXe siècle, les architectes recoururent à des techniques de construction innovantes.", None),
+])
+def test_french_genders_come_from_the_lexicon_and_an_epicene_person_reads_as_none(source, span, reference, label):
+    assert person_gender_reading(reference, "fr", source, span).label == label

@@ -26,6 +26,8 @@ _PLURAL_YOU = re.compile(
     r"(?:hi|hello|hey|thanks|thank\s+you|morning|evening|bye),?\s+(?:everyone|everybody|all|guys|folks|team))\b",
     re.IGNORECASE,
 )
+SENTENCE_ENDS = set(".!?…:;。！？")
+LABEL_WORDS = 6  # a button's or a menu's command is a few words
 # T-V choices need a second person or an imperative; the Japanese register applies to more.
 CUES_FOR = {"fr": ("second_person", "imperative"), "de": ("second_person", "imperative"),
             "es": ("second_person", "imperative"),
@@ -79,7 +81,7 @@ def address_cues(doc: Any) -> list[tuple[str, Any]]:
         root, vocative = sent.root, _vocative(sent)
         words = [t for t in words if vocative is None or t.i != vocative.i]
         if root.tag_ == "VB" and root.pos_ in ("VERB", "AUX") and words and words[0].i == root.i \
-                and not any(c.dep_ in ("nsubj", "expl", "aux") and (vocative is None or c.i != vocative.i)
+                and not _label(doc, sent) and not any(c.dep_ in ("nsubj", "expl", "aux") and (vocative is None or c.i != vocative.i)
                             for c in root.children):
             found.append(("imperative" if root.lower_ != "let" else "request", root))
         if any(t.lower_ == "please" for t in sent) or (words and words[0].lower_ in ("could", "would", "can", "will")
@@ -96,6 +98,14 @@ def address_cues(doc: Any) -> list[tuple[str, Any]]:
             found.append(("conversation", first_person))
     order = list(CUES_FOR["ja"])
     return sorted(found, key=lambda cue: (order.index(cue[0]), cue[1].i))
+
+
+def _label(doc: Any, sent: Any) -> bool:
+    """A command standing alone without a full stop, as on a button or a menu ("Change my password",
+    "Add another {name}"): French, German and Spanish word it with the infinitive (Changer mon mot de
+    passe, Passwort ändern), so it addresses no one in a register."""
+    words = [t for t in sent if not t.is_punct]
+    return len(list(doc.sents)) == 1 and len(words) <= LABEL_WORDS and sent.text.rstrip()[-1:] not in SENTENCE_ENDS
 
 
 def _thanks(token: Any) -> bool:

@@ -43,6 +43,8 @@ def stands_for_a_thing(it: Any, fixed: set[int]) -> bool:
     if it.dep_ not in SUBJECTS:
         return True
     verb = it.head
+    if _fused_gerund(verb, it):
+        return False
     small_clause = verb.pos_ in ("ADJ", "NOUN")  # "I find it hard to believe that …"
     if verb.lemma_ in LINKING or small_clause:
         predicates = [c for c in verb.children if c.dep_ in PREDICATES]
@@ -74,6 +76,8 @@ def _extraposed(clause: Any, it: Any, head: Any, has_predicate: bool) -> bool:
     marks = {c.lower_ for c in clause.children if c.dep_ == "mark"}
     if marks in COMPARISONS:
         return True
+    if marks == {"for"} and _nonfinite(clause):  # "important for the Republic to defend …", parsed as a clause
+        return has_predicate and _complete(clause, besides=SUBJECTS)  # not "ready for us to use": "it" is used
     # "It was so nice chatting with you": the parser may hang the adjective on the gerund, and the
     # gerund anywhere under "be".
     fused = clause.tag_ == "VBG" and any(c.dep_ == "amod" and c.pos_ == "ADJ" for c in clause.lefts)
@@ -90,16 +94,31 @@ def _extraposed(clause: Any, it: Any, head: Any, has_predicate: bool) -> bool:
     return has_predicate or _subordinated(clause)
 
 
+def _fused_gerund(verb: Any, it: Any) -> bool:
+    """"It was nice chatting with you", "it has been great working with you", "it's been good
+    talking": the parser hangs "it" on the gerund (with "be" as its auxiliary) or takes the gerund for
+    a bare predicate noun; either way an adjective of "be" stands between them, and the gerund is the
+    clause "it" stands in for. A gerund with a determiner is a thing ("it was a good meeting")."""
+    def evaluated(gerund: Any) -> bool:
+        return gerund.lower_.endswith("ing") and not any(c.dep_ in ("det", "poss") for c in gerund.children) \
+            and any(c.pos_ == "ADJ" and it.i < c.i < gerund.i for c in gerund.children)
+    gerund = verb.head if verb.dep_ == "aux" else verb  # "It" may hang on the auxiliary "been"
+    if gerund.tag_ == "VBG":
+        return any(c.dep_ == "aux" and c.lemma_ == "be" for c in gerund.children) and evaluated(gerund)
+    return verb.lemma_ == "be" and any(c.dep_ == "attr" and evaluated(c) for c in verb.children)
+
+
 def _nonfinite(clause: Any) -> bool:
     """A gerund or a to-infinitive."""
     return clause.tag_ == "VBG" or any(c.dep_ == "aux" and c.lower_ == "to" for c in clause.children)
 
 
-def _complete(clause: Any) -> bool:
+def _complete(clause: Any, besides: set[str] = frozenset()) -> bool:
     """Whether an infinitive or gerund has its own complement ("to use a yield expression", "chatting
-    with you") rather than a gap that "it" fills ("it was fun to watch", "easy to use")."""
+    with you") rather than a gap that "it" fills ("it was fun to watch", "easy to use"); ``besides``:
+    dependents that do not count (the for-subject of "for us to use")."""
     return clause.lemma_ == "be" or any(
-        c.dep_ in COMPLEMENTS or (c.dep_ == "prep" and any(c.children)) for c in clause.children)
+        c.dep_ in COMPLEMENTS - besides or (c.dep_ == "prep" and any(c.children)) for c in clause.children)
 
 
 def _subordinated(clause: Any) -> bool:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import re
+import unicodedata
 import warnings
 from collections import Counter
 from collections.abc import Callable
@@ -19,6 +20,7 @@ from functools import lru_cache
 from typing import Any
 
 from ..errors import IntercptError
+from .french_lexicon import french_genders
 from .lexicon import FEMININE, MASCULINE
 from .people import Mention
 
@@ -86,9 +88,13 @@ def gender_of_mention(translation: str, lang: str, mention: Mention | None = Non
     else:
         # "I" and "you" show a gender only in the words that agree with them ("sûre", "intolérant"),
         # never in a noun: first the predicates whose subject is in their person ("vous êtes sûre")
+        # then the word that translates the mention, even where its own form shows no gender ("les
+        # architectes": its article or predicate may, or nothing does); a word merely near its place
+        # only where no such word is found
         agreeing = ("ADJ", "VERB") if mention.kind == "pronoun" else _ANCHOR_POS
         anchors = ([t for t in anchors if _predicate_of(t, _SPEAKERS.get(mention.head.lower()))]
-                   or [t for t in anchors if any(_cognate(t.lower_, w) for w in (mention.head, *mention.agreement))]
+                   or [t for t in doc if t.pos_ in _ANCHOR_POS - {"DET"}
+                       and any(_cognate(t.lower_, w) for w in (mention.head, *mention.agreement))]
                    or [t for t in anchors if abs(t.idx / max(len(translation), 1) - place) <= MAX_DRIFT
                        and t.pos_ in agreeing and not theirs(t.lower_, t.idx)])
         if mention.number:
@@ -129,21 +135,22 @@ COGNATE_PREFIX = 4
 
 
 def _cognate(word: str, english: str) -> bool:
-    return len(os.path.commonprefix([word, english.lower()])) >= COGNATE_PREFIX
+    return len(os.path.commonprefix([_unaccented(word), english.lower()])) >= COGNATE_PREFIX
 
 
-# Person-noun endings whose gender the small French pipeline sometimes gets wrong ("avocate" as Masc).
-_FRENCH_NOUN_ENDINGS = ((re.compile(r"(?:trice|euse|esse|ienne|ière|eure)s?$"), FEMININE),
-                        (re.compile(r"(?:teur|seur|feur|ien|ier)s?$"), MASCULINE))
+def _unaccented(word: str) -> str:
+    """"résidentes" -> "residentes": the English cognate has no accents."""
+    return "".join(c for c in unicodedata.normalize("NFD", word) if not unicodedata.combining(c))
 
 
 def _gender(token: Any) -> str | None:
-    if token.lang_ == "fr" and token.pos_ in ("NOUN", "ADJ", "VERB"):  # a verb's lemma (arriver) is never it less -e
-        ending = next((g for pattern, g in _FRENCH_NOUN_ENDINGS if pattern.search(token.lower_)), None)
-        if ending and token.pos_ == "NOUN":
-            return ending
-        if token.lower_ in (token.lemma_ + "e", token.lemma_ + "es"):  # avocate, sûre: avocat, sûr + e (tagged Masc)
-            return FEMININE
+    """The gender a word's form shows: for French, the Lefff's where it lists the form (none for an
+    epicene form: "l'astronome"), else the pipeline's morphology."""
+    listed = french_genders(token.text, token.pos_) if token.lang_ == "fr" else None
+    if listed is not None:
+        return next(iter(listed)) if len(listed) == 1 else None
+    if token.lang_ == "fr" and token.pos_ in ("NOUN", "ADJ") and token.lower_ in (token.lemma_ + "e", token.lemma_ + "es"):
+        return FEMININE  # a form the Lefff lacks, its masculine lemma plus -e: "apprenantes" (tagged Masc)
     values = token.morph.get("Gender")
     return _MORPH_GENDER.get(values[0]) if len(values) == 1 else None
 
