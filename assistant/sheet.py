@@ -105,6 +105,15 @@ class Sheet:
     def open_questions(self) -> list[SheetQuestion]:
         return [q for q in self.questions if q.answer is None]
 
+    def question_for(self, candidate: Candidate, source: str) -> Turn | None:
+        """The sheet's question about ``candidate`` in the segment ``source``, unanswered (the document's
+        memory or the sheet's user answers it), or None where the sheet read the segment as settling it:
+        the translation then spends no detection call on what the sheet already read."""
+        key = _key(candidate, source)
+        question = next((q for q in self.questions if (q.ambiguity, q.key) == key), None)
+        return None if question is None else Turn(candidate.ambiguity, candidate.span, question.question,
+                                                  list(question.options), start=candidate.start)
+
     def memory(self, profile: Profile | None = None) -> PreferenceMemory:
         """The document's memory with every answer that holds beyond its text, the sheet's and the profile's
         (a person the sheet did not list may still come up where the translation reads more context)."""
