@@ -253,9 +253,9 @@ def build_sheet(steps: ModelSteps, segments: Sequence[str], target_lang: str,
 
 def _key(candidate: Candidate, segment: str) -> tuple[str, str]:
     """What one answer settles, as the document's memory keeps it: the type and its word ("" for the whole
-    document), or, for a type asked afresh in every text, the text itself."""
+    document), or, for a type asked afresh in every text, the text itself as the chain reads it (stripped)."""
     word = get_type(candidate.ambiguity).memory_key(candidate.span, every_answer=True)
-    return candidate.ambiguity, segment if word is None else word
+    return candidate.ambiguity, segment.strip() if word is None else word
 
 
 def _question(steps: ModelSteps, segment: str, target_lang: str, candidate: Candidate,
