@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Generator, Iterator
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, Protocol
 
 from .ambiguity import family_of, get_type
 from .detection import Candidate, candidates_in, parse, settled_by_text
@@ -21,6 +21,13 @@ from .transcript import IN_ADVANCE, Alternative, Settled, Transcript, Turn
 from .users import User
 
 _LASTING = re.compile(r"\b(?:always|from now on|every time|for the rest)\b", re.IGNORECASE)
+
+
+class KnownQuestions(Protocol):
+    """What a reading of the whole document (a file's question sheet) found for a candidate of one of its
+    texts: the question to put (answered or not), or None where the text leaves nothing open."""
+
+    def question_for(self, candidate: Candidate, source: str) -> Turn | None: ...
 
 
 @dataclass(frozen=True)
@@ -41,11 +48,13 @@ class Dialogue:
     """One source text on its way through detect → ask → answer → translate → verify."""
 
     def __init__(self, steps: ModelSteps, transcript: Transcript, max_questions: int,
-                 preferences: "PreferenceMemory | None" = None, alternatives: bool = False):
+                 preferences: "PreferenceMemory | None" = None, alternatives: bool = False,
+                 known: KnownQuestions | None = None):
         self.steps = steps
         self.transcript = transcript
         self.max_questions = max_questions
         self.preferences = preferences
+        self.known = known
         self.alternatives_wanted = alternatives
         self.pending: Turn | None = None
         self._queue: list[Turn | Candidate] | None = None
@@ -90,31 +99,36 @@ class Dialogue:
     def _plan(self) -> list[Turn | Candidate]:
         """What may be asked, by the table's rank and then in source order (the register of "you"
         before a person's gender, so that a cap on questions leaves out the lesser ones): remembered
-        answers, the questions with fixed options that are open (``open_questions``), and the
+        answers, then the questions ``known`` found where the document was read before (no model
+        call), else the questions with fixed options that are open (``open_questions``) and the
         candidates whose question the model writes when their turn comes."""
         t = self.transcript
         if not self.max_questions:
             return []
         parsed = parse(t.source, t.target_lang)
         candidates = candidates_in(parsed)
+        t.settled = settled_by_text(parsed)
         remembered = {c: self.preferences.recall(c) for c in candidates} if self.preferences else {}
-        fixed = [c for c in candidates if not remembered.get(c)
-                 and get_type(c.ambiguity).fixed_question(c.span, t.target_lang)]
-        decided = {(turn.ambiguity, turn.span): turn
-                   for turn in open_questions(self.steps, t.source, t.target_lang, fixed)}
-        t.settled = settled_by_text(parsed) + [
-            Settled(family_of(c.ambiguity), c.span, None, "model", "the model read the text as settling it")
-            for c in fixed if (c.ambiguity, c.span) not in decided]
-        plan: list[Turn | Candidate] = []
-        for candidate in candidates:
-            if remembered.get(candidate):
-                plan.append(remembered[candidate])
-            elif candidate in fixed:
-                if (candidate.ambiguity, candidate.span) in decided:
-                    plan.append(decided[(candidate.ambiguity, candidate.span)])
-            else:
-                plan.append(candidate)
+        unknown = [c for c in candidates if not remembered.get(c)]
+        if self.known is not None:
+            read = {c: turn for c in unknown if (turn := self.known.question_for(c, t.source))}
+        else:
+            read = self._read(unknown)
+        plan = [remembered.get(c) or read[c] for c in candidates if remembered.get(c) or c in read]
         return sorted(plan, key=lambda item: get_type(item.ambiguity).rank)
+
+    def _read(self, candidates: list[Candidate]) -> dict[Candidate, Turn | Candidate]:
+        """Each candidate's question with fixed options where the decide call reads it as open (one call;
+        those it reads as settled are noted in the transcript and left out), and each other candidate
+        itself: the model writes its question when its turn comes."""
+        t = self.transcript
+        fixed = [c for c in candidates if get_type(c.ambiguity).fixed_question(c.span, t.target_lang)]
+        opened = {(turn.ambiguity, turn.span): turn for turn in open_questions(self.steps, t.source, t.target_lang,
+                                                                              fixed)}
+        t.settled += [Settled(family_of(c.ambiguity), c.span, None, "model", "the model read the text as settling it")
+                      for c in fixed if (c.ambiguity, c.span) not in opened]
+        return {c: opened[(c.ambiguity, c.span)] if c in fixed else c
+                for c in candidates if c not in fixed or (c.ambiguity, c.span) in opened}
 
     def answer(self, reply: str | None, answered_by: str) -> None:
         """Record the reply to the pending question (None or blank means skipped); a reply the

@@ -4,16 +4,19 @@ Every answer is kept for the rest of the document (``PreferenceMemory(every_answ
 so "you" keeps one register and each person one gender throughout. Each paragraph gets
 what came before as its context: an extract of the earlier paragraphs relevant to it or,
 under ``extract+abstract``, a rolling summary that the model rewrites after each paragraph.
+A file whose question sheet was answered is read already: its distinct segments are translated once
+each, several at a time where the model batches them (``translate_read``).
 """
 
 from __future__ import annotations
 
 import json
 import re
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Iterable, Iterator
 
-from .chain import Assistant, ChainOptions, PreferenceMemory
+from .chain import Assistant, ChainOptions, KnownQuestions, PreferenceMemory
 from .context import focus_spans
 from .context.abstract import Summarizer
 from .context.sentences import MAX_CONTEXT_CHARS
@@ -120,13 +123,42 @@ class DocumentTranslator:
             if self.summarizing and number < len(units):
                 summary = self._summarize(summary, unit)
 
+    def translate_read(self, units: list[str], known: KnownQuestions, user: User | None = None,
+                       preferences: PreferenceMemory | None = None) -> Iterator[Transcript]:
+        """Each unit's transcript, in order, for a document read before (``known``: its question sheet,
+        answered): nothing is asked during the translation, so the same text under the same answers
+        translates the same way, and a repeated unit gets its first occurrence's transcript for nothing.
+        Up to the assistant's ``in_flight`` distinct units go to the model at once (a server batches
+        them). A unit's context is the background alone: no step of a read unit reads what came before."""
+        def run(unit: str) -> Transcript:
+            return self.assistant.run(unit, self.target_lang, self.options, context=self.background,
+                                      user=user or NoUser(), preferences=preferences, glossary=self.glossary,
+                                      known=known)
+
+        translated: dict[str, Transcript] = {}
+        distinct = list(dict.fromkeys(units))
+        pool = ThreadPoolExecutor(max_workers=self.assistant.in_flight, thread_name_prefix="segment")
+        try:
+            done = zip(distinct, pool.map(run, distinct))
+            for unit in units:
+                while unit not in translated:
+                    first, transcript = next(done)
+                    translated[first] = transcript
+                yield translated[unit]
+        finally:  # a failed or abandoned file sends no more units
+            pool.shutdown(cancel_futures=True)
+
     def segment_translator(self, user: User | None, record: list[Transcript],
-                           preferences: PreferenceMemory | None = None) -> SegmentTranslator:
+                           preferences: PreferenceMemory | None = None,
+                           known: KnownQuestions | None = None) -> SegmentTranslator:
         """A file format's segment translator: each segment through the chain (its transcript goes to
-        ``record``), flagged for review when a check failed. A segment with no words (a lone
+        ``record``), flagged for review when a check failed; with ``known`` (the file's answered sheet)
+        each distinct segment is translated once (``translate_read``). A segment with no words (a lone
         placeholder) is kept as it is."""
         def translate(segments: list[str]) -> Iterator[tuple[str, bool]]:
-            done = self.translate_units([s for s in segments if _has_words(s)], user, preferences=preferences)
+            worded = [s for s in segments if _has_words(s)]
+            done = (self.translate_units(worded, user, preferences=preferences) if known is None
+                    else self.translate_read(worded, known, user, preferences))
             for segment in segments:
                 if not _has_words(segment):
                     yield segment, False

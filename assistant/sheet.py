@@ -105,6 +105,15 @@ class Sheet:
     def open_questions(self) -> list[SheetQuestion]:
         return [q for q in self.questions if q.answer is None]
 
+    def question_for(self, candidate: Candidate, source: str) -> Turn | None:
+        """The sheet's question about ``candidate`` in the segment ``source``, unanswered (the document's
+        memory or the sheet's user answers it), or None where the sheet read the segment as settling it:
+        the translation then spends no detection call on what the sheet already read."""
+        key = _key(candidate, source)
+        question = next((q for q in self.questions if (q.ambiguity, q.key) == key), None)
+        return None if question is None else Turn(candidate.ambiguity, candidate.span, question.question,
+                                                  list(question.options), start=candidate.start)
+
     def memory(self, profile: Profile | None = None) -> PreferenceMemory:
         """The document's memory with every answer that holds beyond its text, the sheet's and the profile's
         (a person the sheet did not list may still come up where the translation reads more context)."""
@@ -250,9 +259,9 @@ def build_sheet(steps: ModelSteps, segments: Sequence[str], target_lang: str,
 
 def _key(candidate: Candidate, segment: str) -> tuple[str, str]:
     """What one answer settles, as the document's memory keeps it: the type and its word ("" for the whole
-    document), or, for a type asked afresh in every text, the text itself."""
+    document), or, for a type asked afresh in every text, the text itself as the chain reads it (stripped)."""
     word = get_type(candidate.ambiguity).memory_key(candidate.span, every_answer=True)
-    return candidate.ambiguity, segment if word is None else word
+    return candidate.ambiguity, segment.strip() if word is None else word
 
 
 def _question(steps: ModelSteps, segment: str, target_lang: str, candidate: Candidate,

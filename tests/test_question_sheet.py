@@ -1,13 +1,17 @@
 """The question sheet on a fake chat model: a document's questions gathered once, grouped by what one answer
-settles, then applied to every segment without asking again."""
+settles, then applied to every segment without asking again; and a file's repeated segments translated once,
+on the fake and on the real small model."""
 
+import polib
 import pytest
 
 from assistant.chain import Assistant
-from assistant.document import DocumentTranslator
+from assistant.document import DocumentTranslator, noted
 from assistant.errors import InputError
+from assistant.formats import read_document, translate_document, translator_segments
 from assistant.profile import Profile
-from assistant.sheet import build_sheet
+from assistant.sheet import build_sheet, prepared_sheet
+from assistant.usage import total
 from tests.fakes import StepFake
 
 ASK_IT = '{"ambiguous": true, "question": "What is it?", "options": ["the message", "the file"]}'
@@ -92,3 +96,52 @@ def test_the_profile_answers_people_the_sheet_did_not_list():
     memory = sheet.memory(profile)
     assert memory.answered[("neutral_names", "sam")].answer == "a man"
     assert memory.answered[("formality", "")].answer == "formal"
+
+
+def test_identical_segments_after_the_sheet_cost_one_translation_and_no_detection():
+    """The sheet read every segment: translating the file asks the model nothing again, and a segment met
+    before is not translated again."""
+    segments = ["Can you help me?", "Alex sent you a message.", "Can you help me?", "Alex sent you a message.",
+                "Can you help me?"]
+    fake = StepFake(translate=["Pouvez-vous m’aider ?"], calls=[])
+    assistant = Assistant(fake, "fake:m")
+    sheet = build_sheet(assistant.steps, segments, "fr")
+    sheet.answer("q1", "formal")
+    calls_before = len(fake.calls)
+    record = []
+    translate = DocumentTranslator(assistant, "fr").segment_translator(sheet.user(), record, sheet.memory(), sheet)
+    translated = list(translate(segments))
+    assert fake.steps()[calls_before:] == ["translate", "translate"]  # one per distinct segment, no decide call
+    assert [text for text, _ in translated] == ["Pouvez-vous m’aider ?"] * 5
+    assert record[0] is record[2] is record[4] and record[1] is record[3]
+    person = [turn for turn in record[1].turns if turn.ambiguity == "neutral_names"]
+    assert [(t.answer, t.answered_by) for t in person] == [(None, "none")]  # skipped on the sheet: guessed, flagged
+
+
+@pytest.mark.real_model
+def test_real_model_translates_a_file_s_repeated_segments_once(embedded_model, embedded_spec, tmp_path, measure):
+    """A catalogue whose strings recur under several contexts (Django's admin strings, four times each), on
+    the 0.5B model: after the sheet, fewer model calls than segments, and one translation per source."""
+    sources = ["Your password was changed.", "You don’t have permission to view or edit anything."]
+    catalogue = polib.POFile()
+    catalogue.metadata = {"Content-Type": "text/plain; charset=UTF-8"}
+    for place in ("login", "admin", "profile", "email"):
+        catalogue += [polib.POEntry(msgctxt=place, msgid=source, msgstr="") for source in sources]
+    catalogue.save(str(tmp_path / "repeated.po"))
+    assistant = Assistant(embedded_model, embedded_spec, structured_output=True)
+    document = read_document(tmp_path / "repeated.po")
+    sheet = prepared_sheet(assistant.steps, translator_segments(document), "fr")
+    sheet.answer(next(q.id for q in sheet.questions if q.ambiguity == "formality"), "formal")
+    record = []
+    translate = DocumentTranslator(assistant, "fr").segment_translator(sheet.user(), record, sheet.memory(), sheet)
+    translate_document(document, tmp_path / "repeated.fr.po", noted(translate, record), target_lang="fr",
+                       progress=False)
+    translated = {id(t): t for t in record}.values()  # a repeated segment's transcript is its first occurrence's
+    calls = total(usage for t in translated for usage in t.usage.values()).calls
+    assert len(translated) == len(sources) and 0 < calls < len(catalogue), calls
+    written = polib.pofile(str(tmp_path / "repeated.fr.po"))
+    for source in sources:
+        texts = {entry.msgstr for entry in written if entry.msgid == source}
+        assert len(texts) == 1 and texts != {""}, texts
+    measure(f"file with repeated segments, 0.5B on llama.cpp: {len(catalogue)} segments, {len(sources)} distinct, "
+            f"{calls} model calls after the sheet")

@@ -89,8 +89,12 @@ def test_a_po_file_is_translated_with_the_page_preferences_and_glossary_structur
     upload = uploaded(tmp_path, "messages.po")
     kept, note = files.check_file(upload)
     assert kept == upload and note == "✓ “messages.po”: 3 units to translate (gettext PO)"
-    result = files.translate_file(upload, ChatOptions(register="formal"), session)
+    paces = []
+    result = files.translate_file(upload, ChatOptions(register="formal"), session,
+                                  report=lambda done, total, pace: paces.append((done, total, pace)))
     assert result.out is not None and result.out.name == "messages.fr.po" and result.out.is_file()
+    assert [done for done, _, _ in paces] == [1, 2, 3, 4] and {total for _, total, _ in paces} == {4}
+    assert all(pace.endswith(" left") and " segments/min, " in pace for _, _, pace in paces)  # the page's bar
     source, target = polib.pofile(str(DATA / "messages.po")), polib.pofile(str(result.out))
     assert [e.msgid for e in source] == [e.msgid for e in target]
     for entry in target:

@@ -23,6 +23,7 @@ from assistant.chain import User
 from assistant.document import DocumentTranslator, noted
 from assistant.errors import InputError
 from assistant.formats import FORMATS, Document, FileTranslation, read_document, translate_document, translator_segments
+from assistant.formats.pace import PaceReport
 from assistant.languages import language_name
 from assistant.profile import Profile
 from assistant.sheet import Sheet, prepared_sheet
@@ -153,10 +154,10 @@ class FileHandlers:
         return SheetRead(sheet, "")
 
     def translate_file(self, upload: str | None, options: ChatOptions, session_id: str | None,
-                       picked: Sequence[str | None] = (), *, progress: bool = False) -> FileResult:
+                       picked: Sequence[str | None] = (), *, report: PaceReport | None = None) -> FileResult:
         """Translate the uploaded file with the page's settings, glossary and the sheet's answers as
-        ``picked`` in its slots (the preferences alone where no sheet was read); ``progress`` shows a tqdm
-        bar (the page tracks it)."""
+        ``picked`` in its slots (the preferences alone where no sheet was read); ``report`` hears the
+        segments done and the pace (the page's progress bar)."""
         try:
             if not upload:
                 raise InputError("upload a file to translate first")
@@ -175,11 +176,11 @@ class FileHandlers:
                 if options.simulate:
                     user = assistant.user("simulated", options.lang, options.chain, context=background)
             transcripts: list[Transcript] = []
-            segments = translator.segment_translator(user, transcripts, preferences)
+            segments = translator.segment_translator(user, transcripts, preferences, sheet)
             source = Path(upload)
             out = Path(tempfile.mkdtemp(prefix="intercpt-file-")) / f"{source.stem}.{options.lang}{source.suffix}"
             report = translate_document(document, out, noted(segments, transcripts),
-                                        target_lang=options.lang, progress=progress)
+                                        target_lang=options.lang, progress=False, report=report)
             summary = file_summary(report, out, transcripts, options.lang, user, sheet is not None)
             return FileResult(out, summary, answers_profile(session, options, sheet) if sheet else None)
         except Exception as err:  # noqa: BLE001 - every failure reaches the person as a short message

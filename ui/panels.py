@@ -60,10 +60,14 @@ def file_panel(files: FileHandlers, read_settings: ReadSettings, settings: list[
         found = files.read_sheet(values[source], read_settings(values), session_id, progress=True)
         return {session: session_id, **({note: found.note} if found.note else {}), **sheet.shown(found.sheet)}
 
-    def run(values: dict, progress=gr.Progress(track_tqdm=True)) -> tuple:
+    def run(values: dict, progress=gr.Progress()) -> tuple:
         session_id = values[session] or uuid.uuid4().hex
         picked = [values[choice] for choice in sheet.choices]
-        result = files.translate_file(values[source], read_settings(values), session_id, picked, progress=True)
+
+        def report(done: int, total: int, pace: str) -> None:
+            progress((done, total), desc=f"translating: {pace}", unit="segments")
+
+        result = files.translate_file(values[source], read_settings(values), session_id, picked, report=report)
         return session_id, result.summary, shown(result.out), shown(result.profile)
 
     def set_profile(upload: str | None, session_id: str | None) -> dict:

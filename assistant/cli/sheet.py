@@ -64,7 +64,8 @@ def _sheet_flags(args: argparse.Namespace) -> list[str]:
 
 def answer_sheet(assistant, args: argparse.Namespace, segments: list[str]):
     """Build the sheet, answer it (files, then the terminal), keep new answers in the profile; the memory and
-    the user that apply the answers, or None where ``--plan`` printed the sheet instead."""
+    the user that apply the answers and the sheet itself (its questions, put without a detection call),
+    or None where ``--plan`` printed the sheet instead."""
     from ..profile import Profile, save_profile
     from ..sheet import prepared_sheet
     from .terminal import ask_sheet_on_terminal
@@ -80,7 +81,7 @@ def answer_sheet(assistant, args: argparse.Namespace, segments: list[str]):
         added = sheet.record_in(args.project)
         save_profile(args.project, args.profile)
         print(f"{added} new answer{'s' if added != 1 else ''} saved in {args.profile}", file=sys.stderr)
-    return sheet.memory(known), sheet.user(known)
+    return sheet.memory(known), sheet.user(known), sheet
 
 
 def render_sheet(sheet, form: str) -> str:

@@ -107,14 +107,14 @@ class TranslateCommand(CLISubcommand):
         options = args.options
         model = load_model_with_status(args.model)
         assistant = Assistant.for_model(model, args.model, options)
-        user, preferences = build_user(args, assistant), None
+        user, preferences, sheet = build_user(args, assistant), None, None
         if args.sheet:
             answered = answer_sheet(assistant, args, file_segments(args))
             if answered is None:
                 return 0  # --plan: the sheet is printed, nothing is translated
-            preferences, user = answered
+            preferences, user, sheet = answered
         if args.units_file is not None:
-            return translate_units_file(assistant, args, user, preferences)
+            return translate_units_file(assistant, args, user, preferences, sheet)
         if args.document is not None:
             return translate_document(assistant, args, user, preferences)
         transcript = assistant.run(args.source, args.to, context=args.context, user=user, glossary=args.glossary,
@@ -185,17 +185,18 @@ def read_units_file(path: str, out: str | None, target_lang: str):
     return document, target
 
 
-def translate_units_file(assistant, args: argparse.Namespace, user, preferences=None) -> int:
-    """A localisation file: every unit through the chain with one memory of answers, written in the same
-    structure; placeholders checked per unit. The account goes to stderr, or the record to stdout (--json)."""
+def translate_units_file(assistant, args: argparse.Namespace, user, preferences=None, sheet=None) -> int:
+    """A localisation file: every unit through the chain with one memory of answers (after an answered
+    ``sheet``, each distinct unit once), written in the same structure; placeholders checked per unit. The
+    account goes to stderr, or the record to stdout (--json)."""
     from ..document import DocumentTranslator, noted
     from ..formats import translate_document
 
     document, out = args.units_file
     translator = DocumentTranslator(assistant, args.to, background=args.context, glossary=args.glossary)
     transcripts: list = []
-    report = translate_document(document, out, noted(translator.segment_translator(user, transcripts, preferences),
-                                                     transcripts),
+    report = translate_document(document, out, noted(translator.segment_translator(user, transcripts, preferences,
+                                                                                   sheet), transcripts),
                                 target_lang=args.to, progress=not args.json)
     asked = [turn for t in transcripts for turn in t.turns if turn.answered_by != "preference"]
     if args.json:

@@ -8,14 +8,14 @@ triple whose note goes into the unit's notes. Yielding lets the progress bar adv
 
 from __future__ import annotations
 
+import io
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Union
 
-from tqdm import tqdm
-
 from ..transcript import Check
 from .base import Document, Unit, UnitTranslation
+from .pace import PaceReport, SegmentBar
 from .placeholders import mask, placeholder_check
 
 Translated = Union[str, tuple[str, bool], tuple[str, bool, Union[str, None]]]
@@ -50,14 +50,16 @@ def translator_segments(document: Document) -> list[str]:
 
 
 def translate_document(document: Document, out_path: str | Path, translate_units: TranslateUnits, *,
-                       target_lang: str | None = None, progress: bool = True) -> FileTranslation:
-    """Translate ``document``'s units; a unit whose placeholders did not survive is flagged uncertain."""
+                       target_lang: str | None = None, progress: bool = True,
+                       report: PaceReport | None = None) -> FileTranslation:
+    """Translate ``document``'s units; a unit whose placeholders did not survive is flagged uncertain.
+    ``progress`` shows a bar on the terminal; ``report`` hears the pace after each segment (a page's bar)."""
     sources = [segment for unit in document.units for segment in unit.segments]
     masked = [mask(segment) for segment in sources]
     results = translate_units([m.text for m in masked])
     restored: list[tuple[str, bool, str | None]] = []
-    with tqdm(total=len(masked), desc=f"translating {document.path.name}", unit="segment",
-              disable=not progress) as bar:
+    with SegmentBar(len(masked), f"translating {document.path.name}", report,
+                    disable=not (progress or report), file=None if progress else io.StringIO()) as bar:
         for result, segment_mask in zip(results, masked, strict=True):
             text, uncertain, note = (result, False, None) if isinstance(result, str) else (*result, None)[:3]
             restored.append((segment_mask.restore(text), uncertain, note))
