@@ -34,7 +34,9 @@ DEFAULT_RANK = 9  # a type the table does not rank is asked after the ranked one
 # about (the same person, the same word, later in a document), or for every word of the session.
 FOR_TEXT, FOR_WORD, FOR_SESSION = "text", "word", "session"
 REMEMBER = (FOR_TEXT, FOR_WORD, FOR_SESSION)
-_ARTICLE = re.compile(r"^(?:an?|the|this|that|these|those)\s+")  # not a possessive: "my doctor" is not "your doctor"
+_WORDS = re.compile(r"[^\W_]+(?:['’-][^\W_]+)*")
+# A possessive stays in the key: "my doctor" is not "your doctor".
+_POSSESSIVES = {"my", "your", "his", "her", "its", "our", "their"}
 # The front-end settings that may answer a type in advance (``preset``).
 REGISTER, PERSON = "register", "person"
 
@@ -156,8 +158,14 @@ class AmbiguityType:
 
 
 def word_key(span: str) -> str:
-    """The words an answer is kept under: lower-cased, without a leading article or demonstrative."""
-    return _ARTICLE.sub("", span.lower())
+    """The words an answer is kept under: the head word asked about, lower-cased, after its possessive
+    if it has one. "A user", "Dear user" and "at least one user" are one person of a file, "Johnny
+    Mercer" and "Mercer" one name; "your user" is another."""
+    words = _WORDS.findall(span.lower())
+    if not words:
+        return span.lower()
+    head = re.sub(r"['’]s$", "", words[-1])
+    return f"{words[0]} {head}" if len(words) > 1 and words[0] in _POSSESSIVES else head
 
 
 def parse_table(data: Mapping[str, Any], reminders: Mapping[str, Any] | None = None,

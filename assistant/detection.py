@@ -20,7 +20,7 @@ from .nlp.address import address_candidates, address_cues
 from .nlp.agreement import agreeing_words, shows_gender
 from .nlp.expletive import fixed_phrase_tokens, stands_for_a_thing
 from .nlp.people import GENDERED_PRONOUNS as _GENDERED_PRONOUNS
-from .nlp.people import PLURAL, TITLES as _TITLES, Mention, MentionGroup, find_person_mentions, group_mentions, unsettled
+from .nlp.people import INDEFINITE, PLURAL, TITLES as _TITLES, Mention, MentionGroup, find_person_mentions, group_mentions, unsettled
 from .nlp.pipelines import english_pipeline
 from .transcript import Settled
 
@@ -102,14 +102,10 @@ def rule(name: str) -> Callable[[Rule], Rule]:
     return register
 
 
-PLACEHOLDER_NOUN = "x"  # repeated to a placeholder token's length: no word of any lexicon
-
-
 def parse(source: str, target_lang: str = "") -> Parsed:
     """The parse of ``source``, offsets kept: ``[pr]`` reads as "they", a file's opaque placeholder
-    token as a noun of its length ("Add another %(name)s" masked as "Add another <x1/>" parses as
-    "Add another xxxxx": "another" is its determiner, not a person)."""
-    text = OPAQUE_TOKEN.sub(lambda m: PLACEHOLDER_NOUN * len(m.group(0)), source.replace(PLACEHOLDER, "they"))
+    tokens as blanks."""
+    text = OPAQUE_TOKEN.sub(lambda m: " " * len(m.group(0)), source.replace(PLACEHOLDER, "they"))
     return Parsed(source, english_pipeline()(text), target_lang)
 
 
@@ -132,12 +128,20 @@ def candidates_in(parsed: Parsed) -> list[Candidate]:
         if ambiguity_type.detect and target_lang in ambiguity_type.languages
         for span, start in RULES[ambiguity_type.detect](parsed, ambiguity_type)
     ]
-    hidden = [range(m.start(), m.end()) for m in OPAQUE_TOKEN.finditer(parsed.source)]
-    found = [c for c in found if not any(c.start < h.stop and h.start < c.start + len(c.span) for h in hidden)]
+    found = [c for c in found if not _determines_a_placeholder(parsed.source, c)]
     unique: dict[tuple[str, str], Candidate] = {}
     for candidate in sorted(found, key=lambda c: c.start):
         unique.setdefault((candidate.ambiguity, candidate.span.lower()), candidate)
     return list(unique.values())
+
+
+def _determines_a_placeholder(source: str, candidate: Candidate) -> bool:
+    """"Add another <x1/>" (Django's "Add another %(verbose_name)s"): a quantifier right before a
+    file's hidden placeholder is the determiner of the word hidden there, no one to ask about ("the
+    user <x1/>" is a user, named by the placeholder)."""
+    after = source[candidate.start + len(candidate.span):]
+    return candidate.span.lower() in INDEFINITE and OPAQUE_TOKEN.match(after.lstrip()) is not None \
+        and after[:1].isspace()
 
 
 @rule("single_word")

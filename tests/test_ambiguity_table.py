@@ -11,7 +11,7 @@ import pytest
 import yaml
 
 from assistant import ambiguity
-from assistant.ambiguity import ambiguity_types, get_type
+from assistant.ambiguity import ambiguity_types, get_type, word_key
 from assistant.chain import Assistant
 from assistant.checks import CHECKERS, AnswerLabels, Checker, Wording, register_checker
 from assistant.detection import Candidate, find_candidates
@@ -165,3 +165,12 @@ def test_the_new_type_gets_its_own_table_in_the_report(toy_type, tmp_path):
     checked = [check for record in records if record["method"] == "intercpt" for check in record["transcript"]["checks"]
                if check["name"] == "toy_number"]  # the checker verified the oracle's answer on every item
     assert len(checked) == 3 and all((c["expected"], c["status"]) == ("plural", "pass") for c in checked)
+
+
+@pytest.mark.parametrize("spans, key", [
+    (("A user", "the user", "Dear user", "at least one user", "User"), "user"),  # accounts_200.po's strings
+    (("your user", "Your user"), "your user"),  # a possessive is another person: "my doctor", "your doctor"
+    (("Johnny Mercer", "Mercer", "Mercer's"), "mercer"),
+])
+def test_an_answer_is_kept_under_the_head_word_after_its_possessive(spans, key):
+    assert {word_key(span) for span in spans} == {key}
