@@ -24,7 +24,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from assistant.ambiguity import get_type, word_key
+from assistant.ambiguity import ambiguity_types, get_type, word_key
 from assistant.checks import checker_for
 from assistant.formats import read_document, translator_segments
 from assistant.profile import Profile, save_profile
@@ -34,7 +34,9 @@ from assistant.transcript import IN_ADVANCE, Transcript
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "tests" / "data" / "formats" / "accounts_200.po"
 LANG = "fr"
-REGISTER, PEOPLE = "formality", "gender"  # the table's families of the register and of a person's gender
+# The table's families of the register and of a person's gender, found by their profile sections.
+REGISTER, PEOPLE = (next(t.family for t in ambiguity_types().values() if t.profile == section)
+                    for section in ("register", "people"))
 ANSWERS = {REGISTER: "formal", PEOPLE: ("a woman", "women")}
 
 
