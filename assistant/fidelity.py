@@ -21,7 +21,7 @@ from functools import lru_cache
 from .checks import without_markup
 from .context.encoders import ENCODERS, load_encoder
 from .context.sentences import split_sentences
-from .prompts import prompt_table
+from .prompts import CLARIFICATION_LABELS, prompt_table
 from .transcript import Check
 
 FIDELITY = "fidelity"
@@ -143,10 +143,19 @@ def _compare(source: str, translation: str, lang: str, prompt_lines: tuple[str, 
     if not outputs:  # nothing translated: every sentence is left out, whatever the signal
         return Fidelity((), tuple(sources), "encoder" if use_encoder else "words")
     if not use_encoder:
-        return _by_words(source, outputs, prompt_lines)
-    if len(outputs) == len(sources):  # one for one: no encoder to load or run; only its words are read
-        return replace(_by_words(source, outputs, prompt_lines), signal="one for one")
-    return _by_encoder(sources, outputs, prompt_lines)
+        found = _by_words(source, outputs, prompt_lines)
+    elif len(outputs) == len(sources):  # one for one: no encoder to load or run; only its words are read
+        found = replace(_by_words(source, outputs, prompt_lines), signal="one for one")
+    else:
+        found = _by_encoder(sources, outputs, prompt_lines)
+    labelled = [p for p in outputs if _labelled(p) and not any(_labelled(s) for s in sources) and p not in found.added]
+    return replace(found, added=tuple(sorted(found.added + tuple(labelled), key=lambda p: p.start))) if labelled else found
+
+
+def _labelled(piece: Piece) -> bool:
+    """A piece that opens with a label of the prompt's answers ("A: Sie"): too short for the encoder
+    or the words to tell, but a restatement of the prompt wherever the source has no such line."""
+    return piece.text.lstrip().startswith(CLARIFICATION_LABELS)
 
 
 def _windows(pieces: list[Piece]) -> list[str]:

@@ -38,6 +38,15 @@ class PromptFileError(ValueError):
     """A prompt file does not follow the schema."""
 
 
+# How the translation prompt states each answer: "Q: <question> A: <answer>" (``clarification_line``).
+# A line of the model's reply that opens with one of these labels restates the prompt.
+CLARIFICATION_LABELS = ("Q:", "A:")
+
+
+def clarification_line(question: str, answer: str) -> str:
+    return f"{CLARIFICATION_LABELS[0]} {question} {CLARIFICATION_LABELS[1]} {answer}"
+
+
 def prompts_root() -> Path:
     """The installed copy (``assistant/_prompts``) or, in a source checkout, ``prompts/``."""
     return shipped_dir("prompts")

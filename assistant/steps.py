@@ -29,7 +29,7 @@ from .inputs import OPAQUE_TOKEN
 from .nlp.referents import named_in_text
 from .options import ChainOptions
 from .parsing import Detection, clean_translation, decision_schema, parse_decisions, parse_detection
-from .prompts import load_prompt, prompt_table, tagged
+from .prompts import clarification_line, load_prompt, prompt_table, tagged
 from .transcript import Transcript, Turn
 from .usage import UsageCounter
 
@@ -73,7 +73,7 @@ def clarifications(transcript: Transcript, turns: list[Turn]) -> list[str]:
     lang = transcript.target_lang
     lines = []
     for turn in (t for t in turns if t.answer):
-        lines.append(f"Q: {turn.question} A: {turn.answer}")
+        lines.append(clarification_line(turn.question, turn.answer))
         for wanted in expected([turn]):
             lines += [wanted.ambiguity_type.reminder(label, lang) for label in [wanted.label] if label]
             lines += [wanted.ambiguity_type.reminder(note, lang) for note in wanted.notes]

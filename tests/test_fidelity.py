@@ -39,6 +39,15 @@ def test_a_translated_instruction_appended_to_a_right_translation_is_cut_without
     assert all(c.status == "pass" for c in transcript.checks if c.name in ("length", "language", "formality"))
 
 
+@pytest.mark.parametrize("echo", ["A: formal", "A: vous"])
+def test_an_answer_restated_on_a_line_of_its_own_is_cut_however_short(echo):
+    """benchmarks/fidelity.py's 0.5B run delivered "…\nA: Sie": two words, too few for the encoder."""
+    fake = StepFake(translate=[f"{REFERENCE}\n{echo}"], calls=[])
+    transcript = run(fake)
+    assert transcript.translation == REFERENCE
+    assert f"removed “{echo}”" in check(transcript.checks, "fidelity").observed
+
+
 def test_a_left_out_sentence_fails_the_check_and_the_repair_is_told_which():
     source = "That's another thing. You have to think on your feet because they always do things that are unexpected."
     reference = "C'est autre chose. Vous devez être réactif, car ils font toujours des choses inattendues."
