@@ -148,7 +148,9 @@ def _compare(source: str, translation: str, lang: str, prompt_lines: tuple[str, 
         found = replace(_by_words(source, outputs, prompt_lines), signal="one for one")
     else:
         found = _by_encoder(sources, outputs, prompt_lines)
-    labelled = [p for p in outputs if _labelled(p) and not any(_labelled(s) for s in sources) and p not in found.added]
+    if any(_labelled(p) for p in sources):  # the source has such lines: the reply's are its translation
+        return found
+    labelled = [p for p in outputs if _labelled(p) and p not in found.added]
     return replace(found, added=tuple(sorted(found.added + tuple(labelled), key=lambda p: p.start))) if labelled else found
 
 

@@ -29,10 +29,6 @@ PARTICIPLE = "K"  # the Lefff's feature prefix of a past participle ("Kfs": femi
 _GENDER_LETTERS = {"m": MASCULINE, "f": FEMININE}
 
 
-def lexicon_available() -> bool:
-    return _data_file() is not None
-
-
 def french_genders(form: str, pos: str) -> frozenset[str] | None:
     """The genders the Lefff gives ``form`` read as ``pos`` (spaCy's part of speech): one, or both
     for a form both genders share; None where the Lefff does not list it (or is not installed)."""
