@@ -34,6 +34,10 @@ DEFAULT_RANK = 9  # a type the table does not rank is asked after the ranked one
 # about (the same person, the same word, later in a document), or for every word of the session.
 FOR_TEXT, FOR_WORD, FOR_SESSION = "text", "word", "session"
 REMEMBER = (FOR_TEXT, FOR_WORD, FOR_SESSION)
+# When the decide call reads whether the text leaves a candidate open (``decided``): for every candidate,
+# for none, or for those a pronoun the parse could not attribute may settle.
+DECIDED_ALWAYS, DECIDED_NEVER, DECIDED_WITH_PRONOUNS = "always", "never", "pronouns"
+DECIDED = (DECIDED_ALWAYS, DECIDED_NEVER, DECIDED_WITH_PRONOUNS)
 _WORDS = re.compile(r"[^\W_]+(?:['’-][^\W_]+)*")
 # A possessive stays in the key: "my doctor" is not "your doctor".
 _POSSESSIVES = {"my", "your", "his", "her", "its", "our", "their"}
@@ -104,7 +108,7 @@ class AmbiguityType:
     options_in_text: bool = False
     remember: str = FOR_WORD
     preset: str | None = None
-    decided: bool = True
+    decided: str = DECIDED_ALWAYS
     profile: str | None = None
     labels: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
     gold_words: str | None = None
@@ -115,6 +119,12 @@ class AmbiguityType:
         """The explicit instruction that goes with an answer meaning ``label`` (or with a note the
         answer makes, "several"), in ``lang``."""
         return self.reminders.instruction(label, lang)
+
+    def decided_for(self, pronouns: tuple[str, ...]) -> bool:
+        """Whether the decide call reads a candidate with these undecided ``pronouns``: never for a type the
+        pre-pass is sure of; for a person noun only where a pronoun may settle it (nothing else the call
+        could read does, and the call costs as much as half a translation)."""
+        return self.decided == DECIDED_ALWAYS or self.decided == DECIDED_WITH_PRONOUNS and bool(pronouns)
 
     def memory_key(self, span: str, every_answer: bool) -> str | None:
         """Under which word an answer about ``span`` is remembered: "" for every word (a preference
@@ -176,6 +186,8 @@ def parse_table(data: Mapping[str, Any], reminders: Mapping[str, Any] | None = N
     for name, entry in data.items():
         if entry.get("remember", FOR_WORD) not in REMEMBER:
             raise InputError(f"ambiguity type {name!r}: remember must be one of {', '.join(REMEMBER)}")
+        if entry.get("decided", DECIDED_ALWAYS) not in DECIDED:
+            raise InputError(f"ambiguity type {name!r}: decided must be one of {', '.join(DECIDED)}")
     return {
         name: AmbiguityType(
             name=name,
@@ -194,7 +206,7 @@ def parse_table(data: Mapping[str, Any], reminders: Mapping[str, Any] | None = N
             options_in_text=bool(entry.get("options_in_text")),
             remember=entry.get("remember", FOR_WORD),
             preset=entry.get("preset"),
-            decided=bool(entry.get("decided", True)),
+            decided=entry.get("decided", DECIDED_ALWAYS),
             profile=entry.get("profile"),
             labels={option: dict(by_lang) for option, by_lang in (entry.get("labels") or {}).items()},
             gold_words=entry.get("gold_words"),

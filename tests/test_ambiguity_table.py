@@ -11,11 +11,12 @@ import pytest
 import yaml
 
 from assistant import ambiguity
-from assistant.ambiguity import ambiguity_types, get_type, word_key
+from assistant.ambiguity import ambiguity_types, get_type, parse_table, word_key
 from assistant.chain import Assistant
 from assistant.checks import CHECKERS, AnswerLabels, Checker, Wording, register_checker
 from assistant.detection import Candidate, find_candidates
 from assistant.dialogue import PreferenceMemory
+from assistant.errors import InputError
 from assistant.explain import explain
 from assistant.nlp.target_gender import Reading
 from assistant.transcript import Turn
@@ -143,6 +144,18 @@ def test_the_table_says_how_long_an_answer_holds_in_a_document(remember, recalle
     finally:
         monkeypatch.undo()
         ambiguity_types.cache_clear()
+
+
+@pytest.mark.parametrize(("decided", "without_pronoun", "with_pronoun"), [
+    ("always", True, True), ("never", False, False), ("pronouns", False, True)])
+def test_the_table_says_when_the_decide_call_reads_a_candidate(decided, without_pronoun, with_pronoun):
+    toy = parse_table({"number": {**TOY, "decided": decided}}, {}, {})["number"]
+    assert (toy.decided_for(()), toy.decided_for(("she",))) == (without_pronoun, with_pronoun)
+
+
+def test_an_unknown_decided_value_is_refused():
+    with pytest.raises(InputError, match="decided must be one of always, never, pronouns"):
+        parse_table({"number": {**TOY, "decided": False}}, {}, {})
 
 
 def test_the_new_type_gets_its_own_table_in_the_report(toy_type, tmp_path):

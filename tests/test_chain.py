@@ -54,9 +54,9 @@ def test_the_decision_keeps_only_the_words_the_text_leaves_open():
 
 
 def test_an_unreadable_decision_is_retried_then_every_word_is_asked_about():
-    fake = StepFake(decide=["%%%", "still nothing"], translate=["Le chirurgien est fatigué."], calls=[])
-    transcript = run(fake, "The surgeon is tired.")
-    assert [t.span for t in transcript.turns] == ["The surgeon"]
+    fake = StepFake(decide=["%%%", "still nothing"], translate=["Blair est fatigué."], calls=[])
+    transcript = run(fake, "Blair is tired.")
+    assert [t.span for t in transcript.turns] == ["Blair"]
     decide_calls = [kwargs for step, _, kwargs in fake.calls if step == "decide"]
     assert len(decide_calls) == 2 and (decide_calls[1].temperature or 0) > 0
 
@@ -188,6 +188,14 @@ def test_the_decide_call_reads_which_person_an_unattributed_pronoun_settles():
     decide_prompt = next(m for step, m, _ in fake.calls if step == "decide")[-1].content
     assert '1. "The accountant": the gender of the person the noun names; "she" may refer to this person' in decide_prompt
     assert [t.span for t in transcript.turns] == ["the lawyer"]
+
+
+def test_a_person_noun_no_pronoun_may_settle_is_asked_about_without_a_decide_call():
+    fake = StepFake(decide=['{"1": "no"}'], translate=["Le chirurgien est fatigué."], calls=[])
+    transcript = run(fake, "The surgeon is tired.")
+    assert [t.span for t in transcript.turns] == ["The surgeon"] and fake.steps() == ["translate"]
+    named = run(StepFake(decide=['{"1": "no"}'], translate=["Brahms est fatigué."], calls=[]), "Brahms is tired.")
+    assert named.turns == []  # a name may be a famous person's: the decide call still reads it
 
 
 def test_a_pronoun_never_settles_every_person_it_may_refer_to():
@@ -415,7 +423,7 @@ def test_a_request_s_options_reach_its_steps_and_its_simulated_user_and_leave_th
     decide_prompts = []
     for options in (ChainOptions(), specialist):
         fake.calls.clear()
-        assistant.run("The surgeon is tired.", "fr", options)
+        assistant.run("Blair is tired.", "fr", options)
         decide_prompts.append(next(messages for step, messages, _ in fake.calls if step == "decide"))
     generalist_prompt, specialist_prompt = decide_prompts
     assert len(specialist_prompt) < len(generalist_prompt)  # the examples of the one type found, not of every type

@@ -54,7 +54,7 @@ def test_an_answers_file_answers_the_sheet_without_a_terminal(fake, tmp_path, ca
     turns = [t for transcript in json.loads(printed)["transcripts"] for t in transcript["turns"]]
     assert {(t["ambiguity"], t["answer"], t["answered_by"]) for t in turns} == {
         ("formality", "formal", "preference"), ("neutral_professions", "a woman", "preference")}
-    assert fake.steps().count("decide") == 1  # the sheet's reading: nothing is read again to translate
+    assert "decide" not in fake.steps()  # "the user" is open without a reading, and nothing is read to translate
     assert all(entry.msgstr or entry.msgstr_plural[0] for entry in polib.pofile(str(out)))
 
 

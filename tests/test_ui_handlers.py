@@ -318,7 +318,7 @@ def test_backend_errors_show_a_short_cause_and_log_the_detail(caplog):
 
     fake = Down(detect=[ASK], calls=[])
     h = ChatHandlers(Assistant(fake, "fake:m"))
-    last = chat(h, "The surgeon is tired.", "s")[-1][0][-1]
+    last = chat(h, "Blair is tired.", "s")[-1][0][-1]
     assert "could not be reached" in last.content and "10.0.0.7" not in last.content
     assert "10.0.0.7" in caplog.text
 
