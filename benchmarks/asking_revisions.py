@@ -62,7 +62,7 @@ SETS = {
 ASKING = ("ask_recall", "question_precision", "questions_per_item", "needless_rate")
 COPIED = ("report.md", "summary.json", "items.jsonl")
 # Not from any set: it raises the register of "you", what "it" is and a person's gender.
-WARM_UP_TEXT = "Can you bring it back tomorrow? The teacher says it is ready."
+WARM_UP_TEXT = "Can you bring it back tomorrow? Blair says it is ready."  # a name: the decide call reads it
 
 
 def git(*args: str) -> str:

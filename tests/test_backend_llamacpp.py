@@ -105,6 +105,26 @@ def test_the_state_cache_counts_the_logits_each_state_copies(llama_cpp_available
     assert len(cache.cache_state) == 2  # 3 states would hold more than 3 logit copies' worth
     assert cache.cache_size <= 3 * one.scores.nbytes and (5, 1, 2) in cache
 
+
+
+def test_a_full_state_cache_keeps_one_state_per_fixed_prompt(llama_cpp_available):
+    import llama_cpp
+    import numpy as np
+
+    def state(tokens: int) -> llama_cpp.llama.LlamaState:
+        return llama_cpp.llama.LlamaState(input_ids=np.zeros(tokens, dtype=np.intc),
+                                          scores=np.zeros((4, 100), dtype=np.single), n_tokens=tokens,
+                                          llama_state=b"kv", llama_state_size=2, seed=0)
+
+    cache = llamacpp.state_cache_for(llama_cpp, capacity_bytes=3 * (state(8).scores.nbytes + 2 + 32))
+    decide = (1, 1, 1, 1, 1, 1, 7, 7)  # a fixed prompt used once, then texts under another fixed prompt
+    cache[decide] = state(8)
+    for text in range(2, 8):
+        cache[(2, 2, 2, 2, 2, 2, text, text)] = state(8)
+    assert list(cache.cache_state) == [decide, (2, 2, 2, 2, 2, 2, 6, 6), (2, 2, 2, 2, 2, 2, 7, 7)]
+    assert cache[(1, 1, 1, 1, 1, 1, 9)] is cache.cache_state[decide]  # its prefix is restored, not evaluated
+
+
 # ----- the real model
 
 
@@ -146,6 +166,31 @@ def test_prompts_sharing_a_prefix_reuse_it_even_when_prompts_alternate(model, me
     assert third["input_token_details"]["cache_read"] >= third["input_tokens"] - 12
     measure(f"llama.cpp 0.5B, {first['input_tokens']}-token prompt: cold {cold:.2f} s, shared prefix {warm:.2f} s, "
             f"prefix restored after another prompt {restored:.2f} s")
+
+
+@pytest.mark.real_model
+def test_a_fixed_prompt_used_once_keeps_its_prefix_while_another_fills_the_cache(model, llama_cpp_available):
+    import llama_cpp
+
+    llama = model._engine.llama
+    shared_cache = llama.cache
+
+    def ask(system: str, question: str):
+        reply = GenerationRequest(max_tokens=4).bound_to(model).invoke([SystemMessage(system), HumanMessage(question)])
+        return reply.usage_metadata
+
+    ask(SYSTEM, "What is the capital of France?")
+    one_state = next(reversed(shared_cache.cache_state.values()))
+    size = one_state.llama_state_size + one_state.scores.nbytes + one_state.input_ids.nbytes
+    llama.set_cache(llamacpp.state_cache_for(llama_cpp, capacity_bytes=int(3.5 * size)))  # room for three states
+    try:
+        ask(SYSTEM, "What is the capital of France?")
+        for text in ("Good morning.", "Good night.", "See you soon.", "Thank you.", "Welcome back."):
+            ask("You translate English into German. " * 12, text)
+        again = ask(SYSTEM, "What is the capital of Italy?")
+        assert again["input_token_details"]["cache_read"] >= again["input_tokens"] - 12
+    finally:
+        llama.set_cache(shared_cache)
 
 
 @pytest.mark.real_model

@@ -296,7 +296,10 @@ def state_cache_for(llama_cpp: Any, capacity_bytes: int) -> Any:
     """llama-cpp-python's RAM cache of model states, kept within ``capacity_bytes`` of what the states
     really hold. Its own count is the KV bytes alone, while each state also copies the logits (batch
     rows × vocabulary floats: 0.3 GB at 512 rows of a 150k vocabulary), so over a long evaluation the
-    process grew until the system killed it."""
+    process grew until the system killed it. When full it drops first a state whose prompt a newer one
+    mostly shares (an older text under the same fixed prompt), not simply the oldest: twenty
+    translations in a row would otherwise push out the decide call's prefix, and the next decision
+    would evaluate its whole prompt again (9.8 s instead of 1.1 s with the 1.5B test model)."""
 
     class StateCache(llama_cpp.LlamaRAMCache):
         @property
@@ -304,7 +307,24 @@ def state_cache_for(llama_cpp: Any, capacity_bytes: int) -> Any:
             return sum(state.llama_state_size + state.scores.nbytes + state.input_ids.nbytes
                        for state in self.cache_state.values())
 
+        def __setitem__(self, key: Sequence[int], value: Any) -> None:
+            key = tuple(key)
+            self.cache_state.pop(key, None)
+            self.cache_state[key] = value
+            while self.cache_size > self.capacity_bytes and self.cache_state:
+                del self.cache_state[_evicted(list(self.cache_state), llama_cpp.llama.Llama.longest_token_prefix)]
+
     return StateCache(capacity_bytes=capacity_bytes)
+
+
+def _evicted(keys: list[tuple[int, ...]], shared: Any) -> tuple[int, ...]:
+    """Of the cached prompts, oldest first, the one to drop: the oldest that a newer one shares at least
+    half of (``shared`` counts the common first tokens), so every fixed prompt keeps a state; else the
+    oldest."""
+    for index, key in enumerate(keys):
+        if any(2 * shared(key, newer) >= len(key) for newer in keys[index + 1:]):
+            return key
+    return keys[0]
 
 
 def _construct(target: str, where: str, name: str, options: dict[str, Any]) -> Any:
