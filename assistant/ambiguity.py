@@ -109,6 +109,7 @@ class AmbiguityType:
     remember: str = FOR_WORD
     preset: str | None = None
     decided: str = DECIDED_ALWAYS
+    implied_by: frozenset[str] = frozenset()
     profile: str | None = None
     labels: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
     gold_words: str | None = None
@@ -207,6 +208,7 @@ def parse_table(data: Mapping[str, Any], reminders: Mapping[str, Any] | None = N
             remember=entry.get("remember", FOR_WORD),
             preset=entry.get("preset"),
             decided=entry.get("decided", DECIDED_ALWAYS),
+            implied_by=frozenset(entry.get("implied_by") or ()),
             profile=entry.get("profile"),
             labels={option: dict(by_lang) for option, by_lang in (entry.get("labels") or {}).items()},
             gold_words=entry.get("gold_words"),

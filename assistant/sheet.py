@@ -237,9 +237,9 @@ def build_sheet(steps: ModelSteps, segments: Sequence[str], target_lang: str,
         undecided = [c for c in candidates if _key(c, segment) not in found
                      and get_type(c.ambiguity).fixed_question(c.span, target_lang)]
         opened = {(turn.ambiguity, turn.span) for turn in open_questions(steps, segment, target_lang, undecided)}
-        for candidate in candidates:
+        for candidate in sorted(candidates, key=lambda c: bool(get_type(c.ambiguity).implied_by)):  # implied last
             key = _key(candidate, segment)
-            if key not in found and key not in closed:
+            if key not in found and key not in closed and not _implied(candidate.ambiguity, key[1], found):
                 turn = _question(steps, segment, target_lang, candidate, undecided, opened)
                 if turn is None:
                     if candidate not in undecided:
@@ -251,10 +251,18 @@ def build_sheet(steps: ModelSteps, segments: Sequence[str], target_lang: str,
                 _affects(found[key], number, segment, candidate)
         if on_segment:
             on_segment(number)
-    ordered = sorted(found.values(), key=lambda q: (get_type(q.ambiguity).rank, q.segments[0]))
+    ordered = sorted((q for q in found.values() if not _implied(q.ambiguity, q.key, found)),
+                     key=lambda q: (get_type(q.ambiguity).rank, q.segments[0]))
     for index, question in enumerate(ordered, 1):
         question.id = f"q{index}"
     return Sheet(target_lang, len(segments), ordered)
+
+
+def _implied(ambiguity: str, key: str, found: Mapping[tuple[str, str], SheetQuestion]) -> bool:
+    """Whether another question of the sheet about the same word implies this one's answer (the table's
+    ``implied_by``: "Recipient" asked about as a person is meant in its person sense)."""
+    families = get_type(ambiguity).implied_by
+    return bool(families) and any(q.key == key and get_type(q.ambiguity).family in families for q in found.values())
 
 
 def _key(candidate: Candidate, segment: str) -> tuple[str, str]:

@@ -158,20 +158,23 @@ def inside(args: argparse.Namespace) -> int:
 
 def warm_up(load: Any, model: Path) -> None:
     """Load the model and fill llama.cpp's cache of prompt states with every fixed prompt the sets use
-    (the decision, the question about "it", both translation prompts), uncounted: the first item of a
+    (the decision, the question about "it", the plain and the clarified translation prompts, the latter
+    with the answers of a user who picks the first option), uncounted: the first item of a
     run would otherwise pay the whole prefix evaluation for the method that happens to run first."""
     from assistant.backends import ModelSpec
     from assistant.chain import Assistant
+    from assistant.users import HumanUser
 
     spec = ModelSpec.parse(f"llamacpp:{model}")
+    answering = HumanUser(lambda turn: (turn.options or ["the parcel"])[0])  # the sets' oracle answers too
     for method in ("intercpt", "no-extra"):
         run = Assistant(load(spec), str(spec)).run
         if "method" in inspect.signature(run).parameters:  # a revision before the chain took its options whole
-            run(WARM_UP_TEXT, LANG, method=method)
+            run(WARM_UP_TEXT, LANG, method=method, user=answering)
         else:
             from assistant.chain import ChainOptions
 
-            run(WARM_UP_TEXT, LANG, options=ChainOptions(method=method))
+            run(WARM_UP_TEXT, LANG, options=ChainOptions(method=method), user=answering)
 
 
 def set_result(summary: dict[str, Any], session: dict[str, Any], counts: dict[str, int]) -> dict[str, Any]:

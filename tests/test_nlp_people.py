@@ -205,3 +205,17 @@ def test_a_role_played_without_a_named_player_is_the_person_asked_about():
     # GATE: the player is the person spoken to, whom the role's gender shows
     assert "buffoon" in heads(find_person_mentions("Stop playing the buffoon and finish your work!"))
 
+
+
+@pytest.mark.parametrize("text", ["Please Confirm Your Email Address", "Please Verify Your Email Address"])
+def test_a_title_case_label_the_tagger_calls_a_person_is_no_name(text):
+    assert [m.text for m in find_person_mentions(text) if m.kind == "name"] == []
+
+
+@pytest.mark.parametrize(("text", "names"), [
+    ("When Johnny Mercer and Harold Arlen began their collaboration, Mercer wrote the words.",
+     {"Johnny Mercer", "Harold Arlen"}),
+    ("Now, mr. arden will pay for any damage she's done. won't you, steve?", {"steve"}),  # names in lower case
+    ("We need you. cody and kerry need their grandpa.", {"cody", "kerry"})])
+def test_names_in_any_case_are_still_names(text, names):
+    assert {m.text for m in find_person_mentions(text) if m.kind == "name"} >= names

@@ -67,6 +67,16 @@ def test_answers_are_applied_to_every_segment_and_nothing_is_asked_again():
     assert new_calls.count("decide") == 0
 
 
+def test_a_word_the_file_asks_about_as_a_person_gets_no_question_about_its_sense():
+    ask_sense = '{"ambiguous": true, "question": "Which sense?", "options": ["a person", "a container"]}'
+    fake = StepFake(detect=[ask_sense], calls=[])
+    sheet = build_sheet(Assistant(fake, "fake:m").steps, ["Recipient", "The recipient will reply soon."], "fr")
+    assert [(q.ambiguity, q.key, q.segments) for q in sheet.questions] == [("neutral_professions", "recipient", [1, 2])]
+    assert "detect" not in fake.steps()  # the sense question was never written
+    alone = build_sheet(Assistant(StepFake(detect=[ask_sense], calls=[]), "fake:m").steps, ["Bank"], "fr")
+    assert [(q.ambiguity, q.options) for q in alone.questions] == [("polysemy", ["a person", "a container"])]
+
+
 def test_unknown_question_ids_are_refused():
     _, _, sheet = sheet_of(["Can you help me?"])
     with pytest.raises(InputError, match="no question 'q9' on this sheet; its questions are q1"):

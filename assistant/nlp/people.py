@@ -109,7 +109,7 @@ def find_person_mentions(doc_or_text: Any) -> list[Mention]:
     mentions: list[Mention] = []
     taken: set[int] = set()
     for ent in doc.ents:
-        if ent.label_ == "PERSON":
+        if ent.label_ == "PERSON" and _reads_as_a_name(ent):
             mentions.append(_name(ent, sentence_of))
             taken.update(range(ent.start, ent.end))
     for token in doc:
@@ -122,6 +122,13 @@ def find_person_mentions(doc_or_text: Any) -> list[Mention]:
     attribute_pronouns(doc, mentions, _same_referent)
     _settle_predicates(doc, mentions)
     return mentions
+
+
+def _reads_as_a_name(ent: Any) -> bool:
+    """Whether a span the tagger calls a person is a name: no pronoun among its words (a title-case label,
+    "Please Confirm Your Email Address", is tagged so too). Its words' parts of speech say no more: names in
+    lower case ("won't you, steve?", "cody and kerry") are tagged as nouns, verbs or adjectives."""
+    return not any(t.pos_ == "PRON" for t in ent)
 
 
 def _settle_predicates(doc: Any, mentions: list[Mention]) -> None:
