@@ -49,8 +49,6 @@ def test_it_that_stands_for_nothing_or_a_clause_is_not_asked(text):
     # an infinitive missing its object: "it" is that object ("fun to watch": the game)
     "You had a really good season a few back and we had a good game this year (well not so good for your "
     "Cubs!), but it was fun to watch.",
-    "It is such a fun fast paced game to watch.",
-    "it was a suggestion we couldn't refuse",  # an indefinite noun with a relative clause: no cleft
     "it looked like nothing I had ever seen before",  # a comparison with a thing
     "It was like a device he made.",
     "because that's handmade or, I mean it is meant to disintegrate basically in a year",  # passive infinitive
@@ -60,6 +58,20 @@ def test_it_that_stands_for_nothing_or_a_clause_is_not_asked(text):
 def test_it_that_may_stand_for_a_thing_is_still_asked(text):
     assert labelled(text) == "referential"
     assert it_question(text)
+
+
+@pytest.mark.parametrize("text", [
+    "It is such a fun fast paced game to watch.",
+    "it was a suggestion we couldn't refuse",
+    "it was a sturdy table",
+    "Another hilariously bad movie is called Rubber, it's a horror movie.",
+])
+def test_it_with_a_noun_as_predicate_is_not_asked_whatever_it_stands_for(text):
+    """The set labels these "referential" (they stand for a thing), but with a noun as predicate the
+    translation says "c'est", "es ist" or nothing (Spanish): no gender to choose."""
+    assert labelled(text) == "referential"
+    assert not it_question(text)
+    assert it_question("It's mine.") and it_question("It was red.")  # le mien or la mienne; rouge for either
 
 
 def test_a_fixed_phrase_counts_only_where_the_parse_keeps_it_whole():

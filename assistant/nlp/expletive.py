@@ -4,7 +4,8 @@ must show. An "it" that refers to nothing or stands in for a clause needs no ref
 The parse finds the productive forms: spaCy's ``expl``; a clause extraposed to the right of the
 predicate of "it" ("It is a SyntaxError to use …", "It was so nice chatting with you", "it seems
 clear to me that …", "It's more like I believe in aliens"); a passive verb of saying with a
-that-clause ("It is recommended that …"); and a cleft ("it is the things that you think …").
+that-clause ("It is recommended that …"); a cleft ("it is the things that you think …"); and a
+noun predicate ("it was a great place": c'est, es ist, whatever "it" is).
 An infinitive whose object is missing is no extraposition but the "it" itself read as that
 object ("it was fun to watch": the game), so it keeps its question. Fixed phrases (weather,
 time, idioms such as "that's the way it is", "call it a day") are data: lemma sequences listed
@@ -44,6 +45,8 @@ def stands_for_a_thing(it: Any, fixed: set[int]) -> bool:
         return True
     verb = it.head
     if _fused_gerund(verb, it):
+        return False
+    if verb.lemma_ == "be" and _presentational(verb):
         return False
     small_clause = verb.pos_ in ("ADJ", "NOUN")  # "I find it hard to believe that …"
     if verb.lemma_ in LINKING or small_clause:
@@ -106,6 +109,13 @@ def _fused_gerund(verb: Any, it: Any) -> bool:
     if gerund.tag_ == "VBG":
         return any(c.dep_ == "aux" and c.lemma_ == "be" for c in gerund.children) and evaluated(gerund)
     return verb.lemma_ == "be" and any(c.dep_ == "attr" and evaluated(c) for c in verb.children)
+
+
+def _presentational(verb: Any) -> bool:
+    """"It was a great place", "Was it the right perpetrator?": with a noun as predicate, "it" is said
+    "c'est" or "es ist" (Spanish leaves it out) whatever it stands for. Not with a pronoun ("it's mine":
+    le mien, la mienne) or "one" ("it's the one you wanted": celui, celle) as predicate."""
+    return any(c.dep_ == "attr" and c.pos_ in ("NOUN", "PROPN") and c.lemma_ != "one" for c in verb.children)
 
 
 def _nonfinite(clause: Any) -> bool:
