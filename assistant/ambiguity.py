@@ -35,9 +35,10 @@ DEFAULT_RANK = 9  # a type the table does not rank is asked after the ranked one
 FOR_TEXT, FOR_WORD, FOR_SESSION = "text", "word", "session"
 REMEMBER = (FOR_TEXT, FOR_WORD, FOR_SESSION)
 # When the decide call reads whether the text leaves a candidate open (``decided``): for every candidate,
-# for none, or for those a pronoun the parse could not attribute may settle.
-DECIDED_ALWAYS, DECIDED_NEVER, DECIDED_WITH_PRONOUNS = "always", "never", "pronouns"
-DECIDED = (DECIDED_ALWAYS, DECIDED_NEVER, DECIDED_WITH_PRONOUNS)
+# for none, or where the pre-pass is unsure (a pronoun the parse could not attribute may settle the
+# person, or the word also names things).
+DECIDED_ALWAYS, DECIDED_NEVER, DECIDED_WHERE_UNSURE = "always", "never", "unsure"
+DECIDED = (DECIDED_ALWAYS, DECIDED_NEVER, DECIDED_WHERE_UNSURE)
 _WORDS = re.compile(r"[^\W_]+(?:['’-][^\W_]+)*")
 # A possessive stays in the key: "my doctor" is not "your doctor".
 _POSSESSIVES = {"my", "your", "his", "her", "its", "our", "their"}
@@ -121,11 +122,13 @@ class AmbiguityType:
         answer makes, "several"), in ``lang``."""
         return self.reminders.instruction(label, lang)
 
-    def decided_for(self, pronouns: tuple[str, ...]) -> bool:
-        """Whether the decide call reads a candidate with these undecided ``pronouns``: never for a type the
-        pre-pass is sure of; for a person noun only where a pronoun may settle it (nothing else the call
-        could read does, and the call costs as much as half a translation)."""
-        return self.decided == DECIDED_ALWAYS or self.decided == DECIDED_WITH_PRONOUNS and bool(pronouns)
+    def decided_for(self, pronouns: tuple[str, ...], may_be_a_thing: bool) -> bool:
+        """Whether the decide call reads a candidate with these undecided ``pronouns``, whose words may also
+        name a thing: never for a type the pre-pass is sure of; for a person noun only where a pronoun may
+        settle it or the word may name no person here (the call costs as much as half a translation, and
+        a small model's reading of anything else only loses open people)."""
+        return self.decided == DECIDED_ALWAYS or \
+            self.decided == DECIDED_WHERE_UNSURE and (bool(pronouns) or may_be_a_thing)
 
     def memory_key(self, span: str, every_answer: bool) -> str | None:
         """Under which word an answer about ``span`` is remembered: "" for every word (a preference

@@ -39,12 +39,14 @@ PLACEHOLDER = "[pr]"
 class Candidate:
     """A word that may be ambiguous: its type, its text and where it starts in the source;
     ``pronouns``: the gendered pronouns that may refer to this person, which the parse could not
-    attribute (the decide call reads the text and says which person each settles)."""
+    attribute (the decide call reads the text and says which person each settles); ``may_be_a_thing``:
+    the words also name things ("the guard", "a target"), and only reading the text tells which."""
 
     ambiguity: str
     span: str
     start: int
     pronouns: tuple[str, ...] = ()
+    may_be_a_thing: bool = False
 
 
 @dataclass(frozen=True)
@@ -86,6 +88,10 @@ class Parsed:
         groups = [g for g in self.open_people if g.start == start]
         return tuple(dict.fromkeys(p for g in groups for m in g.mentions for p in m.undecided_pronouns))
 
+    def may_be_a_thing(self, start: int) -> bool:
+        """Whether the words of the open people starting at ``start`` also name things."""
+        return any(m.may_be_a_thing for g in self.open_people if g.start == start for m in g.mentions)
+
 
 # A rule yields (span, start) pairs for one ambiguity type.
 Rule = Callable[[Parsed, AmbiguityType], list[tuple[str, int]]]
@@ -123,7 +129,7 @@ def candidates_in(parsed: Parsed) -> list[Candidate]:
     """The candidates of a parsed source (see ``find_candidates``)."""
     target_lang = parsed.target_lang
     found = [
-        Candidate(ambiguity_type.name, span, start, parsed.undecided_pronouns(start))
+        Candidate(ambiguity_type.name, span, start, parsed.undecided_pronouns(start), parsed.may_be_a_thing(start))
         for ambiguity_type in ambiguity_types().values()
         if ambiguity_type.detect and target_lang in ambiguity_type.languages
         for span, start in RULES[ambiguity_type.detect](parsed, ambiguity_type)

@@ -203,7 +203,7 @@ def open_questions(steps: ModelSteps, source: str, target_lang: str, fixed: list
     """The table's question for each of the ``fixed``-option candidates that the text leaves open, as one
     decide call reads them (told which pronoun may refer to whom, where the parse cannot tell); those
     the pre-pass is sure of (the table's ``decided``) are asked without it."""
-    sure = [c for c in fixed if not get_type(c.ambiguity).decided_for(c.pronouns)]
+    sure = [c for c in fixed if not get_type(c.ambiguity).decided_for(c.pronouns, c.may_be_a_thing)]
     return [*steps.decide(source, target_lang, [c for c in fixed if c not in sure]),
             *(steps.fixed_turn(c, target_lang) for c in sure)]
 

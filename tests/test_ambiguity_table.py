@@ -146,15 +146,16 @@ def test_the_table_says_how_long_an_answer_holds_in_a_document(remember, recalle
         ambiguity_types.cache_clear()
 
 
-@pytest.mark.parametrize(("decided", "without_pronoun", "with_pronoun"), [
-    ("always", True, True), ("never", False, False), ("pronouns", False, True)])
-def test_the_table_says_when_the_decide_call_reads_a_candidate(decided, without_pronoun, with_pronoun):
+@pytest.mark.parametrize(("decided", "sure", "with_pronoun", "maybe_a_thing"), [
+    ("always", True, True, True), ("never", False, False, False), ("unsure", False, True, True)])
+def test_the_table_says_when_the_decide_call_reads_a_candidate(decided, sure, with_pronoun, maybe_a_thing):
     toy = parse_table({"number": {**TOY, "decided": decided}}, {}, {})["number"]
-    assert (toy.decided_for(()), toy.decided_for(("she",))) == (without_pronoun, with_pronoun)
+    assert toy.decided_for((), False) == sure
+    assert (toy.decided_for(("she",), False), toy.decided_for((), True)) == (with_pronoun, maybe_a_thing)
 
 
 def test_an_unknown_decided_value_is_refused():
-    with pytest.raises(InputError, match="decided must be one of always, never, pronouns"):
+    with pytest.raises(InputError, match="decided must be one of always, never, unsure"):
         parse_table({"number": {**TOY, "decided": False}}, {}, {})
 
 

@@ -190,12 +190,14 @@ def test_the_decide_call_reads_which_person_an_unattributed_pronoun_settles():
     assert [t.span for t in transcript.turns] == ["the lawyer"]
 
 
-def test_a_person_noun_no_pronoun_may_settle_is_asked_about_without_a_decide_call():
+def test_a_noun_that_only_names_people_and_no_pronoun_may_settle_is_asked_about_without_a_decide_call():
     fake = StepFake(decide=['{"1": "no"}'], translate=["Le chirurgien est fatigué."], calls=[])
     transcript = run(fake, "The surgeon is tired.")
     assert [t.span for t in transcript.turns] == ["The surgeon"] and fake.steps() == ["translate"]
     named = run(StepFake(decide=['{"1": "no"}'], translate=["Brahms est fatigué."], calls=[]), "Brahms is tired.")
     assert named.turns == []  # a name may be a famous person's: the decide call still reads it
+    guard = StepFake(decide=['{"1": "no"}'], translate=["Le garde est fatigué."], calls=[])
+    assert run(guard, "The guard is tired.").turns == [] and guard.steps() == ["decide", "translate"]  # or a device
 
 
 def test_a_pronoun_never_settles_every_person_it_may_refer_to():

@@ -37,9 +37,9 @@ def test_one_question_per_register_person_and_text_with_counts_and_examples():
     assert [e.segment for e in register.examples] == [1, 2, 5]  # three examples, a repeated text once
     assert register.examples[1].words == ((10, 13),) and SEGMENTS[1][10:13] == "you"
     assert sheet.questions[3].options == ["the message", "the file"]
-    # the decide call reads only the name not yet on the sheet (the register of "you" needs none, nor a person
-    # noun that no pronoun may settle); "it" is written once
-    assert fake.steps() == ["decide", "detect"]
+    # the decide call reads only segments with a person not yet on the sheet (the register of "you" needs none;
+    # "doctor" also names a degree); "it" is written once
+    assert fake.steps() == ["decide", "detect", "decide"]
     assert sheet.to_dict()["questions"][1]["segment_count"] == 2
 
 
@@ -63,8 +63,8 @@ def test_answers_are_applied_to_every_segment_and_nothing_is_asked_again():
     guessed = [t for t in turns if t.answer is None]
     assert guessed and {t.span.lower() for t in guessed} == {"the doctor"}  # skipped on the sheet: guessed
     new_calls = [step for step, _, _ in fake.calls[calls_before:]]
-    # the skipped person is open without a reading: nothing is read again
-    assert new_calls.count("decide") == 0
+    # only the skipped person's segments are read again, and the one the sheet read with the same words reused
+    assert new_calls.count("decide") == 1
 
 
 def test_a_word_the_file_asks_about_as_a_person_gets_no_question_about_its_sense():

@@ -149,9 +149,8 @@ def _for_to(prep: Any) -> bool:
 
 
 def _cleft(attr: Any) -> bool:
-    """"it was John who called", "it is the things that you think …": a definite noun phrase with
-    a relative clause right after it (an indefinite one is a thing: "it was a suggestion we
-    couldn't refuse")."""
+    """"it was me who called": a definite pronoun or noun phrase with a relative clause right after it (a
+    noun predicate is no question anyway, ``_presentational``)."""
     return _definite(attr) and any(c.dep_ == "relcl" and c.i > attr.i and not _nonfinite(c) and not _separated(attr, c)
                                    for c in attr.children)
 

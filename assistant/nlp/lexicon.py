@@ -27,7 +27,7 @@ MASCULINE, FEMININE = "masculine", "feminine"
 # A person sense ranked lower than this (WordNet orders senses by frequency) is too rare to make
 # the word denote a person: "head" (rank 3) or "star" (rank 2) are not people in most texts.
 MAX_PERSON_RANK = 1
-TABLE_RULES = 6  # version of the rules that build the table below, part of the cache file's name
+TABLE_RULES = 7  # version of the rules that build the table below, part of the cache file's name
 # The roots of the beings whose gender a translation shows (see the module's docstring).
 BEING_ROOTS = ("person.n.01", "spiritual_being.n.01", "operator.n.02")
 # The first gendered word among the first five words of a gloss, before any relative or
@@ -50,6 +50,7 @@ class PersonNoun:
 
     rank: int
     gender: str | None
+    only: bool = False  # every sense of the noun is a person: it names nothing else ("surgeon", not "guard")
 
 
 def _gloss_gender(definition: str) -> str | None:
@@ -80,7 +81,8 @@ def _build_table() -> dict[str, list]:
             if rank is None or rank > MAX_PERSON_RANK or (rank > 0 and senses[0] in animals):
                 continue  # "sheep" (a timid person) is first an animal
             gender = _gloss_gender(senses[rank].definition())
-            table[word] = [rank, FEMININE if gender is None and word.endswith("woman") else gender]
+            table[word] = [rank, FEMININE if gender is None and word.endswith("woman") else gender,
+                           all(s in people for s in senses)]
     for word, entry in table.items():  # chairman/chairwoman: the -man of a pair is masculine
         if entry[1] is None and word.endswith("man") and f"{word[:-3]}woman" in table:
             entry[1] = MASCULINE
@@ -90,7 +92,7 @@ def _build_table() -> dict[str, list]:
 @lru_cache(maxsize=1)
 def person_nouns() -> dict[str, PersonNoun]:
     """Every noun whose first or second WordNet sense is a person (or another being, see above)."""
-    return {word: PersonNoun(rank, gender) for word, (rank, gender) in _cached("wordnet-person-nouns", _build_table).items()}
+    return {word: PersonNoun(*entry) for word, entry in _cached("wordnet-person-nouns", _build_table).items()}
 
 
 # WordNet's verb frames (the "+ frame word" pairs of data.verb; WordNet 3.0's wninput(5WN)):

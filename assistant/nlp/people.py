@@ -84,6 +84,9 @@ class Mention:
     # What a first name usually is. Never enough to settle a gender (Jessie, Alex, Sasha; the product
     # cannot know the person), but a pronoun of the other gender is not this person's.
     likely: str | None = None
+    # The noun also names things (a WordNet sense that is no person: "guard", "target"), so only
+    # reading the text tells whether it names a person here.
+    may_be_a_thing: bool = False
 
 
 @dataclass(frozen=True)
@@ -242,8 +245,10 @@ def _mention_at(token: Any, source: str, sentence_of: dict[int, int]) -> Mention
         if noun is not None and noun.rank > 0 and not _said_of_a_person(token):
             noun = None  # "the type", "her help": a person only in the word's second sense
         if noun is not None and token.dep_ != "compound":
-            return _make(token, "noun", _number(token), sentence_of=sentence_of, settled=noun.gender,
-                         evidence=f"the noun {token.text}" if noun.gender else None)
+            mention = _make(token, "noun", _number(token), sentence_of=sentence_of, settled=noun.gender,
+                            evidence=f"the noun {token.text}" if noun.gender else None)
+            mention.may_be_a_thing = not noun.only
+            return mention
         if token.dep_ in ARGUMENTS | {"ROOT"} and (token.ent_type_ == "NORP" or lower.endswith(_PERSON_SUFFIX)
                                                    or token.tag_ == "NNPS" and lower.endswith(_DEMONYM_SUFFIX)):
             plural = token.ent_type_ == "NORP" and lower.endswith(_DEMONYM_SUFFIX)  # "Moldavians" tagged NNP
