@@ -16,7 +16,7 @@ from typing import Any
 from .ambiguity import AmbiguityType, ambiguity_types
 from .inputs import OPAQUE_TOKEN
 from .nlp.address import SECOND_PERSON as _SECOND_PERSON
-from .nlp.address import address_candidates, address_cues
+from .nlp.address import address_candidates, address_cues, names_a_role
 from .nlp.agreement import agreeing_words, shows_gender
 from .nlp.expletive import fixed_phrase_tokens, stands_for_a_thing
 from .nlp.people import GENDERED_PRONOUNS as _GENDERED_PRONOUNS
@@ -181,7 +181,10 @@ def _gendered_in(mention: Mention, doc: Any, lang: str) -> bool:
     """Whether to ask about a mention's gender. The speaker and the person spoken to ("I", "you",
     "we") only where a word that agrees with them shows it in ``lang``: "are you ready" (prêt/prête,
     listo/lista), not "Ich bin froh", "are you able" (capable, capaz) or "I remember going". German
-    plural pronouns and adjectives carry none ("they", "we are ready")."""
+    plural pronouns and adjectives carry none ("they", "we are ready"). A role a label names ("Recipient",
+    "Contact Administrator") is no one in particular."""
+    if mention.kind == "noun" and names_a_role(doc):
+        return False
     if mention.kind == "pronoun" and mention.head.lower() in SPEECH_PARTICIPANTS:
         return shows_gender(agreeing_words(doc[mention.head_index]), lang)
     return not (lang == "de" and mention.number == PLURAL and mention.kind in ("pronoun", "indefinite"))

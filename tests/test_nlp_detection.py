@@ -258,3 +258,14 @@ def test_the_gender_of_i_and_you_is_asked_where_the_references_show_it(measure, 
 def test_german_never_asks_the_gender_of_i_or_you_for_an_adjective():
     sources = [src for src, _ in cocoa_gender_shown(_shared("cocoa-mt"), "de", every=4)]
     assert not [src for src in sources if speaker_gender_question(src, "de")]
+
+
+@pytest.mark.parametrize("label", ["Recipient", "Contact Administrator", "Your correspondent", "sender"])
+def test_a_role_a_short_label_names_gets_no_gender_question(label):
+    assert [c for c in find_candidates(label, "fr") if get_type(c.ambiguity).family == "gender"] == []
+
+
+@pytest.mark.parametrize(("text", "person"), [("Joint accounts for spouses", "spouses"),  # a GATE headline
+                                              ("The doctor is here", "The doctor")])
+def test_a_longer_fragment_or_a_clause_still_asks_about_its_person(text, person):
+    assert person in [c.span for c in find_candidates(text, "fr") if get_type(c.ambiguity).family == "gender"]

@@ -28,6 +28,7 @@ _PLURAL_YOU = re.compile(
 )
 SENTENCE_ENDS = set(".!?…:;。！？")
 LABEL_WORDS = 6  # a button's or a menu's command is a few words
+ROLE_LABEL_WORDS = 3  # a column or a button that names a role ("Contact Administrator")
 # T-V choices need a second person or an imperative; the Japanese register applies to more.
 CUES_FOR = {"fr": ("second_person", "imperative"), "de": ("second_person", "imperative"),
             "es": ("second_person", "imperative"),
@@ -106,6 +107,17 @@ def _label(doc: Any, sent: Any) -> bool:
     passe, Passwort ändern), so it addresses no one in a register."""
     words = [t for t in sent if not t.is_punct]
     return len(list(doc.sents)) == 1 and len(words) <= LABEL_WORDS and sent.text.rstrip()[-1:] not in SENTENCE_ENDS
+
+
+def names_a_role(doc: Any) -> bool:
+    """A button, a menu entry or a column naming a role: at most ``ROLE_LABEL_WORDS`` words, without a full
+    stop or a subject ("Recipient", "Contact Administrator", "Your correspondent"). A role is no one in
+    particular (Destinataire, Contacter l'administrateur), so it has no gender to ask about; a longer
+    fragment may be a headline about someone ("Joint accounts for spouses", as GATE has them)."""
+    sentences = list(doc.sents)
+    words = [t for t in doc if not t.is_punct]
+    return len(sentences) == 1 and len(words) <= ROLE_LABEL_WORDS and _label(doc, sentences[0]) \
+        and not any(t.dep_ in ("nsubj", "nsubjpass") for t in doc)
 
 
 def _thanks(token: Any) -> bool:
