@@ -75,7 +75,9 @@ class Parsed:
     def people(self) -> list[Mention]:
         """The people the source mentions whose gender the target language shows."""
         self.doc.user_data["source"] = self.source
-        return [m for m in find_person_mentions(self.doc) if _gendered_in(m, self.doc, self.target_lang)]
+        role = names_a_role(self.doc)  # a role a label names ("Recipient", "Contact Administrator") is no one
+        return [m for m in find_person_mentions(self.doc)
+                if not (role and m.kind == "noun") and _gendered_in(m, self.doc, self.target_lang)]
 
     @cached_property
     def _listeners(self) -> set[int]:
@@ -85,12 +87,14 @@ class Parsed:
 
     def undecided_pronouns(self, start: int) -> tuple[str, ...]:
         """The pronouns that may refer to the open people whose words start at ``start``."""
-        groups = [g for g in self.open_people if g.start == start]
-        return tuple(dict.fromkeys(p for g in groups for m in g.mentions for p in m.undecided_pronouns))
+        return tuple(dict.fromkeys(p for m in self._open_mentions_at(start) for p in m.undecided_pronouns))
 
     def may_be_a_thing(self, start: int) -> bool:
         """Whether the words of the open people starting at ``start`` also name things."""
-        return any(m.may_be_a_thing for g in self.open_people if g.start == start for m in g.mentions)
+        return any(m.may_be_a_thing for m in self._open_mentions_at(start))
+
+    def _open_mentions_at(self, start: int) -> list[Mention]:
+        return [m for g in self.open_people if g.start == start for m in g.mentions]
 
 
 # A rule yields (span, start) pairs for one ambiguity type.
@@ -181,10 +185,7 @@ def _gendered_in(mention: Mention, doc: Any, lang: str) -> bool:
     """Whether to ask about a mention's gender. The speaker and the person spoken to ("I", "you",
     "we") only where a word that agrees with them shows it in ``lang``: "are you ready" (prêt/prête,
     listo/lista), not "Ich bin froh", "are you able" (capable, capaz) or "I remember going". German
-    plural pronouns and adjectives carry none ("they", "we are ready"). A role a label names ("Recipient",
-    "Contact Administrator") is no one in particular."""
-    if mention.kind == "noun" and names_a_role(doc):
-        return False
+    plural pronouns and adjectives carry none ("they", "we are ready")."""
     if mention.kind == "pronoun" and mention.head.lower() in SPEECH_PARTICIPANTS:
         return shows_gender(agreeing_words(doc[mention.head_index]), lang)
     return not (lang == "de" and mention.number == PLURAL and mention.kind in ("pronoun", "indefinite"))

@@ -101,12 +101,12 @@ def address_cues(doc: Any) -> list[tuple[str, Any]]:
     return sorted(found, key=lambda cue: (order.index(cue[0]), cue[1].i))
 
 
-def _label(doc: Any, sent: Any) -> bool:
+def _label(doc: Any, sent: Any, most_words: int = LABEL_WORDS) -> bool:
     """A command standing alone without a full stop, as on a button or a menu ("Change my password",
     "Add another {name}"): French, German and Spanish word it with the infinitive (Changer mon mot de
     passe, Passwort ändern), so it addresses no one in a register."""
     words = [t for t in sent if not t.is_punct]
-    return len(list(doc.sents)) == 1 and len(words) <= LABEL_WORDS and sent.text.rstrip()[-1:] not in SENTENCE_ENDS
+    return len(list(doc.sents)) == 1 and len(words) <= most_words and sent.text.rstrip()[-1:] not in SENTENCE_ENDS
 
 
 def names_a_role(doc: Any) -> bool:
@@ -114,10 +114,7 @@ def names_a_role(doc: Any) -> bool:
     stop or a subject ("Recipient", "Contact Administrator", "Your correspondent"). A role is no one in
     particular (Destinataire, Contacter l'administrateur), so it has no gender to ask about; a longer
     fragment may be a headline about someone ("Joint accounts for spouses", as GATE has them)."""
-    sentences = list(doc.sents)
-    words = [t for t in doc if not t.is_punct]
-    return len(sentences) == 1 and len(words) <= ROLE_LABEL_WORDS and _label(doc, sentences[0]) \
-        and not any(t.dep_ in ("nsubj", "nsubjpass") for t in doc)
+    return _label(doc, doc[:], ROLE_LABEL_WORDS) and not any(t.dep_ in ("nsubj", "nsubjpass") for t in doc)
 
 
 def _thanks(token: Any) -> bool:
