@@ -22,6 +22,7 @@ from .nlp.expletive import fixed_phrase_tokens, stands_for_a_thing
 from .nlp.people import GENDERED_PRONOUNS as _GENDERED_PRONOUNS
 from .nlp.people import INDEFINITE, PLURAL, TITLES as _TITLES, Mention, MentionGroup, find_person_mentions, group_mentions, unsettled
 from .nlp.pipelines import english_pipeline
+from .nlp.referents import named_antecedent
 from .transcript import Settled
 
 # The cue words, as sets, for modules that bound a context around the words asked about.
@@ -156,8 +157,10 @@ def _determines_a_placeholder(source: str, candidate: Candidate) -> bool:
 
 @rule("single_word")
 def _single_word(parsed: Parsed, ambiguity_type: AmbiguityType) -> list[tuple[str, int]]:
+    """A text of one word; a file's hidden placeholder counts as a word ("<x1/> wrote:" is a sentence)."""
     words = [t for t in parsed.doc if t.is_alpha]
-    return [(words[0].text, words[0].idx)] if len(words) == 1 else []
+    alone = len(words) == 1 and OPAQUE_TOKEN.search(parsed.source) is None
+    return [(words[0].text, words[0].idx)] if alone else []
 
 
 @rule("address")
@@ -169,10 +172,11 @@ def _address(parsed: Parsed, ambiguity_type: AmbiguityType) -> list[tuple[str, i
 
 @rule("referential_it")
 def _referential_it(parsed: Parsed, ambiguity_type: AmbiguityType) -> list[tuple[str, int]]:
-    """The first "it" that may stand for a thing; the type's ``lexicon`` lists the fixed phrases
-    whose "it" refers to nothing ("that's the way it is")."""
+    """The first "it" that may stand for a thing the text does not plainly name; the type's
+    ``lexicon`` lists the fixed phrases whose "it" refers to nothing ("that's the way it is")."""
     fixed = fixed_phrase_tokens(parsed.doc, ambiguity_type.lexicon)
-    return [(t.text, t.idx) for t in parsed.doc if t.lower_ == "it" and stands_for_a_thing(t, fixed)][:1]
+    return [(t.text, t.idx) for t in parsed.doc
+            if t.lower_ == "it" and stands_for_a_thing(t, fixed) and named_antecedent(t) is None][:1]
 
 
 @rule("lexicon_nouns")

@@ -12,6 +12,8 @@ MAX_SOURCE_CHARS = 5000
 # The opaque tokens that stand for a localisation file's placeholders and inline tags while a
 # model reads the text (``assistant.formats.placeholders``): not words of the text.
 OPAQUE_TOKEN = re.compile(r"<x\d+/>")
+# The same token as a model may write it back in a question's options: "x1", "<x1>", "x1/".
+OPAQUE_NAME = re.compile(r"<?/?x\d+/?>?", re.IGNORECASE)
 ZERO_WIDTH_SPACE = "\u200b"
 # Chat-template control tokens of the common model families. Inside text placed into a prompt they
 # would end the data block or open a new turn, and so would the prompt's own tags (``</source>``),
@@ -75,3 +77,9 @@ def neutralize_control_tokens(text: str, tags: tuple[str, ...]) -> str:
 
     Idempotent: an inert token is not matched again."""
     return _control_tokens(tags).sub(lambda m: m.group(0)[0] + ZERO_WIDTH_SPACE + m.group(0)[1:], text)
+
+
+def names_a_placeholder(words: list[str]) -> bool:
+    """Whether any of ``words`` is a file's hidden placeholder or its bare name ("<x1/>", "x1"): no word
+    a person can answer about."""
+    return any(OPAQUE_TOKEN.search(word) or OPAQUE_NAME.fullmatch(word.strip()) for word in words)

@@ -25,7 +25,7 @@ from .context.abstract import Summarizer
 from .detection import Candidate
 from .fidelity import source_pieces
 from .glossary import Glossary
-from .inputs import OPAQUE_TOKEN
+from .inputs import names_a_placeholder
 from .nlp.referents import named_in_text
 from .options import ChainOptions
 from .parsing import Detection, clean_translation, decision_schema, parse_decisions, parse_detection
@@ -197,7 +197,7 @@ class ModelSteps:
         if detection is None or not detection.ambiguous:
             return None
         options = list(ambiguity_type.options(target_lang)) or detection.options[:4]
-        if OPAQUE_TOKEN.search(" ".join([detection.question, *options])):
+        if names_a_placeholder([detection.question, *options]):
             return None  # a file's hidden placeholder ("<x1/>") is no word a person can answer about
         question = detection.question
         if ambiguity_type.options_in_text:

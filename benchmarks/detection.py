@@ -34,7 +34,7 @@ from assistant.detection import find_candidates  # noqa: E402
 from assistant.usage import total  # noqa: E402
 from evaluation.data import LoadReport  # noqa: E402
 from evaluation.loaders import ambigmt  # noqa: E402
-from tests.dev_sets import (PERSON_LOOKING_THINGS, address_question, asked_heads, cocoa_gender_shown, cocoa_items,  # noqa: E402
+from tests.dev_sets import (IT_SETS, PERSON_LOOKING_THINGS, address_question, asked_heads, cocoa_gender_shown, cocoa_items,  # noqa: E402
                             expletive_it, formality_reading, gate_items, gender_question, gender_reading,
                             it_question, japanese_items, person_looking_things, references_differ,
                             speaker_gender_question, two_people)
@@ -127,14 +127,18 @@ def people_and_things(rows: list[str], assistant: Assistant | None) -> None:
 def referent_it(rows: list[str], assistant: Assistant | None) -> None:
     """Expletive and referential "it" asked about, by the pre-pass and, with ``--model``, by the
     chain (the pre-pass, then that model's call that writes the question)."""
-    items = expletive_it()
-    for reader, asked, _ in readers(assistant, "detect", lambda text: {"it"} if it_question(text) else set(),
-                                    "referent"):
-        hits = ["it" in asked(i["text"]) for i in items]
-        for label, name in (("expletive", "expletive/clausal \"it\" asked (≤ 5 %)"),
-                            ("referential", "referential \"it\" asked (recall)")):
-            rows += split_rows(f"expletive it (tests/data), {reader}", name,
-                               [h if i["label"] == label else None for i, h in zip(items, hits)])
+    measures = {IT_SETS[0]: (("expletive", "expletive/clausal \"it\" asked (≤ 5 %)"),
+                             ("referential", "referential \"it\" asked (recall)")),
+                IT_SETS[1]: (("named", "\"it\" whose thing the string names, asked (needless)"),
+                             ("open", "\"it\" whose thing the string leaves open, asked (recall)"))}
+    for set_name, labels in measures.items():
+        items = expletive_it(set_name)
+        for reader, asked, _ in readers(assistant, "detect", lambda text: {"it"} if it_question(text) else set(),
+                                        "referent"):
+            hits = ["it" in asked(i["text"]) for i in items]
+            for label, name in labels:
+                rows += split_rows(f"{set_name.removesuffix('.yaml')} (tests/data), {reader}", name,
+                                   [h if i["label"] == label else None for i, h in zip(items, hits)])
 
 
 def readers(assistant: Assistant | None, call: str, pre_pass, family: str) -> list[tuple[str, object, list[int]]]:

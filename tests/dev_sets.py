@@ -81,8 +81,13 @@ def person_looking_things(name: str = PERSON_LOOKING_THINGS[0]) -> list[dict]:
     return yaml.safe_load((TESTS_DATA / name).read_text(encoding="utf-8"))
 
 
-def expletive_it() -> list[dict]:
-    return yaml.safe_load((TESTS_DATA / "expletive_it.yaml").read_text(encoding="utf-8"))
+IT_SETS = ("expletive_it.yaml", "catalogue_it.yaml")
+
+
+def expletive_it(name: str = IT_SETS[0]) -> list[dict]:
+    """A set of tests/data with one "it" per text, labelled: expletive or referential sentences, or a
+    catalogue's strings whose "it" the string names or leaves open (see each file's header)."""
+    return yaml.safe_load((TESTS_DATA / name).read_text(encoding="utf-8"))
 
 
 def it_question(text: str, lang: str = "fr") -> bool:

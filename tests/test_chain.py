@@ -200,6 +200,16 @@ def test_a_noun_that_only_names_people_and_no_pronoun_may_settle_is_asked_about_
     assert run(guard, "The guard is tired.").turns == [] and guard.steps() == ["decide", "translate"]  # or a device
 
 
+@pytest.mark.parametrize("source", [
+    "You can set them up here.",  # django-allauth's catalogue: "them" are things here
+    "You do not currently have a password - this will add one.",  # flask-security's: "one" is a password
+])
+def test_a_pronoun_or_quantifier_that_may_stand_for_things_is_read_by_the_decide_call(source):
+    fake = StepFake(decide=['{"1": "no"}'], translate=["x"], calls=[])
+    assert [t.span for t in run(fake, source).turns] == ["You"]  # the register only: the call read the rest as things
+    assert fake.steps().count("decide") == 1
+
+
 def test_a_pronoun_never_settles_every_person_it_may_refer_to():
     fake = StepFake(decide=['{"1": "no", "2": "no"}'], translate=["x"], calls=[])
     transcript = run(fake, "The accountant met the lawyer because she needed advice.",

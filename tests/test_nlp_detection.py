@@ -141,6 +141,17 @@ def test_a_hidden_placeholder_is_never_asked_about(msgid):
     assert ModelSteps(fake).ask(text, "fr", Candidate("polysemy", "Stopped", 0)) is None
 
 
+def test_options_that_name_a_hidden_placeholder_or_a_lone_word_beside_one_ask_nothing():
+    """django-postman's catalogue: "%(sender)s wrote:" is a sentence, not one word whose sense to ask
+    about; and a model that offers the placeholders' names as options ("x1", "x2") asks nothing."""
+    text = mask("\n\n%(sender)s wrote:\n%(body)s\n").text
+    assert find_candidates(text, "fr") == []
+    fake = StepFake(detect=['{"ambiguous": true, "question": "Which word is meant?", "options": ["x1", "x2"]}'],
+                    calls=[])
+    assert ModelSteps(fake).ask(text, "fr", Candidate("polysemy", "wrote", text.index("wrote"))) is None
+    assert find_candidates("spring", "fr") == [Candidate("polysemy", "spring", 0)]
+
+
 @pytest.mark.parametrize("msgid", ["Add another %(verbose_name)s", "Delete selected %(verbose_name_plural)s",
                                    "Select %s to change"])
 def test_the_words_around_a_hidden_placeholder_are_read_as_its_determiner_not_as_people(msgid):

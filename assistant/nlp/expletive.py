@@ -112,10 +112,17 @@ def _fused_gerund(verb: Any, it: Any) -> bool:
 
 
 def _presentational(verb: Any) -> bool:
-    """"It was a great place", "Was it the right perpetrator?": with a noun as predicate, "it" is said
-    "c'est" or "es ist" (Spanish leaves it out) whatever it stands for. Not with a pronoun ("it's mine":
-    le mien, la mienne) or "one" ("it's the one you wanted": celui, celle) as predicate."""
-    return any(c.dep_ == "attr" and c.pos_ in ("NOUN", "PROPN") and c.lemma_ != "one" for c in verb.children)
+    """"It was a great place", "Was it the right perpetrator?", "if it was you": with a noun or a
+    person as predicate, "it" is said "c'est" or "es ist" (Spanish leaves it out) whatever it stands
+    for. Not with a possessive ("it's mine": le mien, la mienne) or "one" ("it's the one you wanted":
+    celui, celle) as predicate."""
+    return any(c.dep_ == "attr" and (c.pos_ in ("NOUN", "PROPN") and c.lemma_ != "one" or _personal(c))
+               for c in verb.children)
+
+
+def _personal(pronoun: Any) -> bool:
+    """A personal pronoun, not a possessive one: "me", "you", "them" (not "mine", "yours")."""
+    return pronoun.tag_ == "PRP" and "Prs" in pronoun.morph.get("PronType") and "Yes" not in pronoun.morph.get("Poss")
 
 
 def _nonfinite(clause: Any) -> bool:

@@ -42,6 +42,8 @@ INDEFINITE = PERSON_INDEFINITE | QUANTIFIERS
 PERSONAL_POSSESSIVES = {"my", "our", "your", "his", "her", "their"}
 # Quantifiers that also mean everything or much of something ("all is well", "all you have to do").
 MASS_QUANTIFIERS = {"all", "most", "enough"}
+# Personal pronouns that stand for things as readily as for people.
+THING_PRONOUNS = {"they", "them", "themselves"}
 ARGUMENTS = {"nsubj", "nsubjpass", "dobj", "pobj", "dative", "attr", "appos", "conj"}
 # Determiners after which a lone quantifier or number stands for a thing ("this one", "which one").
 THING_DETERMINERS = {"this", "that", "which", "the"}
@@ -84,8 +86,9 @@ class Mention:
     # What a first name usually is. Never enough to settle a gender (Jessie, Alex, Sasha; the product
     # cannot know the person), but a pronoun of the other gender is not this person's.
     likely: str | None = None
-    # The noun also names things (a WordNet sense that is no person: "guard", "target"), so only
-    # reading the text tells whether it names a person here.
+    # The noun also names things (a WordNet sense that is no person: "guard", "target"), or the pronoun
+    # or quantifier may stand for things ("them", "add one"), so only reading the text tells whether it
+    # names a person here.
     may_be_a_thing: bool = False
 
 
@@ -268,7 +271,9 @@ def _mention_at(token: Any, source: str, sentence_of: dict[int, int]) -> Mention
         if lower in ("they", "them") and _plural_antecedent(token):
             return None  # the plural before it is what it stands for, and that is the mention if any
         if agreement or (lower in ("they", "them") and token.dep_ in ARGUMENTS):
-            return _make(token, "pronoun", number, sentence_of=sentence_of, agreement=agreement)
+            mention = _make(token, "pronoun", number, sentence_of=sentence_of, agreement=agreement)
+            mention.may_be_a_thing = lower in THING_PRONOUNS  # "you can set them up": things as well as people
+            return mention
         return None
     if lower in INDEFINITE and token.dep_ not in ("det", "predet", "amod", "advmod", "nummod", "quantmod"):
         agreement = _agreement(token)
@@ -276,12 +281,13 @@ def _mention_at(token: Any, source: str, sentence_of: dict[int, int]) -> Mention
             return None  # "some of the water"; "some of the users" is the users' mention
         if _mass(token):
             return None
-        if agreement or _has_who_clause(token) or _reduced_relative(token) or lower in PERSON_INDEFINITE \
-                or _stands_for_people(token):
+        if agreement or _has_who_clause(token) or _reduced_relative(token) or lower in PERSON_INDEFINITE:
             return _make(token, "indefinite", INDEFINITE[lower], sentence_of=sentence_of, agreement=agreement)
+        if _stands_for_people(token):
+            return _standing_alone(token, INDEFINITE[lower], sentence_of)
         return None
     if token.pos_ == "NUM" and token.dep_ in SUBJECTS and _stands_for_people(token):
-        return _make(token, "indefinite", SINGULAR if lower == "one" else PLURAL, sentence_of=sentence_of)
+        return _standing_alone(token, SINGULAR if lower == "one" else PLURAL, sentence_of)
     if token.pos_ == "ADJ" and token.dep_ in ARGUMENTS and person_noun(lower) is not None:
         noun = person_noun(lower)  # "the cleaner" tagged as a comparative
         return _make(token, "noun", PLURAL if lower.endswith("s") else SINGULAR, sentence_of=sentence_of,
@@ -290,6 +296,14 @@ def _mention_at(token: Any, source: str, sentence_of: dict[int, int]) -> Mention
             and any(c.dep_ in ("det", "predet") and c.lower_ in ("the", "all", "those") for c in token.children):
         return _make(token, "noun", PLURAL, sentence_of=sentence_of)  # "the injured", "all concerned"
     return None
+
+
+def _standing_alone(token: Any, number: str, sentence_of: dict[int, int]) -> Mention:
+    """A quantifier or number standing alone as an argument: people ("several were there") or things
+    ("this will add one"); nothing in it tells which, so the decide call reads it."""
+    mention = _make(token, "indefinite", number, sentence_of=sentence_of)
+    mention.may_be_a_thing = True
+    return mention
 
 
 def _hyphenated_modifier(token: Any) -> bool:

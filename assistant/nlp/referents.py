@@ -1,6 +1,8 @@
-"""Whether the options of a model-written question about "it" name things the text names.
+"""What the text names that "it" may stand for.
 
-A person can answer "What does “it” refer to: the printer or the scanner?" from the text; not a
+Where the text plainly names the thing ("This workflow is disabled so it cannot be assigned"), the
+translation names it too and its word decides the pronoun: no one need be asked. Otherwise a
+person can answer "What does “it” refer to: the printer or the scanner?" from the text; not a
 question whose options the model invented ("the report / the bag / the letter" for "it was a
 great place") or one about grammar ("the object / the subject"). An option counts when each of
 its nouns is, by lemma, a noun of one of the text's noun chunks.
@@ -10,7 +12,58 @@ from __future__ import annotations
 
 from typing import Any
 
+from .lexicon import name_gender, person_noun
+
 NOUNS = ("NOUN", "PROPN")
+SUBJECTS = ("nsubj", "nsubjpass")
+PREDICATES = ("attr", "acomp", "xcomp", "ccomp", "oprd")
+
+
+def named_antecedent(it: Any) -> Any | None:
+    """The thing the "it" at token ``it`` stands for where the text names it plainly: the subject of
+    the nearest earlier main clause, a singular noun that names no person ("The page could not be
+    saved as it is locked", "Your old password was entered incorrectly. Please enter it again.").
+    A subject keeps being what a text is about, so this is how a reader takes it too. None where
+    the text does not say: that subject is a pronoun, a plural, a person or a name, or another
+    thing competes (``_competes``)."""
+    subject = next((t for t in reversed(it.doc[:it.i]) if t.dep_ in SUBJECTS), None)
+    if subject is None or subject.pos_ not in NOUNS or subject.tag_ in ("NNS", "NNPS") or not subject.is_alpha:
+        return None
+    noun = person_noun(subject.lemma_.lower())
+    if subject.ent_type_ in ("PERSON", "NORP") or noun is not None and noun.rank == 0 \
+            or subject.pos_ == "PROPN" and name_gender(subject.text)[0]:
+        return None  # a person first ("the user"), not a thing that may also name one ("the page")
+    return None if _competes(it, subject) else subject
+
+
+def _competes(it: Any, subject: Any) -> bool:
+    """Whether the text leaves open that "it" is ``subject``: "it" is the subject's own clause-mate
+    ("Even muzzle flare can set it off": that would be "itself") or lies in its noun phrase or
+    predicate ("The problem is timing it"), in an infinitive whose subject may be anyone ("the knob
+    to make it bigger") or in a relative clause on another noun ("the class where it is defined");
+    the subject sits in a relative clause itself ("where the error is detected"), belongs to
+    another thing ("its type"), or its clause names a second thing as object ("A match statement
+    may have one case block, and it must be last")."""
+    verb = subject.head
+    inside = [subject, *(c for c in verb.children if c.dep_ in PREDICATES)]
+    if any(it in part.subtree for part in inside) or it.head == verb or _infinitive_between(it, verb):
+        return True
+    if any(a.dep_ in ("relcl", "acl") for a in it.ancestors if a.i > verb.i) or verb.dep_ == "relcl":
+        return True
+    if any(c.dep_ == "poss" and (c.lower_ in ("its", "their") or c.pos_ in NOUNS) for c in subject.children):
+        return True  # "its type", "the page's title": the possessor is a thing too ("your password" is not)
+    return any(c.dep_ == "dobj" and c.pos_ == "NOUN" and c.tag_ == "NN" and c.i < it.i for c in verb.children)
+
+
+def _infinitive_between(it: Any, verb: Any) -> bool:
+    """Whether "it" lies in a to-infinitive under ``verb`` ("Where's the knob to make it bigger?"), whose
+    understood subject may be anyone."""
+    head = it.head
+    while head != verb and head.head != head:
+        if any(c.dep_ == "aux" and c.lower_ == "to" for c in head.children):
+            return True
+        head = head.head
+    return False
 
 
 def named_in_text(options: list[str], *texts: str | None) -> list[str]:
