@@ -121,6 +121,15 @@ def test_what_nobody_answered_is_guessed_flagged_for_review_and_said(tmp_path):
     assert "best guess, flagged for review (a file is translated without asking): “you” (" in result.summary.lower()
 
 
+def test_the_page_keeps_its_translated_files_in_one_bounded_folder(tmp_path, monkeypatch):
+    monkeypatch.setattr("ui.file_store.KEPT_FILES", 2)
+    files = page(EchoFake(detect=[ASK], calls=[]))
+    outs = [files.translate_file(uploaded(tmp_path, "messages.po"), ChatOptions(), "s").out for _ in range(3)]
+    assert all(out.name == "messages.fr.po" for out in outs)
+    assert len({out.parent.parent for out in outs}) == 1  # the page's store, not a fresh folder each time
+    assert [out.is_file() for out in outs] == [False, True, True]  # the oldest went
+
+
 @pytest.mark.parametrize(("name", "text", "message"), [
     ("notes.pdf", "%PDF-1.4", "unsupported file type '.pdf'"),
     ("broken.po", None, "is not a readable gettext PO file"),

@@ -138,7 +138,8 @@ class Page:
     def __init__(self, assistant: Assistant, model_spec: str, concurrency: int = 1):
         self.handlers = ChatHandlers(assistant)
         self.files = FileHandlers(self.handlers)
-        with gr.Blocks(title="intercpt") as self.demo:
+        # Gradio keeps a copy of every file it serves; those older than a day go, checked hourly.
+        with gr.Blocks(title="intercpt", delete_cache=(3600, 86400)) as self.demo:
             gr.Markdown("## intercpt — translation that asks before it guesses\n"
                         "Paste English text. When it is ambiguous for the target language, you get a question "
                         "first.")

@@ -12,7 +12,6 @@ ask, no sheet is read: the file is translated as before, with the preferences on
 
 from __future__ import annotations
 
-import tempfile
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -29,6 +28,7 @@ from assistant.profile import Profile
 from assistant.sheet import Sheet, prepared_sheet
 from assistant.transcript import Transcript, Turn
 
+from .file_store import FileStore
 from .glossaries import GlossaryUpload, glossary_markdown
 from .handlers import ChatHandlers, ChatOptions, preferences_from, read_context
 from .messages import describe_error, upload_error
@@ -178,11 +178,12 @@ class FileHandlers:
             transcripts: list[Transcript] = []
             segments = translator.segment_translator(user, transcripts, preferences, sheet)
             source = Path(upload)
-            out = Path(tempfile.mkdtemp(prefix="intercpt-file-")) / f"{source.stem}.{options.lang}{source.suffix}"
+            out = self.chat.files.new_path(f"{source.stem}.{options.lang}{source.suffix}")
             report = translate_document(document, out, noted(segments, transcripts),
                                         target_lang=options.lang, progress=False, report=report)
             summary = file_summary(report, out, transcripts, options.lang, user, sheet is not None)
-            return FileResult(out, summary, answers_profile(session, options, sheet) if sheet else None)
+            profile = answers_profile(session, options, sheet, self.chat.files) if sheet else None
+            return FileResult(out, summary, profile)
         except Exception as err:  # noqa: BLE001 - every failure reaches the person as a short message
             return FileResult(None, f"⚠️ {describe_error(err)}")
 
@@ -204,13 +205,13 @@ def answered_sheet(session: Session, upload: str, lang: str, picked: Sequence[st
     return read.sheet
 
 
-def answers_profile(session: Session, options: ChatOptions, sheet: Sheet) -> Path:
+def answers_profile(session: Session, options: ChatOptions, sheet: Sheet, files: FileStore) -> Path:
     """The project's answers, the uploaded profile's and the preferences' with the sheet's new ones, as a
     file to download. A question skipped keeps the uploaded profile's answer as it was (the skip holds for
     this file) and adds no preference's answer (the person set it aside)."""
     profile = sheet.without_skipped(preferences_profile(options)).updated_with(session.profile or Profile())
     sheet.record_in(profile)
-    return profile_download(profile)
+    return profile_download(profile, files)
 
 
 def file_summary(report: FileTranslation, out: Path, transcripts: list[Transcript], lang: str,

@@ -29,6 +29,7 @@ from assistant.dialogue import Dialogue, PreferenceMemory
 from assistant.errors import InputError
 from assistant.transcript import Transcript, Turn
 
+from .file_store import FileStore
 from .labels import SKIP, SKIP_LABEL, option_label
 from .messages import (account_markdown, context_markdown, describe_error, error_message, question_message,
                        result_message, status_message)
@@ -157,9 +158,10 @@ class ChatHandlers:
     """The chat request, the one-call translation, stop/clear/undo, change an answer, use an
     alternative, and the context panel; each keyed by a session id."""
 
-    def __init__(self, assistant: Assistant, sessions: SessionStore | None = None):
+    def __init__(self, assistant: Assistant, sessions: SessionStore | None = None, files: FileStore | None = None):
         self.assistant = assistant
         self.sessions = sessions or SessionStore()
+        self.files = files or FileStore()  # the translated files and profiles the page hands out
 
     # -- the chat request ------------------------------------------------------------------
     def turn(self, message: str, options: ChatOptions, session_id: str, *, as_answer: bool = False

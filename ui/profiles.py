@@ -9,13 +9,13 @@ upload under Preferences.
 
 from __future__ import annotations
 
-import tempfile
 from pathlib import Path
 
 from assistant.ambiguity import FOR_SESSION, get_type, word_key
 from assistant.errors import InputError
 from assistant.profile import Profile, load_profile, save_profile
 
+from .file_store import FileStore
 from .handlers import ChatOptions, preferences_from
 from .messages import upload_error
 
@@ -50,8 +50,8 @@ def preferences_profile(options: ChatOptions) -> Profile:
     return profile
 
 
-def profile_download(profile: Profile) -> Path:
-    """``profile`` written to a file of its own, to download."""
-    out = Path(tempfile.mkdtemp(prefix="intercpt-profile-")) / DOWNLOAD_NAME
+def profile_download(profile: Profile, files: FileStore) -> Path:
+    """``profile`` written to a file of its own in ``files``, to download."""
+    out = files.new_path(DOWNLOAD_NAME)
     save_profile(profile, out)
     return out

@@ -27,7 +27,7 @@ from assistant.inputs import MAX_SOURCE_CHARS
 from .api import ApiError
 from .api.auth import KeyRing, is_loopback, load_keys
 from .api.deadlines import RequestDeadlines, model_failure
-from .api.file_store import FileStore
+from .file_store import FileStore
 from .api.glossary_store import GlossaryStore
 from .api.stored_profiles import ProfileStore
 from .api.service import Limits, TranslationService

@@ -22,6 +22,7 @@ from assistant.formats import FORMATS
 from assistant.formats.placeholders import mask
 from assistant.languages import LANGUAGES, target_language
 
+from ..file_store import KEPT_FILES
 from . import ApiError
 from .auth import client_address
 from .bodies import documented, parse, read_body, strict_form
@@ -123,7 +124,10 @@ def router(service: TranslationService, profiles: ProfileStore) -> APIRouter:
 
     @api.get("/download_file/{token}/{name}", name="download_file", summary="A translated file")
     async def download_file(token: str, name: str) -> FileResponse:
-        return FileResponse(service.files.find(token, name), filename=name)
+        stored = service.files.find(token, name)
+        if stored is None:
+            raise ApiError(404, f"no such file (files are kept for the last {KEPT_FILES} translations)")
+        return FileResponse(stored, filename=name)
 
     return api
 

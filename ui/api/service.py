@@ -25,7 +25,7 @@ from assistant.transcript import Transcript, Turn
 
 from . import ApiError
 from .auth import Account, KeyRing
-from .file_store import FileStore
+from ..file_store import FileStore
 from .gate import Gate
 
 # DeepL's formality values and the answer each gives to the formality question in advance.
