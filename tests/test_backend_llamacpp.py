@@ -194,6 +194,21 @@ def test_a_fixed_prompt_used_once_keeps_its_prefix_while_another_fills_the_cache
 
 
 @pytest.mark.real_model
+def test_a_saved_state_holds_no_rows_of_logits_and_a_restored_one_gives_the_same_reply(model):
+    def ask(question: str):
+        return GenerationRequest(temperature=0, max_tokens=16).bound_to(model).invoke(
+            [SystemMessage(SYSTEM), HumanMessage(question)])
+
+    first = ask("Name three colours.")
+    states = list(model._engine.llama.cache.cache_state.values())
+    assert states and all(state.scores.nbytes == 0 and state.n_tokens > 0 for state in states)
+    ask("Name three animals.")  # the context now holds another prompt
+    again = ask("Name three colours.")  # restored from its state, not evaluated again
+    assert again.content == first.content
+    assert again.usage_metadata["input_token_details"]["cache_read"] >= again.usage_metadata["input_tokens"] - 1
+
+
+@pytest.mark.real_model
 def test_a_json_schema_constrains_the_reply(model):
     request = GenerationRequest(structured_outputs=StructuredOutputs(json=City.model_json_schema()), max_tokens=64)
     reply = request.bound_to(model).invoke(

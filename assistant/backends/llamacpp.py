@@ -92,6 +92,27 @@ def _counting_llama_class() -> type:
             self.sampled.append(token)
             return token
 
+        def save_state(self):
+            """The state without the rows of logits: llama-cpp-python copies them into every state (up to
+            batch × vocabulary floats, 0.3 GB with a 150k vocabulary) though, without ``logits_all``, it
+            never writes or reads them; sampling reads the context's own logits."""
+            with self._without_score_rows():
+                return super().save_state()
+
+        def load_state(self, state):
+            with self._without_score_rows():
+                super().load_state(state)
+
+        @contextmanager
+        def _without_score_rows(self):
+            rows = self.scores
+            if not self._logits_all:
+                self.scores = rows[:0]
+            try:
+                yield
+            finally:
+                self.scores = rows
+
         def call_usage(self) -> dict[str, int]:
             """The token counts of the last call, as its non-streamed reply reports them: the end of
             generation token it sampled last is no output token."""
@@ -294,9 +315,9 @@ def _load(target: str, source: tuple[str, str], state_cache: bool) -> LlamaCppEn
 
 def state_cache_for(llama_cpp: Any, capacity_bytes: int) -> Any:
     """llama-cpp-python's RAM cache of model states, kept within ``capacity_bytes`` of what the states
-    really hold. Its own count is the KV bytes alone, while each state also copies the logits (batch
-    rows × vocabulary floats: 0.3 GB at 512 rows of a 150k vocabulary), so over a long evaluation the
-    process grew until the system killed it. When full it drops first a state whose prompt a newer one
+    really hold. Its own count is the KV bytes alone, while a state may also copy rows of logits (the
+    product's ``save_state`` leaves them out; llama-cpp-python's own copies up to 0.3 GB), so over a long
+    evaluation the process grew until the system killed it. When full it drops first a state whose prompt a newer one
     mostly shares (an older text under the same fixed prompt), not simply the oldest: twenty
     translations in a row would otherwise push out the decide call's prefix, and the next decision
     would evaluate its whole prompt again (9.8 s instead of 1.1 s with the 1.5B test model)."""
