@@ -1,6 +1,6 @@
 """Is the Japanese register the person chose kept, and can the register reader be trusted?
 
-    python benchmarks/japanese_register.py [--model PATH.gguf] [--sources 50] [--before main] [--validate-only]
+    python benchmarks/japanese_register.py [--model PATH.gguf] [--sources 50] [--before main|none] [--validate-only]
 
 Data: CoCoA-MT's train split, pair en-ja (professional translations of conversational English, two
 domains). Selection, fixed before any rule ran: the English sources of both domains, shuffled with
@@ -157,7 +157,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--model", default=str(DEFAULT_MODEL))
     parser.add_argument("--sources", type=int, default=50)
-    parser.add_argument("--before", default="main", help="git ref of the code to compare with")
+    parser.add_argument("--before", default="main", help="git ref of the code to compare with, or 'none'")
     parser.add_argument("--validate-only", action="store_true")
     parser.add_argument("--translate-into", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -177,12 +177,16 @@ def main() -> None:
     if not args.validate_only:
         RESULTS.mkdir(parents=True, exist_ok=True)
         outputs = {"before": RESULTS / "japanese_register.before.jsonl", "after": RESULTS / "japanese_register.after.jsonl"}
-        with tempfile.TemporaryDirectory() as tmp:
-            run_code(extract(args.before, Path(tmp)), args.model, args.sources, outputs["before"])
+        if args.before == "none":
+            del outputs["before"]
+        else:
+            with tempfile.TemporaryDirectory() as tmp:
+                run_code(extract(args.before, Path(tmp)), args.model, args.sources, outputs["before"])
         run_code(ROOT, args.model, args.sources, outputs["after"])
         lines += ["", f"## Register of the delivered translation ({args.sources} sources, model "
                   f"`{Path(args.model).name}`, llama.cpp, greedy, the product's repair rounds)", "",
-                  f"Before: the code of `{args.before}`; after: this checkout's. Both read by this checkout's reader. "
+                  f"Before: the code of `{args.before}` (none: not run); after: this checkout's. Both read by this "
+                  "checkout's reader. "
                   "\"shown\" = outputs that read as a register (asked, other, or both).", "",
                   "| code | asked | outputs | asked register | other | both (sentences disagree) | none | "
                   "asked / shown | none / outputs | s per output |", "|---|---|---|---|---|---|---|---|---|---|"]
