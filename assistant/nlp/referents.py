@@ -12,16 +12,16 @@ from __future__ import annotations
 
 from typing import Any
 
+from .expletive import PREDICATES, SUBJECTS
 from .lexicon import name_gender, person_noun
 
 NOUNS = ("NOUN", "PROPN")
-SUBJECTS = ("nsubj", "nsubjpass")
-PREDICATES = ("attr", "acomp", "xcomp", "ccomp", "oprd")
+SAID_OF_SUBJECT = PREDICATES | {"xcomp", "ccomp"}  # what a clause says of its subject ("is timing it")
 
 
 def named_antecedent(it: Any) -> Any | None:
     """The thing the "it" at token ``it`` stands for where the text names it plainly: the subject of
-    the nearest earlier main clause, a singular noun that names no person ("The page could not be
+    the nearest earlier clause, a singular noun that names no person ("The page could not be
     saved as it is locked", "Your old password was entered incorrectly. Please enter it again.").
     A subject keeps being what a text is about, so this is how a reader takes it too. None where
     the text does not say: that subject is a pronoun, a plural, a person or a name, or another
@@ -45,7 +45,7 @@ def _competes(it: Any, subject: Any) -> bool:
     another thing ("its type"), or its clause names a second thing as object ("A match statement
     may have one case block, and it must be last")."""
     verb = subject.head
-    inside = [subject, *(c for c in verb.children if c.dep_ in PREDICATES)]
+    inside = [subject, *(c for c in verb.children if c.dep_ in SAID_OF_SUBJECT)]
     if any(it in part.subtree for part in inside) or it.head == verb or _infinitive_between(it, verb):
         return True
     if any(a.dep_ in ("relcl", "acl") for a in it.ancestors if a.i > verb.i) or verb.dep_ == "relcl":
