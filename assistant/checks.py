@@ -143,7 +143,8 @@ def formality_reading(text: str, lang: str) -> Reading:
     if lang == "ja":
         register = japanese_register(text)
         return Reading(_REGISTER_FORMALITY.get(register.label), register.evidence, features=register.features,
-                       doubt=register.doubt)
+                       doubt=register.doubt,
+                       parts=tuple((sentence, _REGISTER_FORMALITY[label]) for sentence, label in register.parts))
     reading = _marked(text, _FORMALITY.get(lang, {}), UD_POLITE)
     if reading.label is None and lang == "es" and (verbs := _spanish_second_person(text)):
         # "¿vienes?", "cuéntame": tú shows in the verb when the pronoun is dropped

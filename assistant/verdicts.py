@@ -53,7 +53,7 @@ class AnswerReadings:
 
     def check(self, name: str, expected: str, span: str, text: str) -> tuple[Check, Reading]:
         """Read ``text`` for the answer ``expected`` about ``span``: its check, and the reading (for a repair)."""
-        reading = reading_of(name, text, self.lang, self.source, span)
+        reading = reading_of(name, text, self.lang, self.source, span).against(expected)
         check = answer_check(name, expected, span, reading, text)
         if reading.label is not None:
             self._labels.setdefault(self._key(check), set()).add(reading.label)

@@ -424,6 +424,24 @@ def test_a_japanese_register_fix_names_the_sentences_that_read_wrong():
         "informal", "pass")
 
 
+# The 1.5B test model's draft for a CoCoA-MT train source after "polite" (benchmarks/japanese_register.py):
+# its last sentence is plain.
+MIXED_SOURCE = "Yes, actually. I knew my sister cooked rice in the microwave. She used the microwave to cook rice."
+MIXED = "はい、実際です。私は前から妹が電子レンジでご飯を炊いたことを知っています。彼女は米を炊くために電子レンジを使っていた。"
+MIXED_FIXED = "はい、実際です。私は前から妹が電子レンジでご飯を炊いたことを知っています。彼女は米を炊くために電子レンジを使っていました。"
+
+
+def test_a_japanese_sentence_in_the_other_register_fails_the_answer_and_is_named_for_the_repair():
+    fake = StepFake(translate=[MIXED, MIXED_FIXED], calls=[])
+    transcript = run(fake, MIXED_SOURCE, user=HumanUser(lambda turn: "polite (です/ます: colleagues, strangers)"),
+                     target_lang="ja")
+    rewrite = [messages for step, messages, _ in fake.calls if step == "translate"][1][-1].content
+    assert "“彼女は米を炊くために電子レンジを使っていた。” is informal." in rewrite and "“はい、実際です。”" not in rewrite
+    assert transcript.translation == MIXED_FIXED
+    assert (check(transcript.checks, "formality").observed, check(transcript.checks, "formality").status) == (
+        "formal", "pass")
+
+
 def test_a_request_s_options_reach_its_steps_and_its_simulated_user_and_leave_the_assistant_s_alone():
     fake = StepFake(translate=["Pouvez-vous m'aider ?"], calls=[])
     assistant = Assistant(fake, "fake:m")

@@ -166,7 +166,8 @@ def japanese_register(text: str) -> Reading:
     features = tuple(f"{sentence}: Register={label}" for sentence, label in read if sentence in evidence)
     if len(labels) != 1:
         return Reading(None, evidence, features=features,
-                       doubt="its sentences disagree in register" if labels else None)
+                       doubt="its sentences disagree in register" if labels else None,
+                       parts=tuple((sentence, label) for sentence, label in read if sentence in evidence))
     label = labels.pop()
     if label == POLITE and _HONORIFIC.search(text):
         return Reading(HONORIFIC, evidence, features=features)

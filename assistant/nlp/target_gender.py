@@ -39,13 +39,25 @@ class Reading:
     pronouns are left out, being used for other words too). ``features``: what each marked word
     was read as, in Universal Dependencies' terms ("avocate: Gender=Fem"), for the record a
     translator can audit; ``doubt``: why the words read may not say what was asked (they disagree,
-    or they may be another person's), which leaves the check unchecked."""
+    or they may be another person's), which leaves the check unchecked; ``parts``: where parts read
+    on their own disagree (a Japanese text's sentences), each part's words and label."""
 
     label: str | None
     evidence: tuple[str, ...] = ()
     inflected: tuple[str, ...] = ()
     features: tuple[str, ...] = ()
     doubt: str | None = None
+    parts: tuple[tuple[str, str], ...] = ()
+
+    def against(self, expected: str) -> "Reading":
+        """This reading as it bears on the answer ``expected``: where its parts disagree and some read
+        as ``expected``, the others contradict the answer (a plain sentence in a text asked to be
+        polite), and they are the words to repair; otherwise the reading itself."""
+        if self.label is not None or expected not in {label for _, label in self.parts}:
+            return self
+        wrong = [(words, label) for words, label in self.parts if label != expected]
+        return Reading(wrong[0][1], tuple(words for words, _ in wrong),
+                       features=tuple(f for f in self.features if any(f.startswith(f"{words}: ") for words, _ in wrong)))
 
 
 UD_GENDER = {MASCULINE: "Gender=Masc", FEMININE: "Gender=Fem"}
