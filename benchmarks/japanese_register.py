@@ -185,8 +185,8 @@ def main() -> None:
         run_code(ROOT, args.model, args.sources, outputs["after"])
         lines += ["", f"## Register of the delivered translation ({args.sources} sources, model "
                   f"`{Path(args.model).name}`, llama.cpp, greedy, the product's repair rounds)", "",
-                  f"Before: the code of `{args.before}` (none: not run); after: this checkout's. Both read by this "
-                  "checkout's reader. "
+                  ("Before: not run" if args.before == "none" else f"Before: the code of `{args.before}`")
+                  + "; after: this checkout's. Both read by this checkout's reader. "
                   "\"shown\" = outputs that read as a register (asked, other, or both).", "",
                   "| code | asked | outputs | asked register | other | both (sentences disagree) | none | "
                   "asked / shown | none / outputs | s per output |", "|---|---|---|---|---|---|---|---|---|---|"]
