@@ -189,10 +189,19 @@ def _gendered_in(mention: Mention, doc: Any, lang: str) -> bool:
     """Whether to ask about a mention's gender. The speaker and the person spoken to ("I", "you",
     "we") only where a word that agrees with them shows it in ``lang``: "are you ready" (prêt/prête,
     listo/lista), not "Ich bin froh", "are you able" (capable, capaz) or "I remember going". German
-    plural pronouns and adjectives carry none ("they", "we are ready")."""
+    plural pronouns and adjectives carry none ("they", "we are ready"); nor does the French for
+    "them" as a verb's object ("set them up": les configurer, "tell them": leur dire), but for a
+    word that agrees with it or a past participle ("I saw them": je les ai vus/vues)."""
     if mention.kind == "pronoun" and mention.head.lower() in SPEECH_PARTICIPANTS:
         return shows_gender(agreeing_words(doc[mention.head_index]), lang)
+    if lang == "fr" and mention.kind == "pronoun" and _object_clitic(doc[mention.head_index]):
+        return shows_gender(agreeing_words(doc[mention.head_index]), lang)
     return not (lang == "de" and mention.number == PLURAL and mention.kind in ("pronoun", "indefinite"))
+
+
+def _object_clitic(token: Any) -> bool:
+    """"them" as the object of a verb not in the past: French says it "les"/"leur", which show no gender."""
+    return token.lower_ == "them" and token.dep_ in ("dobj", "dative") and token.head.tag_ not in ("VBD", "VBN")
 
 
 def _group_span(parsed: Parsed, group: MentionGroup) -> tuple[str, int]:

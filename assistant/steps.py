@@ -26,7 +26,7 @@ from .detection import Candidate
 from .fidelity import source_pieces
 from .glossary import Glossary
 from .inputs import names_a_placeholder
-from .nlp.referents import named_in_text
+from .nlp.referents import named_before, named_in_text
 from .options import ChainOptions
 from .parsing import Detection, clean_translation, decision_schema, parse_decisions, parse_detection
 from .prompts import clarification_line, load_prompt, prompt_table, tagged
@@ -181,8 +181,10 @@ class ModelSteps:
         writes the question and its options (retried once, sampling, if unparsable): a question, or None.
         Where the type wants options from the text, only those naming a noun phrase of the source or
         of its ``context`` are kept: a person cannot answer a question about invented things or about
-        grammar. With fewer than two, the table's open question is asked instead (the person names
-        the thing), or none when the table has none."""
+        grammar. Where just one is kept and the source names it before "it", outside its clause, the
+        text says what "it" is (``named_before``): no question. With fewer than two otherwise, the
+        table's open question is asked instead (the person names the thing), or none when the table
+        has none."""
         ambiguity_type = get_type(candidate.ambiguity)
         prompt = load_prompt("detect")
         groups = (candidate.ambiguity,) if self.options.specialist else tuple(prompt.examples)
@@ -202,6 +204,8 @@ class ModelSteps:
         question = detection.question
         if ambiguity_type.options_in_text:
             options = named_in_text(options, source, context)
+            if len(options) == 1 and named_before(options[0], source, candidate.start):
+                return None  # one thing of the text, named before "it": the translation names it too
             if len(options) < 2:  # what "it" is lies outside the text: the person names it in their own words
                 options = []
             # the table's question names the words asked about; a small model's own often does not

@@ -8,7 +8,8 @@ recall: the decide call may still drop it) on GATE (fr/es), CoCoA-MT train (de/e
 names/professions/it and the Japanese set in tests/data; questions about the settled and the open
 person on tests/data/two_people_real.yaml, expletive "it" and person-looking things asked (with
 ``--model``, also by the chain on that model: its decide call, or the call that writes the
-question about "it"), each set's tuning and held-out halves apart; the share of needed questions in the labelled
+question about "it"; and AmbigMT's French "it" sources, every N-th), each set's tuning and
+held-out halves apart; the share of needed questions in the labelled
 tests/data/asked_questions.yaml; accuracy and coverage of the gender, formality and register
 readers against references; milliseconds per sentence.
 """
@@ -199,13 +200,20 @@ def needed_questions(rows: list[str]) -> None:
                     f"{pct(sum(q.get('why') == why for q in labelled), len(labelled))} |")
 
 
-def ambigmt_it(data: Path, rows: list[str]) -> None:
+def ambigmt_it(data: Path, rows: list[str], assistant: Assistant | None, every: int) -> None:
+    """The "it" question on AmbigMT's referent sources, by the pre-pass and, with ``--model``, by the
+    chain into French on every ``every``-th French source (the call that writes the question may drop it)."""
     for kind in ambigmt.types_of_family("referent"):
         for lang in ambigmt.LAYOUT[kind].langs:
             sources = list(dict.fromkeys(i.src for i in ambigmt.load(data / "ambigmt-dev", [lang], LoadReport(),
                                                                      types=[kind])))
             rows.append(f"| AmbigMT {kind} {lang} | \"it\" question | "
                         f"{pct(sum(it_question(s, lang) for s in sources), len(sources))} |")
+            if assistant is not None and lang == "fr":
+                sample, calls = sources[::every], []
+                asked = sum("it" in chain_asked_heads(assistant, s, calls, "referent") for s in sample)
+                rows.append(f"| AmbigMT {kind} {lang}, every {every}. source, detect call of {assistant.model_spec} "
+                            f"| \"it\" question | {pct(asked, len(sample))} |")
 
 
 def timing(data: Path, rows: list[str]) -> None:
@@ -225,7 +233,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=Path("/work/shared/datasets"))
     parser.add_argument("--every", type=int, default=1, help="measure every N-th source of GATE and CoCoA-MT")
-    parser.add_argument("--model", help="also run the chain on this model spec on the two-people, things and 'it' sets")
+    parser.add_argument("--model", help="also run the chain on this model spec on the two-people, things and 'it' "
+                        "sets and AmbigMT's French 'it' sources")
     parser.add_argument("--only", nargs="+", choices=SECTIONS, default=list(SECTIONS),
                         help="measure these sections only (default: all)")
     parser.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results" / "detection.md")
@@ -240,7 +249,7 @@ def main() -> None:
         "two-people": lambda rows: needless(rows, assistant),
         "things": lambda rows: people_and_things(rows, assistant),
         "it": lambda rows: referent_it(rows, assistant),
-        "ambigmt-it": lambda rows: ambigmt_it(args.data, rows),
+        "ambigmt-it": lambda rows: ambigmt_it(args.data, rows, assistant, args.every),
         "needed": needed_questions,
         "timing": lambda rows: timing(args.data, rows),
     }

@@ -200,14 +200,21 @@ def test_a_noun_that_only_names_people_and_no_pronoun_may_settle_is_asked_about_
     assert run(guard, "The guard is tired.").turns == [] and guard.steps() == ["decide", "translate"]  # or a device
 
 
-@pytest.mark.parametrize("source", [
-    "You can set them up here.",  # django-allauth's catalogue: "them" are things here
-    "You do not currently have a password - this will add one.",  # flask-security's: "one" is a password
-])
-def test_a_pronoun_or_quantifier_that_may_stand_for_things_is_read_by_the_decide_call(source):
+def test_a_pronoun_that_may_stand_for_things_is_read_by_the_decide_call():
     fake = StepFake(decide=['{"1": "no"}'], translate=["x"], calls=[])
-    assert [t.span for t in run(fake, source).turns] == ["You"]  # the register only: the call read the rest as things
+    source = "You can set them up here."  # django-allauth's catalogue: "them" are things here
+    turns = run(fake, source, target_lang="es").turns  # configurarlos/configurarlas (French says "les")
+    assert [t.span for t in turns] == ["You"]  # the register only: the call read the rest as things
     assert fake.steps().count("decide") == 1
+
+
+def test_one_that_echoes_a_thing_named_before_it_is_no_person_and_costs_no_call():
+    fake = StepFake(decide=['{"1": "yes"}'], translate=["x"], calls=[])
+    source = "You do not currently have a password - this will add one."  # flask-security's: "one" is a password
+    assert [t.span for t in run(fake, source).turns] == ["You"] and "decide" not in fake.steps()
+    nurse = StepFake(decide=['{"1": "yes", "2": "yes"}'], translate=["x"], calls=[])
+    assert "one" in [t.span for t in run(nurse, "We need a nurse tonight, so the hospital will send one.",
+                                          options=ChainOptions(max_questions=3)).turns]  # a person's noun: asked
 
 
 def test_a_pronoun_never_settles_every_person_it_may_refer_to():

@@ -111,6 +111,26 @@ def test_i_and_you_are_asked_about_only_where_a_word_agrees_with_them_in_the_tar
     assert speaker_gender_question(text, "de") is False  # Ich bin froh, Sie sind sicher
 
 
+# CoCoA-MT train (telephony), with the French of its formal reference, and GATE.
+@pytest.mark.parametrize("text, fr", [
+    ("you got to teach them values like try trying things to do like, you know what I mean?",
+     False),  # vous devez leur enseigner des valeurs
+    ("but I got how do you feel about your relationship with them. It's just like you gotta relationship, you "
+     "think like your relation", True),  # votre relation avec eux
+    # GATE dev half (fr), whose entity is "them=qualified": a word agrees with them
+    ("Enable them to be qualified in order to finance their ongoing projects.", True),
+])
+def test_them_as_a_verbs_object_shows_no_gender_in_french(text, fr):
+    assert (("group_gender", "them") in asked(text, "fr")) is fr
+
+
+def test_one_echoes_a_thing_only_as_a_verbs_object():
+    # flask-security-too's catalogue, and GATE dev half (fr), whose entity is "one"
+    assert ("person_gender", "one") not in asked("You do not currently have a password - this will add one.")
+    assert ("person_gender", "one") in asked("The interior design plays with a mix of influences and works into "
+                                             "the spaces created for one.")
+
+
 def test_all_meaning_everything_is_no_group_of_people():
     # CoCoA-MT train (topical_chat) and GATE dev (fr)
     def people(text):

@@ -4,6 +4,8 @@ AmbigMT dev subtitles), nor one whose thing the text plainly names (tests/data/c
 real gettext catalogues); an "it" that may stand for a thing the text leaves open keeps it; and a
 model-written question about "it" is kept only when its options name things the text names."""
 
+import re
+
 import pytest
 
 from assistant.detection import Candidate
@@ -135,7 +137,8 @@ MOVIE = "I dont know about that, it was a great movie, but not amazing lol what 
 
 def ask(reply: str, source: str, context: str | None = None):
     steps = ModelSteps(StepFake(detect=[reply], calls=[]))
-    return steps.ask(source, "fr", Candidate("it_resolution", "it", source.lower().index("it")), context)
+    return steps.ask(source, "fr", Candidate("it_resolution", "it", re.search(r"\bit\b", source, re.I).start()),
+                     context)
 
 
 OPEN_QUESTION = "What does “it” refer to here? (Its word in the translation decides the pronoun.)"
@@ -157,6 +160,30 @@ def test_invented_options_are_left_out_and_one_option_left_is_an_open_question()
     mixed = '{"ambiguous": true, "question": "What is it?", "options": ["the classes", "the bag", "the instances"]}'
     assert ask(mixed, RAISE).options == ["the classes", "the instances"]  # lemmas: "classes" is "class"
     assert ask('{"ambiguous": true, "question": "?", "options": ["the movie", "the bag"]}', MOVIE).options == []
+
+
+# django-allauth 65.21.1 (tests/data/formats/accounts_200.po); AmbigMT dev, it_resolution en-fr.
+SENT_AN_EMAIL = ("We have sent you an email. If you have not received it please check your spam folder. "
+                 "Otherwise contact us if you do not receive it in a few minutes.")
+
+
+@pytest.mark.parametrize("source, options", [
+    (SENT_AN_EMAIL, ["the email", "the message"]),
+    ("Stealing secret military technology and selling it to our enemies.", ["the technology", "the weapons"]),
+])
+def test_one_option_the_text_names_before_it_in_another_clause_is_no_question(source, options):
+    reply = f'{{"ambiguous": true, "question": "What is it?", "options": {options!r}}}'.replace("'", '"')
+    assert ask(reply, source) is None  # the translation reads the same text and names that thing
+
+
+@pytest.mark.parametrize("source, options", [
+    ("Just keep it behind your desk.", ["the desk", "the chair"]),  # after "it", in its own clause
+    ("I - I just made a deal to buy it for $600.", ["the deal", "the product"]),  # the deal's phrase holds "it"
+])
+def test_one_option_in_its_own_clause_or_phrase_leaves_it_open(source, options):
+    reply = f'{{"ambiguous": true, "question": "What is it?", "options": {options!r}}}'.replace("'", '"')
+    turn = ask(reply, source)
+    assert (turn.question, turn.options) == (OPEN_QUESTION, [])
 
 
 def test_options_may_name_things_of_the_context():

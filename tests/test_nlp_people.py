@@ -176,6 +176,8 @@ def test_a_pronoun_whose_referent_takes_reading_leaves_every_candidate_open(text
      "\"__lt__()\", described in Basic customization.", "types"),
     # the first part of a hyphenated modifier names no one
     ("There are really two flavors of function objects: built-in functions and user-defined functions.", "user"),
+    # a noun before an acronym says whose it is (django-allauth's catalogue, parsed "user" + appositive "ID")
+    ("View your user ID", "user"),
     # a restrictive "which" clause is about a thing
     ("These are the types to which the function call operation (see section Calls) can be applied:", "types"),
     # WordNet examples: an office, and the predicate of a thing

@@ -55,6 +55,10 @@ def agreeing_words(token: Any) -> list[Any]:
         words += [c for c in head.children if c.dep_ == "xcomp" and c.pos_ in ("ADJ", "VERB")]
     if token.dep_ in ("dobj",):
         words += [c for c in head.children if c.dep_ in ("oprd", "xcomp", "ccomp") and c.pos_ == "ADJ"]
+        for clause in (c for c in head.children if c.dep_ == "xcomp"):  # "enable them to be qualified"
+            words += [c for c in clause.children if clause.lemma_ == "be" and c.dep_ in ("acomp", "attr")
+                      and c.pos_ in ("ADJ", "NOUN")]
+            words += [clause] if any(c.dep_ == "auxpass" for c in clause.children) else []  # "want them to be hired"
     for clause in token.children:  # "you who are younger", "those who were injured"
         if clause.dep_ == "relcl" and any(c.dep_ in SUBJECTS and c.lower_ in ("who", "that") for c in clause.children):
             words += [c for c in clause.children if c.dep_ in ("acomp", "attr", "oprd") and c.pos_ in ("ADJ", "NOUN")]

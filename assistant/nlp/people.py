@@ -242,7 +242,7 @@ def _mention_at(token: Any, source: str, sentence_of: dict[int, int]) -> Mention
     if source[token.idx:token.idx + len(PLACEHOLDER)] == PLACEHOLDER:
         return _make(token, "placeholder", SINGULAR, text=PLACEHOLDER, sentence_of=sentence_of)
     if token.pos_ in ("NOUN", "PROPN") and lower not in INDEFINITE:
-        if token.pos_ == "NOUN" and _hyphenated_modifier(token) or _names_a_thing(token):
+        if token.pos_ == "NOUN" and (_hyphenated_modifier(token) or _before_an_acronym(token)) or _names_a_thing(token):
             return None
         noun = _compound_person_noun(token)
         if noun is not None and noun.rank > 0 and not _said_of_a_person(token):
@@ -312,6 +312,14 @@ def _hyphenated_modifier(token: Any) -> bool:
     doc = token.doc
     return not token.whitespace_ and token.i + 2 < len(doc) and doc[token.i + 1].text == "-" \
         and not doc[token.i + 1].whitespace_
+
+
+def _before_an_acronym(token: Any) -> bool:
+    """A noun right before an acronym that the parse takes for its appositive ("View your user ID"):
+    the acronym is what is named, and the noun only says whose it is, as in "your user name"."""
+    after = token.nbor() if token.i + 1 < len(token.doc) else None
+    return after is not None and after.head == token and after.dep_ in ("appos", "compound") \
+        and after.is_upper and after.is_alpha and 2 <= len(after) <= 5
 
 
 def _names_a_thing(token: Any) -> bool:
@@ -456,7 +464,18 @@ def _stands_for_people(token: Any) -> bool:
         return False
     if token.pos_ == "NUM" and (not token.text.isalpha() and len(token.text) == 4 or token.head.pos_ == "NOUN"):
         return False  # a year, or a number that counts a noun
-    return True
+    return not _echoes_a_thing(token)
+
+
+def _echoes_a_thing(token: Any) -> bool:
+    """A bare "one" or "another" as a verb's object stands for the count noun the text named before it with
+    "a"/"an" (English's pro-form: "You do not currently have a password - this will add one", said
+    "en ajouter un"); where that noun names no person, so does it."""
+    if token.lower_ not in ("one", "another") or token.dep_ != "dobj" or token.n_lefts or token.n_rights:
+        return False
+    named = [t for t in token.doc[:token.i] if t.pos_ == "NOUN" and t.tag_ == "NN"
+             and any(c.dep_ == "det" and c.lower_ in ("a", "an") for c in t.children)]
+    return bool(named) and person_noun(named[-1].lemma_.lower()) is None
 
 
 def _mass(token: Any) -> bool:

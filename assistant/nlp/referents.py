@@ -27,13 +27,18 @@ def named_antecedent(it: Any) -> Any | None:
     the text does not say: that subject is a pronoun, a plural, a person or a name, or another
     thing competes (``_competes``)."""
     subject = next((t for t in reversed(it.doc[:it.i]) if t.dep_ in SUBJECTS), None)
-    if subject is None or subject.pos_ not in NOUNS or subject.tag_ in ("NNS", "NNPS") or not subject.is_alpha:
+    if subject is None or subject.pos_ not in NOUNS or subject.tag_ in ("NNS", "NNPS") or not subject.is_alpha \
+            or _person(subject):
         return None
-    noun = person_noun(subject.lemma_.lower())
-    if subject.ent_type_ in ("PERSON", "NORP") or noun is not None and noun.rank == 0 \
-            or subject.pos_ == "PROPN" and name_gender(subject.text)[0]:
-        return None  # a person first ("the user"), not a thing that may also name one ("the page")
     return None if _competes(it, subject) else subject
+
+
+def _person(noun: Any) -> bool:
+    """Whether a noun names a person first ("the user", "Chloe"), not a thing that may also name one
+    ("the page"): "it" stands for no person."""
+    entry = person_noun(noun.lemma_.lower())
+    return noun.ent_type_ in ("PERSON", "NORP") or entry is not None and entry.rank == 0 \
+        or noun.pos_ == "PROPN" and name_gender(noun.text)[0]
 
 
 def _competes(it: Any, subject: Any) -> bool:
@@ -81,6 +86,39 @@ def named_in_text(options: list[str], *texts: str | None) -> list[str]:
         if nouns and all(known.intersection(_forms(token)) for token in nouns):
             kept.setdefault(_thing(doc, nouns), option)
     return list(kept.values())
+
+
+def named_before(option: str, source: str, start: int) -> bool:
+    """Whether ``option`` names a thing that ``source`` names before the "it" at character ``start``,
+    outside its clause ("We have sent you an email. If you have not received it …"): as the model
+    reads the text, the text says what "it" is, and the translation, reading the same text, names
+    it too. A noun of the pronoun's own clause does not count ("Just keep it behind your desk": a
+    pronoun does not stand for a thing its own verb governs), nor a person, nor one whose phrase
+    holds it or whose verb's infinitive does ("made a deal to buy it", "click the link to reset
+    it": what is used on "it" is another thing), nor one after it."""
+    from .pipelines import english_pipeline
+
+    nlp = english_pipeline()
+    doc, option_doc = nlp(source), nlp(option)
+    it = next((t for t in doc if t.idx == start), None)
+    nouns = [t for t in option_doc if t.pos_ in NOUNS]
+    if it is None or not nouns:
+        return False
+    thing = _thing(option_doc, nouns)
+    return any(t.pos_ in NOUNS and thing in _forms(t) and not _person(t) and not _holds(t, it) for t in doc[:it.i])
+
+
+def _holds(noun: Any, it: Any) -> bool:
+    """Whether "it" lies in ``noun``'s own clause, phrase, or an infinitive under its verb."""
+    verb = _clause(noun)
+    return verb == _clause(it) or it in noun.subtree or verb in it.ancestors and _infinitive_between(it, verb)
+
+
+def _clause(token: Any) -> Any:
+    """The verb whose clause ``token`` is in: the nearest verb above it (the root where none is)."""
+    while token.pos_ not in ("VERB", "AUX") and token.head != token:
+        token = token.head
+    return token
 
 
 def _thing(doc: Any, nouns: list[Any]) -> str:
