@@ -192,10 +192,10 @@ def _gendered_in(mention: Mention, doc: Any, lang: str) -> bool:
     plural pronouns and adjectives carry none ("they", "we are ready"); nor does the French for
     "them" as a verb's object ("set them up": les configurer, "tell them": leur dire), but for a
     word that agrees with it or a past participle ("I saw them": je les ai vus/vues)."""
-    if mention.kind == "pronoun" and mention.head.lower() in SPEECH_PARTICIPANTS:
-        return shows_gender(agreeing_words(doc[mention.head_index]), lang)
-    if lang == "fr" and mention.kind == "pronoun" and _object_clitic(doc[mention.head_index]):
-        return shows_gender(agreeing_words(doc[mention.head_index]), lang)
+    token = doc[mention.head_index]
+    if mention.kind == "pronoun" and (mention.head.lower() in SPEECH_PARTICIPANTS
+                                      or lang == "fr" and _object_clitic(token)):
+        return shows_gender(agreeing_words(token), lang)
     return not (lang == "de" and mention.number == PLURAL and mention.kind in ("pronoun", "indefinite"))
 
 
