@@ -7,16 +7,21 @@ questions by what one answer settles (the document's memory key: one register fo
 per person, one sense per word; "it" per text) lets the person answer each once, up front. The answers
 then fill the document's memory, so the translation asks nothing again; a question left unanswered is
 asked of nobody, and the model's guess is flagged as before.
+
+A question asked afresh in each text that only one segment raises ("it" in one string of a catalogue) is
+not put on the sheet: its answer would settle that one string, so the sheet would grow with the file, one
+click per string. It is kept for review instead: the translation guesses, flags the guess in the unit's
+notes, and a client or a profile may still answer it by id or by text.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from .ambiguity import FOR_SESSION, FOR_TEXT, ambiguity_types, get_type
-from .detection import Candidate, candidates_in, parse
+from .detection import Candidate, Parsed, candidates_in, parse
 from .dialogue import PreferenceMemory, open_questions
 from .errors import InputError
 from .profile import Profile, sections
@@ -27,6 +32,7 @@ MAX_EXAMPLES = 3
 MAX_SEGMENTS = 20_000  # a file's segments are bounded by its size already; this bounds the work of one sheet
 # What an answer holds for, by the type's ``remember``: the whole document, the word, or the one text.
 SCOPES = {FOR_SESSION: "document", FOR_TEXT: "text"}
+PER_WORD = "word"  # the scope of every other type: a person, a word's sense
 
 
 @dataclass(frozen=True)
@@ -43,7 +49,8 @@ class SheetQuestion:
     """One question for the whole document. ``key`` is what the answer is kept under: "" for the whole
     document (the register), the lower-cased words (a person, a word's sense) or, for a type asked
     afresh in every text ("it"), the segment's text; ``segments`` are the numbers (from 1) of the
-    segments it affects."""
+    segments it affects; ``also``: the same person's questions in the other number ("some users" beside
+    "a user"), answered by this one's answer, option by option."""
 
     id: str
     ambiguity: str
@@ -55,19 +62,31 @@ class SheetQuestion:
     examples: list[Example] = field(default_factory=list)
     answer: str | None = None
     answered_by: str | None = None
+    also: list["SheetQuestion"] = field(default_factory=list)
 
     @property
     def scope(self) -> str:
-        return SCOPES.get(get_type(self.ambiguity).remember, "word")
+        return SCOPES.get(get_type(self.ambiguity).remember, PER_WORD)
 
     def turn(self) -> Turn:
         """The question as the chain's turn, answered where it was answered."""
         return Turn(self.ambiguity, self.span, self.question, list(self.options), self.answer,
                     self.answered_by or "none")
 
+    def followers(self) -> list[Turn]:
+        """The questions of ``also`` as turns, answered with the option of this answer's place (a free
+        answer as it is; none where their options have no such place)."""
+        place = self.options.index(self.answer) if self.answer in self.options else None
+        turns = []
+        for other in self.also:
+            answer = self.answer if place is None else (other.options[place] if place < len(other.options) else None)
+            turns.append(replace(other.turn(), answer=answer, answered_by=self.answered_by or "none"))
+        return turns
+
     def to_dict(self) -> dict[str, Any]:
         return {"id": self.id, "type": self.ambiguity, "words": self.span, "question": self.question,
-                "options": self.options, "answer_holds_for": self.scope, "segment_count": len(self.segments),
+                "options": self.options, "also_answers": [other.span for other in self.also],
+                "answer_holds_for": self.scope, "segment_count": len(self.segments),
                 "examples": [{**asdict(example), "words": [list(span) for span in example.words]}
                              for example in self.examples],
                 "answer": self.answer, "answered_by": self.answered_by}
@@ -75,17 +94,23 @@ class SheetQuestion:
 
 @dataclass
 class Sheet:
-    """The questions of a document in the order to ask them (the table's rank, then where first met)."""
+    """The questions of a document in the order to ask them (the table's rank, then where first met), and
+    those kept for review: questions about one string only, guessed and flagged unless answered by id."""
 
     target_lang: str
     segment_count: int
     questions: list[SheetQuestion] = field(default_factory=list)
+    for_review: list[SheetQuestion] = field(default_factory=list)
+
+    @property
+    def every_question(self) -> list[SheetQuestion]:
+        return self.questions + self.for_review
 
     def question(self, question_id: str) -> SheetQuestion:
-        found = next((q for q in self.questions if q.id == question_id), None)
+        found = next((q for q in self.every_question if q.id == question_id), None)
         if found is None:
             raise InputError(f"no question {question_id[:40]!r} on this sheet; its questions are "
-                             f"{', '.join(q.id for q in self.questions) or 'none'}")
+                             f"{', '.join(q.id for q in self.every_question) or 'none'}")
         return found
 
     def answer(self, question_id: str, reply: str | None, answered_by: str = "human") -> None:
@@ -103,6 +128,7 @@ class Sheet:
             self.answer(question_id, reply, "profile" if kept else "human")
 
     def open_questions(self) -> list[SheetQuestion]:
+        """The sheet's questions still to answer (not those kept for review)."""
         return [q for q in self.questions if q.answer is None]
 
     def question_for(self, candidate: Candidate, source: str) -> Turn | None:
@@ -110,7 +136,8 @@ class Sheet:
         memory or the sheet's user answers it), or None where the sheet read the segment as settling it:
         the translation then spends no detection call on what the sheet already read."""
         key = _key(candidate, source)
-        question = next((q for q in self.questions if (q.ambiguity, q.key) == key), None)
+        asked = self.every_question + [other for q in self.every_question for other in q.also]
+        question = next((q for q in asked if (q.ambiguity, q.key) == key), None)
         return None if question is None else Turn(candidate.ambiguity, candidate.span, question.question,
                                                   list(question.options), start=candidate.start)
 
@@ -120,7 +147,9 @@ class Sheet:
         memory = PreferenceMemory(every_answer=True)
         for question in self.questions:
             if question.answer and question.scope != SCOPES[FOR_TEXT]:
-                memory.remember(question.turn(), question.answer)
+                for turn in (question.turn(), *question.followers()):
+                    if turn.answer:
+                        memory.remember(turn, turn.answer)
         return with_profile(memory, self.without_skipped(profile), self.target_lang) if profile else memory
 
     def user(self, profile: Profile | None = None) -> "SheetUser":
@@ -128,11 +157,13 @@ class Sheet:
         known = {(family, text): answer for family, text, answer in _profile_texts(self.without_skipped(profile))} \
             if profile else {}
         return SheetUser(known | {(get_type(q.ambiguity).family, q.key): q.answer
-                                  for q in self.questions if q.answer and q.scope == SCOPES[FOR_TEXT]})
+                                  for q in self.every_question if q.answer and q.scope == SCOPES[FOR_TEXT]})
 
     def apply_profile(self, profile: Profile) -> None:
-        """Answer the questions the profile already answers (answered by "profile")."""
-        for question in self.open_questions():
+        """Answer the questions the profile already answers (answered by "profile"), those for review too."""
+        for question in self.every_question:
+            if question.answer is not None:
+                continue
             known = profile.get(get_type(question.ambiguity).family, self._profile_key(question))
             if known:
                 question.answer, question.answered_by = known, "profile"
@@ -140,12 +171,13 @@ class Sheet:
     def without_skipped(self, profile: Profile) -> Profile:
         """``profile`` less its answers to the questions left open on this sheet: a person who skips a question
         the profile answered wants the model's flagged guess for this document, not the project's answer."""
-        return profile.without((get_type(q.ambiguity).family, self._profile_key(q)) for q in self.open_questions())
+        return profile.without((get_type(q.ambiguity).family, self._profile_key(q)) for q in self.every_question
+                               if q.answer is None)
 
     def record_in(self, profile: Profile) -> int:
         """Add the sheet's new answers to ``profile``; how many were added."""
         added = 0
-        for question in self.questions:
+        for question in self.every_question:
             if question.answer and question.answered_by != "profile":
                 added += profile.put(get_type(question.ambiguity).family, self._profile_key(question), question.answer)
         return added
@@ -156,7 +188,8 @@ class Sheet:
 
     def to_dict(self) -> dict[str, Any]:
         return {"target_lang": self.target_lang, "segment_count": self.segment_count,
-                "question_count": len(self.questions), "questions": [q.to_dict() for q in self.questions]}
+                "question_count": len(self.questions), "questions": [q.to_dict() for q in self.questions],
+                "for_review": [q.to_dict() for q in self.for_review]}
 
 
 class SheetUser:
@@ -229,11 +262,13 @@ def build_sheet(steps: ModelSteps, segments: Sequence[str], target_lang: str,
         raise InputError(f"the document has {len(segments)} segments; a question sheet reads at most {MAX_SEGMENTS}")
     found: dict[tuple[str, str], SheetQuestion] = {}
     closed: set[tuple[str, str]] = set()  # keys the model read as settled where it wrote the question
-    readings: dict[str, list[Candidate]] = {}
+    readings: dict[str, tuple[Parsed, list[Candidate]]] = {}
+    words: dict[tuple[str, str], tuple[str, str]] = {}  # a key of a word's fixed options → (family, the word)
     for number, segment in enumerate(segments, 1):
         if segment not in readings:
-            readings[segment] = candidates_in(parse(segment, target_lang))
-        candidates = readings[segment]
+            parsed = parse(segment, target_lang)
+            readings[segment] = parsed, candidates_in(parsed)
+        parsed, candidates = readings[segment]
         undecided = [c for c in candidates if _key(c, segment) not in found
                      and get_type(c.ambiguity).fixed_question(c.span, target_lang)]
         opened = {(turn.ambiguity, turn.span) for turn in open_questions(steps, segment, target_lang, undecided)}
@@ -247,15 +282,49 @@ def build_sheet(steps: ModelSteps, segments: Sequence[str], target_lang: str,
                     continue
                 found[key] = SheetQuestion("", candidate.ambiguity, candidate.span, key[1], turn.question,
                                            list(turn.options))
+                if found[key].scope == PER_WORD and get_type(candidate.ambiguity).options(target_lang):
+                    words[key] = get_type(candidate.ambiguity).family, _singular(parsed, candidate, key[1])
             if key in found:
                 _affects(found[key], number, segment, candidate)
         if on_segment:
             on_segment(number)
+    _one_per_word(found, words)
     ordered = sorted((q for q in found.values() if not _implied(q.ambiguity, q.key, found)),
                      key=lambda q: (get_type(q.ambiguity).rank, q.segments[0]))
-    for index, question in enumerate(ordered, 1):
-        question.id = f"q{index}"
-    return Sheet(target_lang, len(segments), ordered)
+    asked = [q for q in ordered if not _one_string(q)]
+    for_review = [q for q in ordered if _one_string(q)]
+    for prefix, questions in (("q", asked), ("r", for_review)):
+        for index, question in enumerate(questions, 1):
+            question.id = f"{prefix}{index}"
+    return Sheet(target_lang, len(segments), asked, for_review)
+
+
+def _one_string(question: SheetQuestion) -> bool:
+    """Whether the question's answer would settle one segment only: asked afresh in each text, raised by one."""
+    return question.scope == SCOPES[FOR_TEXT] and len(question.segments) == 1
+
+
+def _singular(parsed: Parsed, candidate: Candidate, key: str) -> str:
+    """The person a key names, in the singular: its head word's lemma ("some users" and "a user" are one role,
+    "your users" is "your user")."""
+    words = parsed.doc.char_span(candidate.start, candidate.start + len(candidate.span), alignment_mode="expand")
+    head = words[-1].lemma_.lower() if words else ""
+    return " ".join([*key.split()[:-1], head]) if head else key
+
+
+def _one_per_word(found: dict[tuple[str, str], SheetQuestion], words: Mapping[tuple[str, str], tuple[str, str]]) -> None:
+    """Fold the questions of one family about one word in both numbers into one (a person: "a user" and
+    "some users"): the question with fewer options (the singular's "a man / a woman") stays and answers
+    the others option by option ("men / women")."""
+    kept: dict[tuple[str, str], SheetQuestion] = {}
+    for key, question in sorted(found.items(), key=lambda item: len(item[1].options)):
+        word = words.get(key)
+        first = kept.setdefault(word, question) if word else question
+        if first is not question:
+            first.also.append(question)
+            first.segments = sorted({*first.segments, *question.segments})
+            first.examples = sorted([*first.examples, *question.examples], key=lambda e: e.segment)[:MAX_EXAMPLES]
+            del found[key]
 
 
 def _implied(ambiguity: str, key: str, found: Mapping[tuple[str, str], SheetQuestion]) -> bool:

@@ -72,9 +72,11 @@ def sheet_lines(sheet: Sheet, seconds: float) -> list[str]:
              f"- the same by head noun: {len(per_head)} distinct; most about one: "
              f"{max(per_head.values(), default=0)} ({', '.join(f'{h} {n}' for h, n in per_head.most_common() if n > 1) or 'none twice'}) "
              "(target ≤ 1)",
-             f"- other questions: {len(sheet.questions) - families[REGISTER] - families[PEOPLE]}", "",
-             "| id | type | words | segments | question |", "|---|---|---|---|---|"]
-    lines += [f"| {q.id} | {q.ambiguity} | {q.span} | {len(q.segments)} | {q.question} |" for q in sheet.questions]
+             f"- other questions: {len(sheet.questions) - families[REGISTER] - families[PEOPLE]}",
+             f"- kept for review (about one segment only, guessed and flagged, not asked): {len(sheet.for_review)}",
+             "", "| id | type | words | segments | question |", "|---|---|---|---|---|"]
+    lines += [f"| {q.id} | {q.ambiguity} | {q.span}{''.join(f' (and {o.span})' for o in q.also)} | "
+              f"{len(q.segments)} | {q.question} |" for q in sheet.every_question]
     return lines
 
 

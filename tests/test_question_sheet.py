@@ -30,13 +30,15 @@ def test_one_question_per_register_person_and_text_with_counts_and_examples():
     asked = [(q.id, q.ambiguity, q.key, q.segments) for q in sheet.questions]
     assert asked == [("q1", "formality", "", [1, 2, 4, 5, 6, 7]),
                      ("q2", "neutral_names", "alex", [2, 3]),
-                     ("q3", "neutral_professions", "doctor", [6, 7]),
-                     ("q4", "it_resolution", SEGMENTS[4], [5])]
+                     ("q3", "neutral_professions", "doctor", [6, 7])]
     register = sheet.questions[0]
     assert register.options[:2] == ["formal", "informal"] and "“you”" in register.question
     assert [e.segment for e in register.examples] == [1, 2, 5]  # three examples, a repeated text once
     assert register.examples[1].words == ((10, 13),) and SEGMENTS[1][10:13] == "you"
-    assert sheet.questions[3].options == ["the message", "the file"]
+    # "it" in one string would settle that string alone: kept for review (guessed, flagged), not asked
+    assert [(q.id, q.ambiguity, q.segments, q.options) for q in sheet.for_review] == [
+        ("r1", "it_resolution", [5], ["the message", "the file"])]
+    assert sheet.to_dict()["for_review"][0]["id"] == "r1" and sheet.to_dict()["question_count"] == 3
     # the decide call reads only segments with a person not yet on the sheet (the register of "you" needs none;
     # "doctor" also names a degree); "it" is written once
     assert fake.steps() == ["decide", "detect", "decide"]
@@ -52,7 +54,7 @@ def test_answers_are_applied_to_every_segment_and_nothing_is_asked_again():
     fake, assistant, sheet = sheet_of()
     sheet.answer("q1", "formal")
     sheet.answer("q2", "a woman")
-    sheet.answer("q4", "the message")
+    sheet.answer("r1", "the message")  # a client may still answer a question kept for review, by its id
     calls_before = len(fake.calls)
     translator = DocumentTranslator(assistant, "fr")
     transcripts = list(translator.translate_units(SEGMENTS, sheet.user(), preferences=sheet.memory()))
@@ -78,6 +80,37 @@ def test_a_word_the_file_asks_about_as_a_person_gets_no_question_about_its_sense
     assert [(q.ambiguity, q.options) for q in alone.questions] == [("polysemy", ["a person", "a container"])]
 
 
+def test_an_it_question_of_a_string_that_recurs_stays_on_the_sheet():
+    repeated = "Delete the message or the file? Delete it?"
+    _, _, sheet = sheet_of(["Can you help me?", repeated, "Can you help me?", repeated])
+    assert [(q.ambiguity, q.segments) for q in sheet.questions] == [("formality", [1, 2, 3, 4]),
+                                                                    ("it_resolution", [2, 4])]
+    assert sheet.for_review == []
+
+
+def test_a_profile_answers_a_question_kept_for_review():
+    _, _, sheet = sheet_of()
+    profile = Profile()
+    profile.put("referent", SEGMENTS[4], "the file")
+    sheet.apply_profile(profile)
+    assert [(q.id, q.answer, q.answered_by) for q in sheet.for_review] == [("r1", "the file", "profile")]
+
+
+def test_one_person_in_both_numbers_is_one_question_whose_answer_holds_for_both():
+    segments = ["A user signed in.", "Some users are waiting.", "The user left."]
+    fake, assistant, sheet = sheet_of(segments)
+    people = [q for q in sheet.questions if q.ambiguity != "formality"]
+    assert [(q.span, [other.span for other in q.also], q.segments) for q in people] == [
+        ("A user", ["Some users"], [1, 2, 3])]
+    assert sheet.to_dict()["questions"][-1]["also_answers"] == ["Some users"]
+    sheet.answer(people[0].id, "a woman")
+    transcripts = list(DocumentTranslator(assistant, "fr").translate_units(segments, sheet.user(),
+                                                                         preferences=sheet.memory()))
+    answers = {(turn.span, turn.answer, turn.answered_by) for t in transcripts for turn in t.turns}
+    assert answers == {("A user", "a woman", "preference"), ("Some users", "women", "preference"),
+                       ("The user", "a woman", "preference")}
+
+
 def test_unknown_question_ids_are_refused():
     _, _, sheet = sheet_of(["Can you help me?"])
     with pytest.raises(InputError, match="no question 'q9' on this sheet; its questions are q1"):
@@ -93,7 +126,7 @@ def test_a_profile_answers_the_sheet_and_takes_its_new_answers():
     assert [(q.id, q.answer, q.answered_by) for q in sheet.questions if q.answer] == [
         ("q1", "informal", "profile"), ("q2", "a woman", "profile")]
     sheet.answer("q3", "a man")
-    sheet.answer("q4", "the file")
+    sheet.answer("r1", "the file")
     assert sheet.record_in(profile) == 2
     assert profile.answers["people"] == {"alex": "a woman", "doctor": "a man"}
     assert profile.answers["referents"] == {SEGMENTS[4]: "the file"}

@@ -60,13 +60,17 @@ def question_markdown(number: int, question: SheetQuestion, lang: str) -> str:
 
 def sheet_markdown(sheet: Sheet) -> str:
     count = len(sheet.questions)
+    reviewed = len(sheet.for_review)
+    review = f" {reviewed} question{'s' if reviewed != 1 else ''} about one string only (what “it” stands for) " \
+        "are left to the model's guess and flagged for review in the file." if reviewed else ""
     if not count:
-        return f"_No open questions in the file's {sheet.segment_count} segments: it is translated as it reads._"
+        return f"_No open questions in the file's {sheet.segment_count} segments: it is translated as it reads._" \
+            f"{review}"
     more = count - MAX_SHEET_QUESTIONS
     rest = f" The first {MAX_SHEET_QUESTIONS} are shown; the {more} others are left to the model's guess " \
         "and flagged for review (answer them in a profile)." if more > 0 else ""
     return (f"**{count} question{'s' if count != 1 else ''} for the whole file** ({sheet.segment_count} segments): "
-            f"each answer is applied everywhere it holds, and nothing is asked again.{rest}")
+            f"each answer is applied everywhere it holds, and nothing is asked again.{rest}{review}")
 
 
 class SheetPanel:

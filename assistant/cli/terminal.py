@@ -31,6 +31,11 @@ def ask_sheet_on_terminal(sheet: "Sheet") -> None:
     """Ask a file's open questions one after another, each with the number of segments its answer settles
     and examples with the words marked; Enter skips one (the model's guess is flagged for review)."""
     questions = sheet.open_questions()
+    reviewed = [q for q in sheet.for_review if q.answer is None]
+    if reviewed:
+        print(f"\n{len(reviewed)} question{'s' if len(reviewed) != 1 else ''} about one segment only (segments "
+              f"{', '.join(str(q.segments[0]) for q in reviewed[:10])}{', …' if len(reviewed) > 10 else ''}): "
+              "guessed and flagged for review", file=sys.stderr)
     if not questions:
         return
     print(f"\n{len(questions)} question{'s' if len(questions) != 1 else ''} for the whole file "

@@ -77,7 +77,7 @@ class SheetSession:
     def given(self, answers: list[Answer], check_length) -> dict[str, str | None]:
         """Every question's answer as recorded (left out: skipped), after checking each names a question of
         the sheet with a value it takes."""
-        given: dict[str, str | None] = {q.id: q.answer for q in self.sheet.questions}
+        given: dict[str, str | None] = {q.id: q.answer for q in self.sheet.every_question}
         for item in answers:
             if item.answer is not None:
                 check_length(f"the answer to {item.question}", item.answer)
