@@ -158,6 +158,8 @@ def _unaccented(word: str) -> str:
 def _gender(token: Any) -> str | None:
     """The gender a word's form shows: for French, the Lefff's where it lists the form (none for an
     epicene form: "l'astronome"), else the pipeline's morphology."""
+    if not any(c.isalpha() for c in token.text) or token.dep_.startswith("expl"):
+        return None  # a hyphen the tagger took for a word; an impersonal subject ("il y a", "il faut")
     listed = french_genders(token.text, token.pos_) if token.lang_ == "fr" else None
     if listed is not None:
         return next(iter(listed)) if len(listed) == 1 else None
