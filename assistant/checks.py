@@ -379,6 +379,11 @@ def without_markup(text: str) -> str:
     return _MARKUP.sub("", text).strip()
 
 
+def markup_in(text: str) -> list[str]:
+    """The chat-template tokens and tags of ``text``, in order."""
+    return _MARKUP.findall(text)
+
+
 def length_plausible(source: str, translation: str, lang: str) -> bool | None:
     """Whether the translation's length fits the source's, markup aside; None for sources too
     short to judge."""

@@ -6,8 +6,9 @@ drops a sentence; length and language checks pass both. Here every output senten
 markup) is compared with the source's sentences and with the lines the chain itself put in the
 prompt, by a multilingual sentence encoder: an output sentence that reads as a prompt line rather
 than as any part of the source, or (beyond the source's count of sentences) as nothing of the source
-at all, is an addition; a source sentence that nothing in the output reads as is an
-omission. Without the encoder, an addition is recognised only by the words it shares with
+at all or as an earlier sentence of the output again, is an addition; so is a line of tags the source does not have (the prompt's own
+"<clarifications>", a chat template's token). A source sentence that nothing in the output reads
+as is an omission. Without the encoder, an addition is recognised only by the words it shares with
 the prompt and not with the source (no omission can then be read).
 """
 
@@ -18,7 +19,7 @@ import re
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
-from .checks import without_markup
+from .checks import markup_in, without_markup
 from .context.encoders import ENCODERS, load_encoder
 from .context.sentences import split_sentences
 from .prompts import CLARIFICATION_LABELS, prompt_table
@@ -31,6 +32,7 @@ ECHO_MIN = 0.3  # an output sentence this close to a prompt line, and closer to 
 NO_COUNTERPART_MAX = 0.25  # a source sentence nothing in the output comes this close to is left out, and an
 # output sentence nothing in the source comes this close to is added (where the output has more sentences)…
 MIN_COUNTED_WORDS = 2  # …unless it is a single word ("Nice.", "Okay"): translators drop, merge or add those
+REPEAT_MIN = 0.7  # beyond the source's count, an output sentence this close to an earlier one says it again
 # Without the encoder: the share of an output sentence's words that come from the prompt and not the source.
 ECHO_WORDS_MIN = 0.5
 MIN_ECHO_WORDS = 2
@@ -136,22 +138,23 @@ def compare(source: str, translation: str, lang: str, prompt_lines: list[str],
 @lru_cache(maxsize=64)  # a repair compares the same candidate before and after cutting what it added
 def _compare(source: str, translation: str, lang: str, prompt_lines: tuple[str, ...], use_encoder: bool) -> Fidelity:
     sources = [p for p in source_pieces(source) if without_markup(p.text)]
-    outputs = [p for p in translation_pieces(translation, lang) if without_markup(p.text)]
+    pieces = translation_pieces(translation, lang)
+    outputs = [p for p in pieces if without_markup(p.text)]
+    invented = tuple(p for p in pieces if not without_markup(p.text) and any(t not in source for t in markup_in(p.text)))
     prompt_lines = [line for line in prompt_lines if line.strip()]
     if not sources:
         return Fidelity((), (), "none")
     if not outputs:  # nothing translated: every sentence is left out, whatever the signal
-        return Fidelity((), tuple(sources), "encoder" if use_encoder else "words")
+        return Fidelity(invented, tuple(sources), "encoder" if use_encoder else "words")
     if not use_encoder:
         found = _by_words(source, outputs, prompt_lines)
     elif len(outputs) == len(sources):  # one for one: no encoder to load or run; only its words are read
         found = replace(_by_words(source, outputs, prompt_lines), signal="one for one")
     else:
         found = _by_encoder(sources, outputs, prompt_lines)
-    if any(_labelled(p) for p in sources):  # the source has such lines: the reply's are its translation
-        return found
-    labelled = [p for p in outputs if _labelled(p) and p not in found.added]
-    return replace(found, added=tuple(sorted(found.added + tuple(labelled), key=lambda p: p.start))) if labelled else found
+    labelled = () if any(_labelled(p) for p in sources) else tuple(  # the source has such lines: the reply's
+        p for p in outputs if _labelled(p) and p not in found.added)   # are its translation
+    return replace(found, added=tuple(sorted(found.added + labelled + invented, key=lambda p: p.start)))
 
 
 def _labelled(piece: Piece) -> bool:
@@ -172,11 +175,13 @@ def _windows(pieces: list[Piece]) -> list[str]:
 class Closeness:
     """The encoder's best cosine similarities: of each output piece to a source piece or pair of
     neighbours (``to_source``) and to a prompt line (``to_prompt``, -1 without prompt lines), and of
-    each source piece to an output piece or pair (``covered``)."""
+    each source piece to an output piece or pair (``covered``), and of each output piece to an earlier one
+    (``to_earlier``, -1 for the first)."""
 
     to_source: list[float]
     to_prompt: list[float]
     covered: list[float]
+    to_earlier: list[float]
 
 
 def closeness(sources: list[Piece], outputs: list[Piece], prompt_lines: list[str]) -> Closeness:
@@ -186,10 +191,12 @@ def closeness(sources: list[Piece], outputs: list[Piece], prompt_lines: list[str
     src = vectors[:len(source_windows)]
     out = vectors[len(source_windows):len(source_windows) + len(output_windows)]
     prompt = vectors[len(source_windows) + len(output_windows):]
+    pieces = out[:len(outputs)] @ out[:len(outputs)].T
     return Closeness(
         to_source=list((out[:len(outputs)] @ src.T).max(axis=1)),
         to_prompt=list((out[:len(outputs)] @ prompt.T).max(axis=1)) if prompt_lines else [-1.0] * len(outputs),
-        covered=list((src[:len(sources)] @ out.T).max(axis=1)))
+        covered=list((src[:len(sources)] @ out.T).max(axis=1)),
+        to_earlier=[-1.0] + [float(pieces[i, :i].max()) for i in range(1, len(outputs))])
 
 
 def _by_encoder(sources: list[Piece], outputs: list[Piece], prompt_lines: list[str]) -> Fidelity:
@@ -201,7 +208,12 @@ def _by_encoder(sources: list[Piece], outputs: list[Piece], prompt_lines: list[s
     surplus = len(outputs) - len(sources) - len(echoes) if max(near.to_source) >= NO_COUNTERPART_MAX else 0
     least_like_source = sorted(set(range(len(outputs))) - echoes, key=lambda i: near.to_source[i])[:max(surplus, 0)]
     unmatched = {i for i in least_like_source if near.to_source[i] < NO_COUNTERPART_MAX and _counted(outputs[i])}
-    added = tuple(p for i, p in enumerate(outputs) if i in echoes | unmatched)
+    # …and a sentence that says an earlier one again ("Un utilisateur est déjà inscrit … Les utilisateurs sont déjà
+    # inscrits …" for one source sentence), the latest first, within what the surplus leaves
+    repeats = sorted((i for i in set(range(len(outputs))) - echoes - unmatched
+                      if near.to_earlier[i] >= REPEAT_MIN and _counted(outputs[i])), reverse=True)
+    repeated = set(repeats[:max(surplus - len(unmatched), 0)])
+    added = tuple(p for i, p in enumerate(outputs) if i in echoes | unmatched | repeated)
     omitted = tuple(p for p, c in zip(sources, near.covered) if c < NO_COUNTERPART_MAX and _counted(p))
     return Fidelity(added, omitted, "encoder")
 

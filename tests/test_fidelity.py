@@ -110,3 +110,28 @@ def test_a_real_run_records_the_fidelity_check(embedded_model, embedded_spec):
                                                                options=ChainOptions(method="no-extra"))
     found = check(transcript.checks, "fidelity")
     assert found.status == "pass", (transcript.translation, found.observed)
+
+
+def test_tags_of_the_prompt_the_reply_repeats_are_cut_and_the_source_s_own_are_kept():
+    """A real 0.5B reply to a .po string (tests/data/formats/accounts_200.po) ended with the prompt's empty
+    "<clarifications>" block; the source's placeholders stay."""
+    source = ("The change to your account originates from:\n\n- IP address: <x1/>\n- Browser: <x2/>")
+    reply = ("La modification de votre compte provient de :\n\n- Adresse IP : <x1/>\n- Navigateur : <x2/>\n\n"
+             "<clarifications>\n</clarifications>")
+    fake = StepFake(translate=[reply], calls=[])
+    transcript = run(fake, source)
+    assert transcript.translation == reply.split("\n\n<clarifications>")[0]
+    assert "removed “<clarifications>”" in check(transcript.checks, "fidelity").observed
+    assert fake.steps().count("translate") == 1
+    assert compare("Hello <b>you</b>.", "Bonjour <b>vous</b>.", "fr", FORMAL).added == ()
+
+
+def test_a_sentence_said_twice_beyond_the_source_s_count_is_cut():
+    """A real 0.5B reply to one string of tests/data/formats/accounts_200.po: the sentence, then again."""
+    source = "A user is already registered with this email address."
+    reply = ("Un autre compte est déjà enregistrée avec cet adresse email.\n"
+             "Les utilisateurs sont déjà enregistrés avec cet adresse email.")
+    found = compare(source, reply, "fr", FORMAL)
+    assert [p.text for p in found.added] == [reply.split("\n")[1]]
+    two = "That hurts your stomach, okay. I think you're lactose intolerant."
+    assert compare(two, REFERENCE, "fr", FORMAL).added == ()  # as many sentences as the source: none said twice

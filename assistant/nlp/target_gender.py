@@ -165,6 +165,8 @@ def _gender(token: Any) -> str | None:
         return next(iter(listed)) if len(listed) == 1 else None
     if token.lang_ == "fr" and token.pos_ in ("NOUN", "ADJ") and token.lower_ in (token.lemma_ + "e", token.lemma_ + "es"):
         return FEMININE  # a form the Lefff lacks, its masculine lemma plus -e: "apprenantes" (tagged Masc)
+    if token.pos_ == "PROPN":
+        return None  # a name shows no gender of its own ("Riley"): the tagger's is a guess
     values = token.morph.get("Gender")
     return _MORPH_GENDER.get(values[0]) if len(values) == 1 else None
 
