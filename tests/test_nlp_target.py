@@ -122,6 +122,8 @@ def test_french_genders_come_from_the_lexicon_and_an_epicene_person_reads_as_non
      "tardive et une progression lente, nécessitant des béquilles pour marcher.", "feminine"),
     ("There is no kin to file claims for the money.", "no kin",
      "Il n'y a pas de proches pour déposer des réclamations pour l'argent.", None),
+    ("A lot are busy planning their marriage.", "A lot", "Beaucoup sont occupées à organiser leur mariage.",
+     "feminine"),  # "Beaucoup" tagged as a name, with the tagger's guess of a gender
 ])
 def test_french_words_that_show_no_gender_of_the_person_are_not_read(source, span, reference, label):
     assert person_gender_reading(reference, "fr", source, span).label == label
