@@ -127,3 +127,14 @@ def test_french_genders_come_from_the_lexicon_and_an_epicene_person_reads_as_non
 ])
 def test_french_words_that_show_no_gender_of_the_person_are_not_read(source, span, reference, label):
     assert person_gender_reading(reference, "fr", source, span).label == label
+
+
+def test_a_word_found_only_by_its_place_is_not_the_person_s_when_it_names_another_thing():
+    """A real 0.5B translation of a django-postman string (tests/data/formats/accounts_200.po) that leaves the
+    sender out: "la date" translates the source's "date", "suppression" names an act; neither is the sender."""
+    source = "Deletion date by sender must be later than sending date."
+    reading = person_gender_reading("La date de suppression doit être après la date de l'envoi.", "fr", source, "sender")
+    assert reading.label is None
+    kept = person_gender_reading("La date de suppression par l'expéditrice doit être postérieure à la date d'envoi.",
+                                 "fr", source, "sender")
+    assert kept.label == "feminine" and kept.evidence == ("expéditrice",)

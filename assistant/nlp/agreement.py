@@ -32,6 +32,11 @@ def _lexicon() -> dict:
     return yaml.safe_load((shipped_dir("prompts") / DATA_FILE).read_text(encoding="utf-8"))
 
 
+def never_a_person(lang: str) -> tuple[str, ...]:
+    """Endings of ``lang``'s nouns that never name a person ("-tion", "-ité")."""
+    return tuple(_lexicon()["never_a_person"].get(lang, ()))
+
+
 def _not_agreeing(lang: str = DEFAULT) -> set[str]:
     lists = _lexicon()["not_agreeing"]
     return set(lists[DEFAULT]) | set(lists.get(lang, ()))

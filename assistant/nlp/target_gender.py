@@ -20,6 +20,7 @@ from functools import lru_cache
 from typing import Any
 
 from ..errors import IntercptError
+from .agreement import never_a_person
 from .french_lexicon import french_genders
 from .lexicon import FEMININE, MASCULINE
 from .people import Mention
@@ -108,7 +109,9 @@ def gender_of_mention(translation: str, lang: str, mention: Mention | None = Non
                    or [t for t in doc if t.pos_ in _ANCHOR_POS - {"DET"}
                        and any(_cognate(t.lower_, w) for w in (mention.head, *mention.agreement))]
                    or [t for t in anchors if abs(t.idx / max(len(translation), 1) - place) <= MAX_DRIFT
-                       and t.pos_ in agreeing and not theirs(t.lower_, t.idx)])
+                       and t.pos_ in agreeing and not theirs(t.lower_, t.idx)
+                       and not _names_another_thing(t.lower_, source, mention)
+                       and not (t.pos_ == "NOUN" and t.lower_.endswith(never_a_person(lang)))])
         if mention.number:
             number = "Plur" if mention.number == "plural" else "Sing"
             anchors = [t for t in anchors if number in t.morph.get("Number") or not t.morph.get("Number")] or anchors
@@ -126,6 +129,26 @@ def _predicate_of(token: Any, person: str | None) -> bool:
     ``person`` ("1", "2"): "vous êtes sûre", "estoy cansado", "je suis avocate"."""
     return person is not None and token.pos_ in ("ADJ", "VERB", "NOUN") and any(
         c.dep_.startswith(("nsubj", "cop", "aux")) and person in c.morph.get("Person") for c in token.children)
+
+
+def _names_another_thing(word: str, source: str | None, mention: Mention) -> bool:
+    """Whether a translation's word is the cognate of a noun of the source that is neither the person's words nor
+    one agreeing with them ("la date" for "Deletion date by sender"): found only by its place, it would be read
+    as the person's."""
+    own = {w.lower() for w in (*re.findall(r"\w+", mention.text), *mention.agreement)}
+    return source is not None and any(_cognate(word, noun) for noun in _source_nouns(source) - own)
+
+
+@lru_cache(maxsize=256)
+def _source_nouns(source: str) -> frozenset[str]:
+    """The source's nouns, but those said of someone (a predicate or an apposition: "who is Armenian")."""
+    from .pipelines import english_pipeline
+
+    return frozenset(t.lower_ for t in english_pipeline()(source) if t.pos_ in ("NOUN", "PROPN")
+                     and t.dep_ not in _SAID_OF_SOMEONE)
+
+
+_SAID_OF_SOMEONE = {"attr", "acomp", "oprd", "xcomp", "appos"}
 
 
 def _theirs(others: tuple[Mention, ...], source: str | None, place: float | None, length: int):
@@ -165,8 +188,8 @@ def _gender(token: Any) -> str | None:
         return next(iter(listed)) if len(listed) == 1 else None
     if token.lang_ == "fr" and token.pos_ in ("NOUN", "ADJ") and token.lower_ in (token.lemma_ + "e", token.lemma_ + "es"):
         return FEMININE  # a form the Lefff lacks, its masculine lemma plus -e: "apprenantes" (tagged Masc)
-    if token.pos_ == "PROPN":
-        return None  # a name shows no gender of its own ("Riley"): the tagger's is a guess
+    if token.lang_ == "fr" and token.pos_ == "PROPN":
+        return None  # a name the Lefff does not list shows no gender of its own ("Riley"): the tagger's is a guess
     values = token.morph.get("Gender")
     return _MORPH_GENDER.get(values[0]) if len(values) == 1 else None
 
