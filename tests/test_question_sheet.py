@@ -189,3 +189,21 @@ def test_real_model_translates_a_file_s_repeated_segments_once(embedded_model, e
         assert len(texts) == 1 and texts != {""}, texts
     measure(f"file with repeated segments, 0.5B on llama.cpp: {len(catalogue)} segments, {len(sources)} distinct, "
             f"{calls} model calls after the sheet")
+
+
+@pytest.mark.real_model
+def test_real_model_sheet_asks_a_role_once_in_both_numbers_and_keeps_a_one_string_it_for_review(embedded_model,
+                                                                                                 embedded_spec):
+    """Real catalogue strings (django-allauth, django-postman, wagtail; tests/data/formats/accounts_200.po and
+    tests/data/catalogue_it.yaml) on the 0.5B model: "A user" and "some users" are one question, and an "it"
+    that one string leaves open is kept for review, not asked."""
+    segments = ["A user is already registered with this email address.", "Writing to some users is not possible: <x1/>.",
+                "You may edit it again below."]
+    assistant = Assistant(embedded_model, embedded_spec, structured_output=True)
+    sheet = prepared_sheet(assistant.steps, segments, "fr")
+    people = [q for q in sheet.questions if q.key == "user"]
+    assert [(q.span, [o.span for o in q.also], q.segments) for q in people] == [("A user", ["some users"], [1, 2])]
+    assert all(q.ambiguity != "it_resolution" for q in sheet.questions)
+    assert [(q.id, q.ambiguity, q.segments) for q in sheet.for_review] == [("r1", "it_resolution", [3])]
+    sheet.answer(people[0].id, "a woman")
+    assert sheet.memory().answered[("group_gender", "users")].answer == "women"
