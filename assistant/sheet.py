@@ -175,11 +175,17 @@ class Sheet:
                                if q.answer is None)
 
     def record_in(self, profile: Profile) -> int:
-        """Add the sheet's new answers to ``profile``; how many were added."""
+        """Add the sheet's new answers to ``profile``, those its questions give the same person in the other
+        number too ("users: women" beside "user: a woman", for a call that reads the profile without a
+        sheet); how many were added."""
         added = 0
         for question in self.every_question:
             if question.answer and question.answered_by != "profile":
-                added += profile.put(get_type(question.ambiguity).family, self._profile_key(question), question.answer)
+                family = get_type(question.ambiguity).family
+                added += profile.put(family, self._profile_key(question), question.answer)
+                for other, turn in zip(question.also, question.followers()):
+                    if turn.answer:
+                        added += profile.put(family, other.key, turn.answer)
         return added
 
     def _profile_key(self, question: SheetQuestion) -> str:

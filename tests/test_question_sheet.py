@@ -109,6 +109,8 @@ def test_one_person_in_both_numbers_is_one_question_whose_answer_holds_for_both(
     answers = {(turn.span, turn.answer, turn.answered_by) for t in transcripts for turn in t.turns}
     assert answers == {("A user", "a woman", "preference"), ("Some users", "women", "preference"),
                        ("The user", "a woman", "preference")}
+    profile = Profile()
+    assert sheet.record_in(profile) == 2 and profile.answers["people"] == {"user": "a woman", "users": "women"}
 
 
 def test_unknown_question_ids_are_refused():
