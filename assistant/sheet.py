@@ -268,13 +268,13 @@ def build_sheet(steps: ModelSteps, segments: Sequence[str], target_lang: str,
         raise InputError(f"the document has {len(segments)} segments; a question sheet reads at most {MAX_SEGMENTS}")
     found: dict[tuple[str, str], SheetQuestion] = {}
     closed: set[tuple[str, str]] = set()  # keys the model read as settled where it wrote the question
-    readings: dict[str, tuple[Parsed, list[Candidate]]] = {}
+    readings: dict[str, list[Candidate]] = {}  # the candidates only: a file's parses are not all kept
     words: dict[tuple[str, str], tuple[str, str]] = {}  # a key of a word's fixed options → (family, the word)
     for number, segment in enumerate(segments, 1):
-        if segment not in readings:
-            parsed = parse(segment, target_lang)
-            readings[segment] = parsed, candidates_in(parsed)
-        parsed, candidates = readings[segment]
+        parsed = None if segment in readings else parse(segment, target_lang)
+        if parsed is not None:
+            readings[segment] = candidates_in(parsed)
+        candidates = readings[segment]
         undecided = [c for c in candidates if _key(c, segment) not in found
                      and get_type(c.ambiguity).fixed_question(c.span, target_lang)]
         opened = {(turn.ambiguity, turn.span) for turn in open_questions(steps, segment, target_lang, undecided)}
@@ -289,6 +289,7 @@ def build_sheet(steps: ModelSteps, segments: Sequence[str], target_lang: str,
                 found[key] = SheetQuestion("", candidate.ambiguity, candidate.span, key[1], turn.question,
                                            list(turn.options))
                 if found[key].scope == PER_WORD and get_type(candidate.ambiguity).options(target_lang):
+                    parsed = parsed or parse(segment, target_lang)  # a repeated segment's: parsed again
                     words[key] = get_type(candidate.ambiguity).family, _singular(parsed, candidate, key[1])
             if key in found:
                 _affects(found[key], number, segment, candidate)
