@@ -13,7 +13,9 @@ from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 from .ambiguity import family_of, get_type
+from .checks import expected
 from .detection import Candidate, candidates_in, parse, settled_by_text
+from .nlp.coreference import GENDERED_PRONOUNS
 from .parsing import clean_translation
 from .repair import repairing, verify_and_repair
 from .steps import ModelSteps
@@ -58,6 +60,8 @@ class Dialogue:
         self.alternatives_wanted = alternatives
         self.pending: Turn | None = None
         self._queue: list[Turn | Candidate] | None = None
+        # (type, words) of each person question -> the pronouns the parse could not attribute that may be theirs
+        self._pronouns: dict[tuple[str, str], tuple[str, ...]] = {}
 
     def drive(self, user: User | None) -> Iterator[Step]:
         """Ask, let ``user`` answer, translate: one ``Step`` per event. With ``user=None`` (a person
@@ -87,7 +91,7 @@ class Dialogue:
             while self._queue and sum(turn.answered_by not in IN_ADVANCE for turn in t.turns) < self.max_questions:
                 item = self._queue.pop(0)
                 if isinstance(item, Turn) and item.answered_by in IN_ADVANCE:
-                    t.turns.append(item)  # answered before: applied without asking again
+                    self._record(item)  # answered before: applied without asking again
                     continue
                 context = t.bounded_context.text if t.bounded_context else None
                 turn = item if isinstance(item, Turn) else self.steps.ask(t.source, t.target_lang, item, context)
@@ -115,7 +119,19 @@ class Dialogue:
         else:
             read = self._read(unknown)
         plan = [remembered.get(c) or read[c] for c in candidates if remembered.get(c) or c in read]
-        return sorted(plan, key=lambda item: get_type(item.ambiguity).rank)
+        self._pronouns = {(c.ambiguity, c.span): c.pronouns for c in candidates if c.pronouns}
+        return self._later_first(sorted(plan, key=lambda item: get_type(item.ambiguity).rank))
+
+    def _later_first(self, plan: list[Turn | Candidate]) -> list[Turn | Candidate]:
+        """``plan`` with the people a pronoun may refer to asked in reverse order: a pronoun mostly takes
+        up an earlier person (the subject), so the later one is more often the person left open, and
+        once that one is answered with the other gender the pronoun settles the earlier (``_eliminate``)."""
+        plan = list(plan)
+        for pronoun in {p for pronouns in self._pronouns.values() for p in pronouns}:
+            places = [n for n, item in enumerate(plan) if pronoun in self._pronouns.get((item.ambiguity, item.span), ())]
+            for n, item in zip(places, [plan[n] for n in reversed(places)]):
+                plan[n] = item
+        return plan
 
     def _read(self, candidates: list[Candidate]) -> dict[Candidate, Turn | Candidate]:
         """Each candidate's question with fixed options where the decide call reads it as open (one call;
@@ -138,10 +154,34 @@ class Dialogue:
         reply = reply.strip() if reply and reply.strip() else None
         self.pending.answer = reply
         self.pending.answered_by = answered_by if reply else "none"
-        self.transcript.turns.append(self.pending)
+        self._record(self.pending)
         if self.preferences and reply:
             self.preferences.remember(self.pending, reply)
         self.pending = None
+
+    def _record(self, turn: Turn) -> None:
+        self.transcript.turns.append(turn)
+        self._eliminate(turn)
+
+    def _eliminate(self, answered: Turn) -> None:
+        """A pronoun the parse could not attribute refers to one of the people it may refer to: once all
+        but one of them are answered with the other gender, it is the last one's, whose question is
+        dropped and whose gender is recorded as settled by the text ("Stiggs sneered at the goon when
+        he appeared": after "Stiggs is a woman", "he" is the goon)."""
+        if self._queue is None:
+            return
+        genders = {(e.turn.ambiguity, e.turn.span): e.label for e in expected(self.transcript.turns) if e.label}
+        for pronoun in self._pronouns.get((answered.ambiguity, answered.span), ()):
+            gender = GENDERED_PRONOUNS.get(pronoun.lower())
+            left = [key for key, pronouns in self._pronouns.items()
+                    if pronoun in pronouns and genders.get(key, gender) == gender]
+            waiting = [item for item in self._queue if [(item.ambiguity, item.span)] == left
+                       and not (isinstance(item, Turn) and item.answer)]  # a saved answer is the person's word
+            for item in waiting:
+                self._queue.remove(item)
+                self.transcript.settled.append(Settled(
+                    family_of(item.ambiguity), item.span, gender, "text",
+                    f"pronoun {pronoun!r} refers to it: {answered.span!r} is {answered.answer}"))
 
     def _translate(self) -> Iterator[Step]:
         """Translate with the answers (streamed), verify and repair; the alternatives too where they were

@@ -35,7 +35,8 @@ from assistant.detection import find_candidates  # noqa: E402
 from assistant.usage import total  # noqa: E402
 from evaluation.data import LoadReport  # noqa: E402
 from evaluation.loaders import ambigmt  # noqa: E402
-from tests.dev_sets import (IT_SETS, PERSON_LOOKING_THINGS, address_question, asked_heads, cocoa_gender_shown, cocoa_items,  # noqa: E402
+from tests.dev_sets import (IT_SETS, PERSON_LOOKING_THINGS, address_question, asked_heads, asked_in_dialogue,
+                            cocoa_gender_shown, cocoa_items,  # noqa: E402
                             expletive_it, formality_reading, gate_items, gender_question, gender_reading,
                             it_question, japanese_items, person_looking_things, references_differ,
                             speaker_gender_question, two_people)
@@ -111,6 +112,11 @@ def needless(rows: list[str], assistant: Assistant | None) -> None:
                            [i["unsettled"].lower() in h for i, h in zip(items, heads)])
         if calls:
             rows.append(f"| {name}, {reader} | model calls per sentence | {sum(calls) / len(calls):.2f} |")
+    for other, told in ((True, "the other gender"), (False, "the pronoun's gender")):
+        asked = [asked_in_dialogue(i, open_of_the_other_gender=other) for i in items]
+        rows += split_rows(f"{name}, pre-pass, asked one after the other, the open person of {told}",
+                           "question about the settled person (≤ 30 %)",
+                           [i["settled"].lower() in h for i, h in zip(items, asked)])
 
 
 def people_and_things(rows: list[str], assistant: Assistant | None) -> None:

@@ -9,9 +9,13 @@ from pathlib import Path
 
 import yaml
 
-from assistant.ambiguity import family_of
+from assistant.ambiguity import family_of, get_type
 from assistant.checks import read_formality, read_person_gender
 from assistant.detection import Candidate, find_candidates
+from assistant.dialogue import Dialogue
+from assistant.nlp.coreference import FEMININE, GENDERED_PRONOUNS, MASCULINE
+from assistant.steps import ModelSteps
+from assistant.transcript import Transcript, Turn
 from evaluation.data import Item, LoadReport
 from evaluation.loaders import cocoa_mt, gate
 
@@ -99,6 +103,36 @@ def asked_heads(text: str, lang: str = "fr") -> set[str]:
     """The words of every gender question the pre-pass raises ("Kerr's" also as "Kerr")."""
     words = {w for c in find_candidates(text, lang) if family_of(c.ambiguity) == "gender" for w in _words(c.span)}
     return words | {w.removesuffix("'s") for w in words}
+
+
+class _EveryQuestion:
+    """The pre-pass's gender questions, every one put: no model reads the text (a ``KnownQuestions``)."""
+
+    def __init__(self, lang: str) -> None:
+        self.lang = lang
+
+    def question_for(self, candidate: Candidate, source: str) -> Turn | None:
+        return ModelSteps.fixed_turn(candidate, self.lang) if family_of(candidate.ambiguity) == "gender" else None
+
+
+def asked_in_dialogue(item: dict, open_of_the_other_gender: bool, lang: str = "fr") -> set[str]:
+    """The words of the gender questions a person is asked, one after the other, on the pre-pass
+    alone, answering the person the pronoun settles with the pronoun's gender and everyone else
+    with the other gender or the same: an answer may leave a pronoun only one person to refer to,
+    who is then not asked."""
+    pronoun = next(w for w in re.findall(r"[a-z]+", item["text"].lower()) if w in GENDERED_PRONOUNS)
+    other = ({MASCULINE, FEMININE} - {GENDERED_PRONOUNS[pronoun]}).pop()
+    open_gender = other if open_of_the_other_gender else GENDERED_PRONOUNS[pronoun]
+    transcript = Transcript(item["text"], lang, "intercpt", "pre-pass")
+    dialogue = Dialogue(ModelSteps(chat_model=None), transcript, max_questions=len(item["text"]),
+                        known=_EveryQuestion(lang))
+    asked: set[str] = set()
+    while (turn := dialogue.ask_next()) is not None:
+        words = _words(turn.span) | {w.removesuffix("'s") for w in _words(turn.span)}
+        asked |= words
+        gender = GENDERED_PRONOUNS[pronoun] if item["settled"].lower() in words else open_gender
+        dialogue.answer(get_type(turn.ambiguity).oracle_answer({"gender": gender}), "oracle")
+    return asked
 
 
 SPEECH_PARTICIPANTS = {"i", "me", "myself", "you", "yourself"}

@@ -221,7 +221,7 @@ def test_a_pronoun_never_settles_every_person_it_may_refer_to():
     fake = StepFake(decide=['{"1": "no", "2": "no"}'], translate=["x"], calls=[])
     transcript = run(fake, "The accountant met the lawyer because she needed advice.",
                      options=ChainOptions(max_questions=3))
-    assert [t.span for t in transcript.turns] == ["The accountant", "the lawyer"]
+    assert [t.span for t in transcript.turns] == ["the lawyer", "The accountant"]  # the later one first
 
 
 def test_a_gender_fix_names_the_person_asked_about():
@@ -464,3 +464,20 @@ def test_a_request_s_options_reach_its_steps_and_its_simulated_user_and_leave_th
         decide_prompts.append(next(messages for step, messages, _ in fake.calls if step == "decide"))
     generalist_prompt, specialist_prompt = decide_prompts
     assert len(specialist_prompt) < len(generalist_prompt)  # the examples of the one type found, not of every type
+
+
+# Brown Corpus (tests/data/two_people_real.yaml): "he" may be Stiggs's or the goon's for the parse
+TWO_PEOPLE_ONE_HE = "Stiggs sneered at the weaseling hotel goon when he appeared at our door."
+
+
+@pytest.mark.parametrize("reply, asked", [
+    ("a woman", ["the weaseling hotel goon"]),  # then "he" can only be Stiggs
+    ("a man", ["the weaseling hotel goon", "Stiggs"]),  # "he" may still be either
+])
+def test_an_answer_that_leaves_a_pronoun_one_person_settles_that_person_without_a_question(reply, asked):
+    fake = StepFake(decide=['{"1": "yes", "2": "yes"}'], translate=["Stiggs a ricané."], calls=[])
+    spans = []
+    transcript = run(fake, TWO_PEOPLE_ONE_HE, user=HumanUser(lambda turn: spans.append(turn.span) or reply))
+    assert spans == asked  # the later person first: a pronoun more often takes up the earlier one
+    by_pronoun = [(s.span, s.value, s.by) for s in transcript.settled if "'he' refers to it" in s.evidence]
+    assert by_pronoun == ([("Stiggs", "masculine", "text")] if len(asked) == 1 else [])

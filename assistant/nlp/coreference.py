@@ -156,7 +156,7 @@ def clause_subject(token: Any) -> Any | None:
     """The subject of the clause a token belongs to: coordinated verbs share their subject,
     "asked the researcher to present..." has the object of "asked" as the subject of "present",
     and "was obliged to prepare..." the subject of "obliged"."""
-    for verb in [token.head, *token.head.ancestors]:
+    for verb in _verb_chain(token.head):
         subject = next((c for c in verb.children if c.dep_ in SUBJECTS and c.i != token.i), None)
         if subject is not None:
             return subject
@@ -169,3 +169,15 @@ def clause_subject(token: Any) -> Any | None:
             continue
         return None
     return None
+
+
+def _verb_chain(verb: Any) -> list[Any]:
+    """``verb`` and its ancestors, where a conjunct the parser hung on a verb of another form is read
+    as coordinated with the nearest one of its own form: in "asking Harold to move … and placing
+    himself", "placing" goes with "asking", not with "move" (whose subject is Harold)."""
+    chain = [verb, *verb.ancestors]
+    if verb.dep_ == "conj" and verb.tag_ == "VBG" and verb.head.tag_ != "VBG":
+        same_form = next((n for n, v in enumerate(chain[1:], 1) if v.tag_ == verb.tag_), None)
+        if same_form is not None:
+            return [verb, *chain[same_form:]]
+    return chain

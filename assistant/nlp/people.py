@@ -272,6 +272,8 @@ def _mention_at(token: Any, source: str, sentence_of: dict[int, int]) -> Mention
                 mention = _make(token, "name", SINGULAR, sentence_of=sentence_of)
                 mention.likely = gender
                 return mention
+        if _surname_beside_a_pronoun(token):
+            return _make(token, "name", SINGULAR, sentence_of=sentence_of)
         return None
     if token.pos_ == "PRON" and lower in PERSONAL:
         agreement = _agreement(token)
@@ -304,6 +306,20 @@ def _mention_at(token: Any, source: str, sentence_of: dict[int, int]) -> Mention
             and any(c.dep_ in ("det", "predet") and c.lower_ in ("the", "all", "those") for c in token.children):
         return _make(token, "noun", PLURAL, sentence_of=sentence_of)  # "the injured", "all concerned"
     return None
+
+
+def _surname_beside_a_pronoun(token: Any) -> bool:
+    """A lone proper noun that acts ("Stiggs sneered", "Kearton and Ulyate had started", "to help
+    Benington") in a text whose "he" or "she" says it speaks of people: the entity recogniser takes
+    many surnames for organisations, and a person left out of the mentions is silently settled
+    where the pronoun is attributed to the only other one."""
+    if token.pos_ != "PROPN" or token.tag_ != "NNP" or token.ent_type_ not in ("", "ORG"):
+        return False
+    if token.dep_ not in SUBJECTS | {"dobj", "conj"} or token.dep_ == "conj" and token.head.pos_ != "PROPN":
+        return False
+    if any(c.pos_ == "PROPN" and c.dep_ in ("compound", "flat") for c in token.children) or token.head.dep_ == "compound":
+        return False  # a multi-word name ("Stanford University") is an institution as often as a person
+    return any(t.lower_ in GENDERED_PRONOUNS and t.pos_ == "PRON" for t in token.doc)
 
 
 def _standing_alone(token: Any, number: str, sentence_of: dict[int, int]) -> Mention:
