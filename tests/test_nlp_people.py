@@ -210,6 +210,10 @@ def test_a_proper_noun_taken_for_an_organisation_stays_one_elsewhere(text):
     ("the post of Secretary of Agriculture was established in 1889", "secretary"),
     ("experience is a demanding teacher", "teacher"),
     ("the state cannot be a servant of the church", "servant"),
+    # a part of a program, in a text about software (Python's documentation; prompts/software_things.yaml)
+    ("The value for the built-in variable is determined when the interpreter starts.", "interpreter"),
+    ("When no exception occurs in the \"try\" clause, no exception handler is executed.", "handler"),
+    ("They are created by the built-in \"frozenset()\" constructor.", "constructor"),
 ])
 def test_person_looking_things_are_not_people(text, word):
     assert word not in heads(find_person_mentions(text))
@@ -223,6 +227,11 @@ def test_person_looking_things_are_not_people(text, word):
     ("There will be one runner-up in each category.", "runner-up"),  # one hyphenated word
     ("A system of vertical lights for truckers", "truckers"),  # WordNet files drivers under operators
     ("This often haunts new Python programmers; consider:", "programmers"),
+    # the same agent nouns where nothing speaks of software (GATE's dev half)
+    ("The driver knows your destination and the directions to get there the fastest way, but you can always "
+     "ask him to follow a specific route.", "driver"),
+    # a grammar parse that reads "the learner" as an adjective of "time" (GATE's dev half)
+    ("It grants the learner enough time and space to correct driving errors.", "learner"),
 ])
 def test_people_whose_context_says_so_stay_people(text, word):
     found = {m.text.split()[-1].lower(): m for m in find_person_mentions(text)}

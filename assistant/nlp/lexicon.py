@@ -19,11 +19,16 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib.metadata import version
+from typing import Any
+
+import yaml
 
 from ..errors import IntercptError
-from ..paths import cache_dir
+from ..paths import cache_dir, shipped_dir
 
 MASCULINE, FEMININE = "masculine", "feminine"
+SOFTWARE_FILE = "software_things.yaml"
+_CODE_WORD = re.compile(r"\w\(\)|__\w|[a-z]_[a-z]")  # "frozenset()", "__init__", "tb_next"
 # A person sense ranked lower than this (WordNet orders senses by frequency) is too rare to make
 # the word denote a person: "head" (rank 3) or "star" (rank 2) are not people in most texts.
 MAX_PERSON_RANK = 1
@@ -139,6 +144,24 @@ def _cached(name: str, build) -> dict:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(table, sort_keys=True), encoding="utf-8")
     return table
+
+
+@lru_cache(maxsize=1)
+def _software_lexicon() -> dict[str, frozenset[str]]:
+    data = yaml.safe_load((shipped_dir("prompts") / SOFTWARE_FILE).read_text(encoding="utf-8"))
+    return {key: frozenset(words) for key, words in data.items()}
+
+
+def about_software(doc: Any) -> bool:
+    """Whether a parsed text is about software: a noun of programming ("exception", "module") or a word
+    of code ("frozenset()", "__init__", "tb_next")."""
+    words = _software_lexicon()["software_words"]
+    return any(t.lemma_.lower() in words and t.pos_ in ("NOUN", "PROPN") or _CODE_WORD.search(t.text) for t in doc)
+
+
+def names_a_part_of_a_program(lemma: str) -> bool:
+    """An agent noun that, in a text about software, names a part of a program ("the handler")."""
+    return lemma.lower() in _software_lexicon()["things"]
 
 
 def person_noun(lemma: str) -> PersonNoun | None:

@@ -17,7 +17,8 @@ from typing import Any
 
 from .agreement import agreeing_words
 from .coreference import GENDERED_PRONOUNS, SINGULAR, SUBJECTS, attribute_pronouns, clause_subject
-from .lexicon import FEMININE, MASCULINE, name_gender, person_noun, person_verbs
+from .lexicon import (FEMININE, MASCULINE, about_software, name_gender, names_a_part_of_a_program, person_noun,
+                      person_verbs)
 
 PLURAL = "plural"
 PLACEHOLDER, PLACEHOLDER_STAND_IN = "[pr]", "they"  # same length: offsets stay those of the source
@@ -255,6 +256,9 @@ def _mention_at(token: Any, source: str, sentence_of: dict[int, int]) -> Mention
         noun = _compound_person_noun(token)
         if noun is not None and noun.rank > 0 and not _said_of_a_person(token):
             noun = None  # "the type", "her help": a person only in the word's second sense
+        if noun is not None and names_a_part_of_a_program(token.lemma_) and about_software(token.doc) \
+                and not _said_of_a_person(token):
+            noun = None  # "the interpreter terminates execution of the program"
         if noun is not None and token.dep_ != "compound":
             mention = _make(token, "noun", _number(token), sentence_of=sentence_of, settled=noun.gender,
                             evidence=f"the noun {token.text}" if noun.gender else None)
@@ -298,7 +302,7 @@ def _mention_at(token: Any, source: str, sentence_of: dict[int, int]) -> Mention
         return None
     if token.pos_ == "NUM" and token.dep_ in SUBJECTS and _stands_for_people(token):
         return _standing_alone(token, SINGULAR if lower == "one" else PLURAL, sentence_of)
-    if token.pos_ == "ADJ" and token.dep_ in ARGUMENTS and person_noun(lower) is not None:
+    if token.pos_ == "ADJ" and _noun_read_as_an_adjective(token) and person_noun(lower) is not None:
         noun = person_noun(lower)  # "the cleaner" tagged as a comparative
         return _make(token, "noun", PLURAL if lower.endswith("s") else SINGULAR, sentence_of=sentence_of,
                      settled=noun.gender, evidence=f"the noun {token.text}" if noun.gender else None)
@@ -320,6 +324,13 @@ def _surname_beside_a_pronoun(token: Any) -> bool:
     if any(c.pos_ == "PROPN" and c.dep_ in ("compound", "flat") for c in token.children) or token.head.dep_ == "compound":
         return False  # a multi-word name ("Stanford University") is an institution as often as a person
     return any(t.lower_ in GENDERED_PRONOUNS and t.pos_ == "PRON" for t in token.doc)
+
+
+def _noun_read_as_an_adjective(token: Any) -> bool:
+    """A word tagged as an adjective that heads an argument ("the cleaner", tagged as a comparative) or
+    takes a determiner of its own ("grants the learner enough time", parsed as "the learner time")."""
+    return token.dep_ in ARGUMENTS or token.dep_ == "amod" and any(
+        c.dep_ == "det" and c.i < token.i for c in token.children)
 
 
 def _standing_alone(token: Any, number: str, sentence_of: dict[int, int]) -> Mention:
