@@ -122,13 +122,12 @@ class AmbiguityType:
         answer makes, "several"), in ``lang``."""
         return self.reminders.instruction(label, lang)
 
-    def decided_for(self, pronouns: tuple[str, ...], may_be_a_thing: bool) -> bool:
-        """Whether the decide call reads a candidate with these undecided ``pronouns``, whose words may also
-        name a thing: never for a type the pre-pass is sure of; for a person noun only where a pronoun may
-        settle it or the word may name no person here (the call costs as much as half a translation, and
-        a small model's reading of anything else only loses open people)."""
-        return self.decided == DECIDED_ALWAYS or \
-            self.decided == DECIDED_WHERE_UNSURE and (bool(pronouns) or may_be_a_thing)
+    def decided_for(self, may_be_a_thing: bool) -> bool:
+        """Whether the decide call reads a candidate whose words may also name a thing: never for a type
+        the pre-pass is sure of; for a person noun only where the word may name no person here (the
+        call costs as much as half a translation, and a test model's reading of anything else, the
+        pronouns the parse could not attribute included, only loses open people)."""
+        return self.decided == DECIDED_ALWAYS or self.decided == DECIDED_WHERE_UNSURE and may_be_a_thing
 
     def memory_key(self, span: str, every_answer: bool) -> str | None:
         """Under which word an answer about ``span`` is remembered: "" for every word (a preference

@@ -241,9 +241,8 @@ def _announced(rounds: Generator[str, None, Any]) -> Generator[Step, None, Any]:
 
 def open_questions(steps: ModelSteps, source: str, target_lang: str, fixed: list[Candidate]) -> list[Turn]:
     """The table's question for each of the ``fixed``-option candidates that the text leaves open, as one
-    decide call reads them (told which pronoun may refer to whom, where the parse cannot tell); those
-    the pre-pass is sure of (the table's ``decided``) are asked without it."""
-    sure = [c for c in fixed if not get_type(c.ambiguity).decided_for(c.pronouns, c.may_be_a_thing)]
+    decide call reads them; those the pre-pass is sure of (the table's ``decided``) are asked without it."""
+    sure = [c for c in fixed if not get_type(c.ambiguity).decided_for(c.may_be_a_thing)]
     return [*steps.decide(source, target_lang, [c for c in fixed if c not in sure]),
             *(steps.fixed_turn(c, target_lang) for c in sure)]
 

@@ -82,24 +82,12 @@ def clarifications(transcript: Transcript, turns: list[Turn]) -> list[str]:
     return lines
 
 
-def _may_refer(candidate: Candidate) -> str:
-    """The decide call's hint that a pronoun the parse could not attribute may settle this person."""
-    if not candidate.pronouns:
-        return ""
-    quoted = " or ".join(f'"{p}"' for p in candidate.pronouns)
-    return f"; {quoted} may refer to this person"
-
-
-def _one_referent_each(candidates: list[Candidate], verdicts: list[bool]) -> list[bool]:
-    """A pronoun settles one person at most: when the model takes every candidate of a pronoun as
-    settled, none of them is (the one the text leaves open must not be silently settled)."""
-    verdicts = list(verdicts)
-    for pronoun in {p for c in candidates for p in c.pronouns}:
-        sharing = [i for i, c in enumerate(candidates) if pronoun in c.pronouns]
-        if len(sharing) > 1 and not any(verdicts[i] for i in sharing):
-            for i in sharing:
-                verdicts[i] = True
-    return verdicts
+def _pronoun_people_open(candidates: list[Candidate], verdicts: list[bool]) -> list[bool]:
+    """A person a gendered pronoun may refer to stays open whatever the model reads: on the two-people
+    set of real sentences the test models' reading of the pronoun dropped the open person (1.5B: 94 %
+    asked before the call, 87 % after) for few needless questions saved, and the person's answers
+    settle the pronoun instead (``Dialogue._eliminate``)."""
+    return [verdict or bool(c.pronouns) for c, verdict in zip(candidates, verdicts)]
 
 
 class ModelSteps:
@@ -150,7 +138,7 @@ class ModelSteps:
     def _decisions(self, source: str, target_lang: str, candidates: list[Candidate]) -> list[bool]:
         """The decide call's verdict for each candidate: does the text leave it open?"""
         groups = tuple(dict.fromkeys(c.ambiguity for c in candidates)) if self.options.specialist else None
-        words = "\n".join(f'{i}. "{c.span}": {get_type(c.ambiguity).label}{_may_refer(c)}'
+        words = "\n".join(f'{i}. "{c.span}": {get_type(c.ambiguity).label}'
                            for i, c in enumerate(candidates, 1))
         schema = decision_schema(len(candidates)) if self.structured_output else None
         verdicts = None
@@ -160,7 +148,7 @@ class ModelSteps:
             verdicts = parse_decisions(chain.invoke({"source": source, "words": words}), len(candidates))
             if verdicts is not None:
                 break
-        return _one_referent_each(candidates, verdicts or [True] * len(candidates))
+        return _pronoun_people_open(candidates, verdicts or [True] * len(candidates))
 
     @staticmethod
     def fixed_turn(candidate: Candidate, target_lang: str) -> Turn:

@@ -165,6 +165,9 @@ def test_a_pronoun_the_grammar_attributes_settles_its_referent_only(text, refere
     # "placing" on "move", whose subject is Harold)
     "Eugene was not entirely silent, or openly rude -- unless asking Harold to move to another chair and placing "
     "himself in the fauteuil that creaked so alarmingly was an act of rudeness.",
+    # Brown: "his" is each guest's; the parse makes "guest" a compound of the verb "overload"
+    "In spite of the dreams of the host for oneness in the group, the Af incoming messages for each guest overload "
+    "his receiving system beyond comprehension if N exceeds about six.",
 ])
 def test_a_pronoun_whose_referent_takes_reading_leaves_every_candidate_open(text):
     found = find_person_mentions(text)

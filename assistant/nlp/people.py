@@ -259,7 +259,8 @@ def _mention_at(token: Any, source: str, sentence_of: dict[int, int]) -> Mention
         if noun is not None and names_a_part_of_a_program(token.lemma_) and about_software(token.doc) \
                 and not _said_of_a_person(token):
             noun = None  # "the interpreter terminates execution of the program"
-        if noun is not None and token.dep_ != "compound":
+        # A verb takes no noun compound: "for each guest overload his …", parsed with "guest" a compound of "overload".
+        if noun is not None and (token.dep_ != "compound" or token.head.pos_ in ("VERB", "AUX")):
             mention = _make(token, "noun", _number(token), sentence_of=sentence_of, settled=noun.gender,
                             evidence=f"the noun {token.text}" if noun.gender else None)
             mention.may_be_a_thing = not noun.only
