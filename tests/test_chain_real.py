@@ -19,7 +19,7 @@ from assistant.detection import Candidate
 from assistant.inputs import neutralize_control_tokens
 from assistant.prompts import load_prompt, prompt_tags
 from assistant.steps import ModelSteps
-from assistant.users import OracleUser, SimulatedUser
+from assistant.users import HumanUser, OracleUser, SimulatedUser
 
 pytestmark = pytest.mark.real_model
 
@@ -101,3 +101,15 @@ def test_a_real_run_counts_the_tokens_of_detection_and_of_the_streamed_translati
         assert usage.input_tokens > 0 and usage.output_tokens > 0, (step, usage)
         assert 0 <= usage.evaluated_tokens <= usage.input_tokens, (step, usage)
     assert transcript.usage["translate"].streamed == 1
+
+
+def test_an_answer_of_the_other_gender_settles_the_person_the_pronoun_is_left(embedded_model, embedded_spec):
+    # Brown Corpus (tests/data/two_people_real.yaml): for the parse, "he" may be Stiggs or the goon
+    source = "Stiggs sneered at the weaseling hotel goon when he appeared at our door."
+    asked = []
+    user = HumanUser(lambda turn: asked.append(turn.span) or ("a woman" if "man or a woman" in turn.question else ""))
+    transcript = Assistant.for_model(embedded_model, ModelSpec.parse(embedded_spec)).run(source, "fr", user=user)
+    assert asked == ["the weaseling hotel goon"]  # the name goes through the model's decide call, and stays open
+    assert [(s.span, s.value, s.by) for s in transcript.settled if "'he' refers to it" in s.evidence] == [
+        ("Stiggs", "masculine", "text")]
+    assert transcript.translation
