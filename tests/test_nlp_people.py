@@ -211,6 +211,7 @@ def test_a_proper_noun_taken_for_an_organisation_stays_one_elsewhere(text):
     ("These are the types to which the function call operation (see section Calls) can be applied:", "types"),
     # WordNet examples: an office, and the predicate of a thing
     ("the post of Secretary of Agriculture was established in 1889", "secretary"),
+    ("the post of Secretary of Veterans Affairs was created in 1989", "secretary"),  # parsed as a modifier of "Affairs"
     ("experience is a demanding teacher", "teacher"),
     ("the state cannot be a servant of the church", "servant"),
     # a part of a program, in a text about software (Python's documentation; prompts/software_things.yaml)

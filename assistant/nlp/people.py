@@ -370,7 +370,10 @@ def _names_a_thing(token: Any) -> bool:
     if token.dep_ == "attr" and _indefinite(token) and not _has_who_clause(token) \
             and (subject := _subject(head)) is not None and _thing_noun(subject):
         return True  # a metaphor: what the thing is like, not who
-    if token.dep_ == "pobj" and head.lower_ == "of" and head.head.lemma_.lower() in OFFICES:
+    phrase = token  # "the post of Secretary of Veterans Affairs": the noun may modify the complement's head
+    while phrase.dep_ in ("nmod", "compound") and phrase.head.i != phrase.i:
+        phrase = phrase.head
+    if phrase.dep_ == "pobj" and phrase.head.lower_ == "of" and phrase.head.head.lemma_.lower() in OFFICES:
         return True
     if token.dep_ == "poss" and head.lemma_.lower() in CONTESTS:
         return True
