@@ -153,14 +153,15 @@ def _software_lexicon() -> dict[str, frozenset[str]]:
 
 
 def about_software(doc: Any) -> bool:
-    """Whether a parsed text is about software: a noun of programming ("exception", "module") or a word
+    """Whether a parsed text is about programming: a noun of programming ("exception", "module") or a word
     of code ("frozenset()", "__init__", "tb_next")."""
     words = _software_lexicon()["software_words"]
-    return any(t.lemma_.lower() in words and t.pos_ in ("NOUN", "PROPN") or _CODE_WORD.search(t.text) for t in doc)
+    return _CODE_WORD.search(doc.text) is not None or any(t.lemma_.lower() in words and t.pos_ in ("NOUN", "PROPN")
+                                                          for t in doc)
 
 
 def names_a_part_of_a_program(lemma: str) -> bool:
-    """An agent noun that, in a text about software, names a part of a program ("the handler")."""
+    """An agent noun that, in a text about programming, names a part of a program ("the handler")."""
     return lemma.lower() in _software_lexicon()["things"]
 
 
