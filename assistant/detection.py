@@ -40,7 +40,7 @@ PLACEHOLDER = "[pr]"
 class Candidate:
     """A word that may be ambiguous: its type, its text and where it starts in the source;
     ``pronouns``: the gendered pronouns that may refer to this person, which the parse could not
-    attribute (the decide call reads the text and says which person each settles); ``may_be_a_thing``:
+    attribute (the person's answers settle them: ``Dialogue._eliminate``); ``may_be_a_thing``:
     the words also name things ("the guard", "a target"), and only reading the text tells which."""
 
     ambiguity: str

@@ -37,13 +37,18 @@ def attribute_pronouns(doc: Any, mentions: list[Mention], same_referent: Callabl
     """Settle the gender of the mention a gendered pronoun refers to, where the grammar leaves one
     candidate; otherwise record the pronoun on every candidate as undecided, and settle none."""
     by_head = {m.head_index: m for m in mentions}
+    unnamed: set[str] = set()  # genders of pronouns that stand for someone the text does not name
     for pronoun in (t for t in doc if t.lower_ in GENDERED_PRONOUNS and t.pos_ == "PRON"):
         gender = GENDERED_PRONOUNS[pronoun.lower_]
         compatible = [m for m in mentions if m.kind in ("name", "noun", "placeholder", "indefinite")
                       and m.number == SINGULAR and (m.settled or m.likely) in (None, gender)
                       and not _inside(pronoun, doc[m.head_index])]
         candidates = _preceding(pronoun, compatible) or _cataphora(pronoun, compatible)
+        if not candidates:
+            unnamed.add(gender)
         chosen = _antecedent(pronoun, candidates, by_head)
+        if chosen is not None and gender in unnamed and pronoun.lower_ not in REFLEXIVES:
+            chosen = None  # "He didn't want to go to the ophthalmologist, but he went": the first "He" again
         if chosen is None:
             for m in candidates:
                 m.undecided_pronouns.append(pronoun.text)
@@ -110,6 +115,8 @@ def _antecedent(pronoun: Any, candidates: list[Mention], by_head: dict[int, Ment
     if pronoun.dep_ in ("dobj", "dative", "pobj"):
         excluded = {t.i for t in _co_arguments(pronoun)} | ({own.head_index} if own is not None else set())
         candidates = [m for m in candidates if m.head_index not in excluded]
+    if pronoun.dep_ in SUBJECTS and pronoun.head.dep_ == "relcl":  # "the prisoner he was transporting": the
+        candidates = [m for m in candidates if m.head_index != pronoun.head.head.i]  # noun fills another gap
     partner = _coordinated_possessor(pronoun, by_head)
     if partner in candidates:
         return partner
