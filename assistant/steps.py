@@ -82,14 +82,6 @@ def clarifications(transcript: Transcript, turns: list[Turn]) -> list[str]:
     return lines
 
 
-def _pronoun_people_open(candidates: list[Candidate], verdicts: list[bool]) -> list[bool]:
-    """A person a gendered pronoun may refer to stays open whatever the model reads: on the two-people
-    set of real sentences the test models' reading of the pronoun dropped the open person (1.5B: 94 %
-    asked before the call, 87 % after) for few needless questions saved, and the person's answers
-    settle the pronoun instead (``Dialogue._eliminate``)."""
-    return [verdict or bool(c.pronouns) for c, verdict in zip(candidates, verdicts)]
-
-
 class ModelSteps:
     """The chain's calls to one chat model.
 
@@ -148,7 +140,7 @@ class ModelSteps:
             verdicts = parse_decisions(chain.invoke({"source": source, "words": words}), len(candidates))
             if verdicts is not None:
                 break
-        return _pronoun_people_open(candidates, verdicts or [True] * len(candidates))
+        return verdicts or [True] * len(candidates)
 
     @staticmethod
     def fixed_turn(candidate: Candidate, target_lang: str) -> Turn:

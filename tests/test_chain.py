@@ -183,14 +183,14 @@ def test_a_failed_check_is_repaired_first_by_rewriting_only_the_named_words():
     assert "<translation>\nPeux-tu m'aider ?" in rewrite and '“tu” is informal. Address the person formally, with "vous"' in rewrite
 
 
-def test_a_person_an_unattributed_pronoun_may_refer_to_stays_open_whatever_the_model_reads():
-    nouns = StepFake(decide=['{"1": "no", "2": "no"}'], translate=["x"], calls=[])
-    transcript = run(nouns, "The accountant met the lawyer because she needed advice.",
-                     options=ChainOptions(max_questions=3))
-    assert [t.span for t in transcript.turns] == ["the lawyer", "The accountant"] and "decide" not in nouns.steps()
-    named = StepFake(decide=['{"1": "no", "2": "no"}'], translate=["x"], calls=[])
-    transcript = run(named, TWO_PEOPLE_ONE_HE, options=ChainOptions(max_questions=3))  # a name: the call still reads it
-    assert [t.span for t in transcript.turns] == ["the weaseling hotel goon", "Stiggs"] and "decide" in named.steps()
+@pytest.mark.parametrize("source, asked", [
+    ("The accountant met the lawyer because she needed advice.", ["the lawyer", "The accountant"]),
+    (TWO_PEOPLE_ONE_HE, ["the weaseling hotel goon", "Stiggs"]),  # a name too, which the call reads elsewhere
+])
+def test_a_person_an_unattributed_pronoun_may_refer_to_is_asked_about_without_a_decide_call(source, asked):
+    fake = StepFake(decide=['{"1": "no", "2": "no"}'], translate=["x"], calls=[])
+    transcript = run(fake, source, options=ChainOptions(max_questions=3))
+    assert [t.span for t in transcript.turns] == asked and "decide" not in fake.steps()
 
 
 def test_a_noun_that_only_names_people_and_no_pronoun_may_settle_is_asked_about_without_a_decide_call():

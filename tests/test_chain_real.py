@@ -109,7 +109,7 @@ def test_an_answer_of_the_other_gender_settles_the_person_the_pronoun_is_left(em
     asked = []
     user = HumanUser(lambda turn: asked.append(turn.span) or ("a woman" if "man or a woman" in turn.question else ""))
     transcript = Assistant.for_model(embedded_model, ModelSpec.parse(embedded_spec)).run(source, "fr", user=user)
-    assert asked == ["the weaseling hotel goon"]  # the name goes through the model's decide call, and stays open
+    assert asked == ["the weaseling hotel goon"]  # no model call reads the pronoun: the answer settles it
     assert [(s.span, s.value, s.by) for s in transcript.settled if "'he' refers to it" in s.evidence] == [
         ("Stiggs", "masculine", "text")]
     assert transcript.translation

@@ -259,7 +259,7 @@ def _mention_at(token: Any, source: str, sentence_of: dict[int, int]) -> Mention
         if noun is not None and names_a_part_of_a_program(token.lemma_) and about_software(token.doc) \
                 and not _said_of_a_person(token):
             noun = None  # "the interpreter terminates execution of the program"
-        # A verb takes no noun compound: "for each guest overload his …", parsed with "guest" a compound of "overload".
+        # A verb takes no noun compound: "for each guest overload his …", with "guest" a compound of "overload".
         if noun is not None and (token.dep_ != "compound" or token.head.pos_ in ("VERB", "AUX")):
             mention = _make(token, "noun", _number(token), sentence_of=sentence_of, settled=noun.gender,
                             evidence=f"the noun {token.text}" if noun.gender else None)
@@ -322,7 +322,8 @@ def _surname_beside_a_pronoun(token: Any) -> bool:
         return False
     if token.dep_ not in SUBJECTS | {"dobj", "conj"} or token.dep_ == "conj" and token.head.pos_ != "PROPN":
         return False
-    if any(c.pos_ == "PROPN" and c.dep_ in ("compound", "flat") for c in token.children) or token.head.dep_ == "compound":
+    if token.head.dep_ == "compound" or any(c.pos_ == "PROPN" and c.dep_ in ("compound", "flat")
+                                            for c in token.children):
         return False  # a multi-word name ("Stanford University") is an institution as often as a person
     return any(t.lower_ in GENDERED_PRONOUNS and t.pos_ == "PRON" for t in token.doc)
 
