@@ -169,14 +169,17 @@ class Dialogue:
         but one of them are answered with the other gender, it is the last one's, whose question is
         dropped and whose gender is recorded as settled by the text ("Stiggs sneered at the goon when
         he appeared": after "Stiggs is a woman", "he" is the goon)."""
-        if self._queue is None:
+        pronouns = self._pronouns.get((answered.ambiguity, answered.span), ())
+        if self._queue is None or not pronouns:
             return
         genders = {(e.turn.ambiguity, e.turn.span): e.label for e in expected(self.transcript.turns) if e.label}
-        for pronoun in self._pronouns.get((answered.ambiguity, answered.span), ()):
+        for pronoun in pronouns:
             gender = GENDERED_PRONOUNS.get(pronoun.lower())
-            left = [key for key, pronouns in self._pronouns.items()
-                    if pronoun in pronouns and genders.get(key, gender) == gender]
-            waiting = [item for item in self._queue if [(item.ambiguity, item.span)] == left
+            left = [key for key, theirs in self._pronouns.items()
+                    if pronoun in theirs and genders.get(key, gender) == gender]
+            if len(left) != 1:
+                continue
+            waiting = [item for item in self._queue if (item.ambiguity, item.span) == left[0]
                        and not (isinstance(item, Turn) and item.answer)]  # a saved answer is the person's word
             for item in waiting:
                 self._queue.remove(item)
