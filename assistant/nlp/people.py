@@ -172,6 +172,7 @@ def _restating_heads(source: str) -> frozenset[int]:
     return frozenset(t.i for t in _parse(source) if t.dep_ in RESTATING)
 
 
+@lru_cache(maxsize=256)
 def source_nouns(source: str) -> frozenset[str]:
     """The lower-cased nouns of ``source`` (its one parse), but those said of someone: predicates, appositives
     and open complements ("anyone who is Armenian")."""
