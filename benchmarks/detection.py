@@ -112,11 +112,11 @@ def needless(rows: list[str], assistant: Assistant | None) -> None:
                            [i["unsettled"].lower() in h for i, h in zip(items, heads)])
         if calls:
             rows.append(f"| {name}, {reader} | model calls per sentence | {sum(calls) / len(calls):.2f} |")
-    for other, told in ((True, "the other gender"), (False, "the pronoun's gender")):
-        asked = [asked_in_dialogue(i, open_of_the_other_gender=other) for i in items]
-        rows += split_rows(f"{name}, pre-pass, asked one after the other, the open person of {told}",
-                           "question about the settled person (≤ 30 %)",
-                           [i["settled"].lower() in h for i, h in zip(items, asked)])
+    # answered with the pronoun's gender instead, every question is asked: the rows above
+    asked = [asked_in_dialogue(i) for i in items]
+    rows += split_rows(f"{name}, pre-pass, asked one after the other, the open person of the other gender",
+                       "question about the settled person (≤ 30 %)",
+                       [i["settled"].lower() in h for i, h in zip(items, asked)])
 
 
 def people_and_things(rows: list[str], assistant: Assistant | None) -> None:

@@ -115,14 +115,13 @@ class _EveryQuestion:
         return ModelSteps.fixed_turn(candidate, self.lang) if family_of(candidate.ambiguity) == "gender" else None
 
 
-def asked_in_dialogue(item: dict, open_of_the_other_gender: bool, lang: str = "fr") -> set[str]:
+def asked_in_dialogue(item: dict, lang: str = "fr") -> set[str]:
     """The words of the gender questions a person is asked, one after the other, on the pre-pass
     alone, answering the person the pronoun settles with the pronoun's gender and everyone else
-    with the other gender or the same: an answer may leave a pronoun only one person to refer to,
-    who is then not asked."""
+    with the other gender: an answer may leave a pronoun only one person to refer to, who is then
+    not asked. (Answered with the pronoun's gender, nobody is left out: every question is asked.)"""
     pronoun = next(w for w in re.findall(r"[a-z]+", item["text"].lower()) if w in GENDERED_PRONOUNS)
-    other = ({MASCULINE, FEMININE} - {GENDERED_PRONOUNS[pronoun]}).pop()
-    open_gender = other if open_of_the_other_gender else GENDERED_PRONOUNS[pronoun]
+    open_gender = ({MASCULINE, FEMININE} - {GENDERED_PRONOUNS[pronoun]}).pop()
     transcript = Transcript(item["text"], lang, "intercpt", "pre-pass")
     dialogue = Dialogue(ModelSteps(chat_model=None), transcript, max_questions=len(item["text"]),
                         known=_EveryQuestion(lang))
