@@ -38,7 +38,7 @@ class Step:
     its answer or was skipped), ``translating``, ``token`` (``text`` is the next piece of the
     first translation, as the model writes it; verification may still replace it), ``checking``
     (the draft is complete and being verified), ``repairing`` (``text`` says which repair round
-    runs: "Fixing the register, try 1 of 3"; the translation kept replaces the draft), or ``done``
+    runs: "Fixing the register, try 1 of 2"; the translation kept replaces the draft), or ``done``
     (the transcript is complete)."""
 
     kind: str

@@ -127,7 +127,7 @@ class Repair:
         return attempt.round <= self.steps.repair_budget and spent < self.steps.repair_token_budget
 
     def announce(self, attempt: Attempt) -> str:
-        """What the next round fixes, for a person who waits on it: "Fixing the register, try 1 of 3"."""
+        """What the next round fixes, for a person who waits on it: "Fixing the register, try 1 of 2"."""
         return f"Fixing {fixing(attempt.checks)}, try {attempt.round} of {self.steps.repair_budget}"
 
     def consider(self, attempt: Attempt, candidate: str) -> None:
@@ -169,7 +169,7 @@ def repairing(steps: ModelSteps, transcript: Transcript, translation: str, turns
     then sampled re-translations; the text that agrees best is kept. Every attempt is decoded with
     the words the answers forbid, and with the words that gave a person the wrong gender in an
     earlier attempt ("procureur" after "a woman"). Before each repair round it yields what the round
-    fixes ("Fixing the register, try 1 of 3"), for a person who waits on it; returns the translation
+    fixes ("Fixing the register, try 1 of 2"), for a person who waits on it; returns the translation
     kept and its checks."""
     return Repair(steps, transcript, transcript.turns if turns is None else turns).rounds(translation)
 

@@ -33,11 +33,13 @@ from .prompts import clarification_line, load_prompt, prompt_table, tagged
 from .transcript import Transcript, Turn
 from .usage import UsageCounter
 
-# The budgets of a translation's repair (``assistant.repair``): at most this many attempts (the first
-# translation included), and its calls stop once they have computed this many tokens (prompt tokens
-# evaluated, not restored from a cache, plus tokens written): attempts alone do not bound a long text
+# The budgets of a translation's repair (``assistant.repair``): at most this many rounds after the
+# first translation, and its calls stop once they have computed this many tokens (prompt tokens
+# evaluated, not restored from a cache, plus tokens written): rounds alone do not bound a long text
 # repaired one sentence at a time, a call per sentence. Three rewrites of a paragraph fit in it.
-REPAIR_BUDGET = 3
+# Two rounds: on GATE with the 1.5B test model a third round removed no failure in 9 tries
+# (benchmarks/results/repair-rounds.md).
+REPAIR_BUDGET = 2
 REPAIR_TOKEN_BUDGET = 4000
 RETRY_TEMPERATURE = 0.7
 DECISION_TOKENS = 8  # reply tokens per word in a decide call: '"1": "yes", '
@@ -88,7 +90,7 @@ class ModelSteps:
     options: the chain's options; of them the steps read the prompt variant (``generalist``
         detection prompts show examples of every ambiguity type, ``specialist`` ones only the
         type the pre-pass found).
-    repair_budget: how many attempts the repair of a translation may make (``assistant.repair``);
+    repair_budget: how many rounds the repair of a translation may make (``assistant.repair``);
     repair_token_budget: the tokens its calls may compute for one translation (counted where the
         steps are ``counted_for`` a transcript), whichever bound comes first.
     structured_output: the backend constrains replies to a JSON schema, so detection

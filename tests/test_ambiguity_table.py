@@ -107,7 +107,7 @@ def test_the_answer_reaches_the_prompt_the_checker_the_repair_and_the_account(to
     assert {"un", "une"} <= set(translate[1].bad_words)  # the type's forbidden words
     assert f"About “deer”: “Le”, “le” are singular. {REMINDER}" in rewrite[0]  # the repair, told what failed
     assert {"un", "une"} <= set(rewrite[1].bad_words)
-    assert [s.text for s in steps if s.kind == "repairing"] == ["Fixing the number of “deer”, try 1 of 3"]
+    assert [s.text for s in steps if s.kind == "repairing"] == ["Fixing the number of “deer”, try 1 of 2"]
     assert transcript.translation == PLURAL
     check = next(c for c in transcript.checks if c.name == "toy_number")
     assert (check.expected, check.observed, check.status, check.about) == ("plural", "plural", "pass", "deer")

@@ -335,9 +335,9 @@ def test_with_context_needs_a_context():
 def test_hostile_sources_stay_data(source):
     fake = StepFake(detect=[NOT_AMBIGUOUS], translate=["ok"], calls=[])
     run(fake, source)
-    last = fake.calls[-1][1][-1].content
-    assert "<|im_start|>" not in last
-    assert source.replace("<|", "<\u200b|") in last
+    translation = next(messages[-1].content for step, messages, _ in fake.calls if step == "translate")
+    assert "<|im_start|>" not in translation
+    assert source.replace("<|", "<\u200b|") in translation
 
 
 def test_explanation_names_each_choice_and_its_reason():
@@ -382,7 +382,7 @@ def test_drive_announces_the_check_and_each_repair_round_after_the_draft():
     steps = list(dialogue.drive(OracleUser({"formality": "formal"})))
     kinds = [step.kind for step in steps]
     assert kinds.index("checking") > max(i for i, kind in enumerate(kinds) if kind == "token")
-    assert [step.text for step in steps if step.kind == "repairing"] == ["Fixing the register, try 1 of 3"]
+    assert [step.text for step in steps if step.kind == "repairing"] == ["Fixing the register, try 1 of 2"]
     assert kinds[-1] == "done" and dialogue.transcript.translation == "Pouvez-vous m'aider ?"
 
 

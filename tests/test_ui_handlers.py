@@ -380,7 +380,7 @@ def test_a_repair_after_the_draft_says_so_and_its_text_replaces_the_draft():
     statuses = [status for _, shown, _ in seen for status in shown]
     assert any(s.startswith("Checking the translation…") for s in statuses)
     fixing = [(draft, activity) for draft, shown, activity in seen
-              if any(s.startswith("Fixing the register, try 1 of 3…") for s in shown)]
+              if any(s.startswith("Fixing the register, try 1 of 2…") for s in shown)]
     assert fixing and fixing[0] == ("Peux-tu m'aider ?", fixing[0][1])  # the draft stays while it is fixed
-    assert fixing[0][1].startswith("⏳ Fixing the register, try 1 of 3… ")  # the page's status line
+    assert fixing[0][1].startswith("⏳ Fixing the register, try 1 of 2… ")  # the page's status line
     assert view.transcript.translation == "Pouvez-vous m'aider ?"
