@@ -159,8 +159,9 @@ def inside(args: argparse.Namespace) -> int:
 def warm_up(load: Any, model: Path) -> None:
     """Load the model and fill llama.cpp's cache of prompt states with every fixed prompt the sets use
     (the decision, the question about "it", the plain and the clarified translation prompts, the latter
-    with the answers of a user who picks the first option), uncounted: the first item of a
-    run would otherwise pay the whole prefix evaluation for the method that happens to run first."""
+    with the answers of a user who picks the first option, and the repair's rewrite), uncounted: the
+    first item of a run would otherwise pay the whole prefix evaluation for the method that happens
+    to run first, or the first repair for every later one."""
     from assistant.backends import ModelSpec
     from assistant.chain import Assistant
     from assistant.users import HumanUser
@@ -168,13 +169,16 @@ def warm_up(load: Any, model: Path) -> None:
     spec = ModelSpec.parse(f"llamacpp:{model}")
     answering = HumanUser(lambda turn: (turn.options or ["the parcel"])[0])  # the sets' oracle answers too
     for method in ("intercpt", "no-extra"):
-        run = Assistant(load(spec), str(spec)).run
-        if "method" in inspect.signature(run).parameters:  # a revision before the chain took its options whole
-            run(WARM_UP_TEXT, LANG, method=method, user=answering)
+        assistant = Assistant(load(spec), str(spec))
+        if "method" in inspect.signature(assistant.run).parameters:  # a revision before the chain took its options whole
+            assistant.run(WARM_UP_TEXT, LANG, method=method, user=answering)
         else:
             from assistant.chain import ChainOptions
 
-            run(WARM_UP_TEXT, LANG, options=ChainOptions(method=method), user=answering)
+            transcript = assistant.run(WARM_UP_TEXT, LANG, options=ChainOptions(method=method), user=answering)
+            steps = getattr(assistant, "steps", None)
+            if method == "intercpt" and hasattr(steps, "rewrite"):  # a revision with the targeted rewrite
+                steps.rewrite(transcript, transcript.translation, ["Keep it as it is."], transcript.turns)
 
 
 def set_result(summary: dict[str, Any], session: dict[str, Any], counts: dict[str, int]) -> dict[str, Any]:
