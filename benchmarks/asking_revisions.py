@@ -62,7 +62,8 @@ SETS = {
 ASKING = ("ask_recall", "question_precision", "questions_per_item", "needless_rate")
 COPIED = ("report.md", "summary.json", "items.jsonl")
 # Not from any set: it raises the register of "you", what "it" is and a person's gender.
-WARM_UP_TEXT = "Can you bring it back tomorrow? Blair says it is ready."  # a name: the decide call reads it
+# A name (the decide call reads it) and a person noun (its gender reader loads the target's spaCy pipeline).
+WARM_UP_TEXT = "Can you bring it back tomorrow? Blair says it is ready. The surgeon is tired."
 
 
 def git(*args: str) -> str:
@@ -159,9 +160,10 @@ def inside(args: argparse.Namespace) -> int:
 def warm_up(load: Any, model: Path) -> None:
     """Load the model and fill llama.cpp's cache of prompt states with every fixed prompt the sets use
     (the decision, the question about "it", the plain and the clarified translation prompts, the latter
-    with the answers of a user who picks the first option, and the repair's rewrite), uncounted: the
-    first item of a run would otherwise pay the whole prefix evaluation for the method that happens
-    to run first, or the first repair for every later one."""
+    with the answers of a user who picks the first option, and the repair's rewrite) and load what the
+    checks read with, uncounted: the first item of a run would otherwise pay the whole prefix
+    evaluation for the method that happens to run first, the first repair for every later one, and
+    the first person noun checked the target language's pipeline (6 s for French)."""
     from assistant.backends import ModelSpec
     from assistant.chain import Assistant
     from assistant.users import HumanUser
