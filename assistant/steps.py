@@ -37,7 +37,7 @@ from .usage import UsageCounter
 # first translation, and its calls stop once they have computed this many tokens (prompt tokens
 # evaluated, not restored from a cache, plus tokens written): rounds alone do not bound a long text
 # repaired one sentence at a time, a call per sentence. Three rewrites of a paragraph fit in it.
-# Two rounds: on GATE with the 1.5B test model a third round removed no failure in 9 tries
+# Two rounds: on GATE with the 1.5B test model a third round removed no failure in 7 tries
 # (benchmarks/results/repair-rounds.md).
 REPAIR_BUDGET = 2
 REPAIR_TOKEN_BUDGET = 4000
