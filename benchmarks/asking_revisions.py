@@ -61,9 +61,9 @@ SETS = {
 }
 ASKING = ("ask_recall", "question_precision", "questions_per_item", "needless_rate")
 COPIED = ("report.md", "summary.json", "items.jsonl")
-# Not from any set: it raises the register of "you", what "it" is and a person's gender.
-# A name (the decide call reads it) and a person noun (its gender reader loads the target's spaCy pipeline).
-WARM_UP_TEXT = "Can you bring it back tomorrow? Blair says it is ready. The surgeon is tired."
+# Not from any set: "you", "it" and a name (the decide call reads it); a person noun, whose gender reader
+# loads the target's spaCy pipeline (a text of its own: the chain asks at most three questions a text).
+WARM_UP_TEXTS = ("Can you bring it back tomorrow? Blair says it is ready.", "The surgeon is tired.")
 
 
 def git(*args: str) -> str:
@@ -170,14 +170,14 @@ def warm_up(load: Any, model: Path) -> None:
 
     spec = ModelSpec.parse(f"llamacpp:{model}")
     answering = HumanUser(lambda turn: (turn.options or ["the parcel"])[0])  # the sets' oracle answers too
-    for method in ("intercpt", "no-extra"):
+    for method, text in ((method, text) for method in ("intercpt", "no-extra") for text in WARM_UP_TEXTS):
         assistant = Assistant(load(spec), str(spec))
         if "method" in inspect.signature(assistant.run).parameters:  # a revision before the chain took its options whole
-            assistant.run(WARM_UP_TEXT, LANG, method=method, user=answering)
+            assistant.run(text, LANG, method=method, user=answering)
         else:
             from assistant.chain import ChainOptions
 
-            transcript = assistant.run(WARM_UP_TEXT, LANG, options=ChainOptions(method=method), user=answering)
+            transcript = assistant.run(text, LANG, options=ChainOptions(method=method), user=answering)
             steps = getattr(assistant, "steps", None)
             if method == "intercpt" and hasattr(steps, "rewrite"):  # a revision with the targeted rewrite
                 steps.rewrite(transcript, transcript.translation, ["Keep it as it is."], transcript.turns)
