@@ -30,13 +30,13 @@ import yaml  # noqa: E402
 from assistant.ambiguity import family_of, get_type  # noqa: E402
 from assistant.backends import GenerationConfig, ModelSpec, load_chat_model  # noqa: E402
 from assistant.chain import MAX_QUESTIONS_LIMIT, Assistant, ChainOptions  # noqa: E402
-from assistant.checks import read_formality, read_person_gender  # noqa: E402
+from assistant.checks import read_formality  # noqa: E402
 from assistant.detection import find_candidates  # noqa: E402
 from assistant.usage import total  # noqa: E402
 from evaluation.data import LoadReport  # noqa: E402
 from evaluation.loaders import ambigmt  # noqa: E402
 from tests.dev_sets import (IT_SETS, PERSON_LOOKING_THINGS, address_question, asked_heads, asked_in_dialogue,
-                            cocoa_gender_shown, cocoa_items,  # noqa: E402
+                            checked_gender, cocoa_gender_shown, cocoa_items,  # noqa: E402
                             expletive_it, formality_reading, gate_items, gender_question, gender_reading,
                             it_question, japanese_items, person_looking_things, references_differ,
                             speaker_gender_question, two_people)
@@ -87,7 +87,7 @@ def ambigmt_people(data: Path, rows: list[str]) -> None:
             rows.append(f"| AmbigMT {kind} {lang} | gender question | {pct(found, len(items))} |")
             gold = [i for i in items if i.attributes.get("gender")]
             accuracy_rows(f"AmbigMT {kind} {lang} reference", [
-                (read_person_gender(i.refs[0], lang, i.src), i.attributes["gender"]) for i in gold], rows)
+                (checked_gender(i.refs[0], lang, i.src), i.attributes["gender"]) for i in gold], rows)
 
 
 def japanese(rows: list[str]) -> None:
@@ -270,7 +270,9 @@ def main() -> None:
             f"`{command}`: every {args.every}. source of GATE and CoCoA-MT "
             "train; a question counts when it is of the right family and names the person's words (the "
             "decide call may still drop it). GATE readers read the person the question names; AmbigMT "
-            "readers read without a question (names: the pronouns of the whole text). The labelled questions were "
+            "readers read without a question (names: the pronouns of the whole text); a gender reading the check "
+            "doubts (its words disagree, or may be another person's) counts as not read, as the check leaves it "
+            "unchecked. The labelled questions were "
             "asked with the 0.5B test model deciding (see the file's header for model, revision and rule); rows "
             "that name a model's call ran the chain on that model (greedy, seed 0); the other rows are the "
             "pre-pass alone. Real-text sets are split by their place in the file: rules may be tuned on the "

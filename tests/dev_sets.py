@@ -10,7 +10,7 @@ from pathlib import Path
 import yaml
 
 from assistant.ambiguity import family_of, get_type
-from assistant.checks import read_formality, read_person_gender
+from assistant.checks import person_gender_reading, read_formality
 from assistant.detection import Candidate, find_candidates
 from assistant.dialogue import Dialogue
 from assistant.nlp.coreference import FEMININE, GENDERED_PRONOUNS, MASCULINE
@@ -61,7 +61,14 @@ def address_question(source: str, lang: str) -> Candidate | None:
 def gender_reading(item: Item) -> str | None:
     """The gender the checker reads off the item's reference for the person asked about."""
     question = gender_question(item.src, item.lang, item.attributes["kw_s"])
-    return read_person_gender(item.refs[0], item.lang, item.src, question.span if question else None)
+    return checked_gender(item.refs[0], item.lang, item.src, question.span if question else None)
+
+
+def checked_gender(translation: str, lang: str, source: str, span: str | None = None) -> str | None:
+    """The gender the person-gender check reads off ``translation``: None where it reads none or doubts
+    its reading (the words disagree, or may be another person's), which leaves the check unchecked."""
+    reading = person_gender_reading(translation, lang, source, span)
+    return None if reading.doubt else reading.label
 
 
 def formality_reading(item: Item) -> str | None:
