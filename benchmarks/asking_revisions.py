@@ -17,9 +17,11 @@ prompt cache load once:
 - ``datasets/fixtures/nothing_ambiguous.jsonl`` fr: texts with nothing to ask (the needless-question rate).
 
 Only the intercpt method asks, so the baselines are not run, except with ``--baseline``: no-extra (the
-plain translation) then runs on the same items of each set, in its own run ``RUNS/<short-hash>/<set>-no-extra``
-after intercpt's, and each set gets the cost of intercpt as a multiple of no-extra's: model time (every
-timed step of the transcripts but ``answer``, the oracle's) and model calls. A LangChain callback on the loaded model
+plain translation) then runs on the same items of each set, once before intercpt's run and once after it
+(``RUNS/<short-hash>/<set>-no-extra-before`` and ``<set>-no-extra``), and each set gets the cost of intercpt
+as a multiple of no-extra's: model time (every timed step of the transcripts but ``answer``, the oracle's;
+no-extra's the mean of its two runs, which cancels a machine whose speed drifts over the run) and model
+calls. A LangChain callback on the loaded model
 (this checkout's ``assistant/usage.py``, whatever the revision) counts its calls and the tokens their
 replies report (prompt tokens, those evaluated rather than reused from the prompt cache, and generated
 tokens); at a revision whose llama.cpp backend streams without token counts, the streamed translation
@@ -138,12 +140,15 @@ def inside(args: argparse.Namespace) -> int:
             summary = evaluate(config, progress=False, load_model=load)
             return config, summary, asdict(counter.total - before)
 
+        if args.baseline:  # no-extra before and after: the machine's speed drifts over a run
+            plain_before, _, _ = run("no-extra", f"{name}-no-extra-before")
         config, summary, counts = run("intercpt", name)
         session = summary["run"]["sessions"][-1]
         results["sets"][name] = set_result(summary, session, counts)
         if args.baseline:
             plain, _, plain_counts = run("no-extra", f"{name}-no-extra")
-            results["sets"][name]["vs_no_extra"] = versus(config.out, counts, plain.out, plain_counts)
+            results["sets"][name]["vs_no_extra"] = versus(config.out, counts, (plain_before.out, plain.out),
+                                                          plain_counts)
         results["sets"][name]["item_ids"] = [json.loads(line)["item"]["id"]
                                              for line in (config.out / "items.jsonl").read_text("utf-8").splitlines()]
         (out / name).mkdir(parents=True, exist_ok=True)
@@ -213,11 +218,14 @@ def model_seconds(run: Path) -> dict[str, float]:
             for r in records if r.get("transcript") and not r.get("error")}
 
 
-def versus(run: Path, counts: dict[str, int], plain_run: Path, plain_counts: dict[str, int]) -> dict[str, Any]:
-    """intercpt's model time (on the items both methods finished) and model calls (of the last invocation
-    of each run) as multiples of no-extra's."""
-    ours, theirs = model_seconds(run), model_seconds(plain_run)
-    shared = [i for i in ours if i in theirs]
+def versus(run: Path, counts: dict[str, int], plain_runs: tuple[Path, ...], plain_counts: dict[str, int]
+           ) -> dict[str, Any]:
+    """intercpt's model time (on the items every run finished) as a multiple of no-extra's, averaged over its
+    runs before and after intercpt's (a machine whose speed drifts over the run is slower or faster for
+    both alike), and its model calls (of the last invocation of each run) as a multiple of no-extra's."""
+    ours, plain = model_seconds(run), [model_seconds(p) for p in plain_runs]
+    theirs = {i: sum(p[i] for p in plain) / len(plain) for i in ours if all(i in p for p in plain)}
+    shared = list(theirs)
     time_ratio = sum(ours[i] for i in shared) / sum(theirs[i] for i in shared) if shared else None
     calls_ratio = counts["calls"] / plain_counts["calls"] if plain_counts["calls"] else None
     return {"items": len(shared), "model_time": round(time_ratio, 2) if time_ratio else None,
