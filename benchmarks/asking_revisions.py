@@ -20,8 +20,9 @@ Only the intercpt method asks, so the baselines are not run, except with ``--bas
 plain translation) then runs on the same items of each set, once before intercpt's run and once after it
 (``RUNS/<short-hash>/<set>-no-extra-before`` and ``<set>-no-extra``), and each set gets the cost of intercpt
 as a multiple of no-extra's: model time (every timed step of the transcripts but ``answer``, the oracle's;
-no-extra's the mean of its two runs, which cancels a machine whose speed drifts over the run) and model
-calls. A LangChain callback on the loaded model
+no-extra's the mean of its two runs: the machine's speed drifts over a run, and the run after intercpt's
+finds in the prompt cache the plain prompt of every item intercpt asked nothing about, the run before does
+not) and model calls. A LangChain callback on the loaded model
 (this checkout's ``assistant/usage.py``, whatever the revision) counts its calls and the tokens their
 replies report (prompt tokens, those evaluated rather than reused from the prompt cache, and generated
 tokens); at a revision whose llama.cpp backend streams without token counts, the streamed translation
@@ -140,7 +141,7 @@ def inside(args: argparse.Namespace) -> int:
             summary = evaluate(config, progress=False, load_model=load)
             return config, summary, asdict(counter.total - before)
 
-        if args.baseline:  # no-extra before and after: the machine's speed drifts over a run
+        if args.baseline:  # no-extra before and after intercpt (the module's docstring says why)
             plain_before, _, _ = run("no-extra", f"{name}-no-extra-before")
         config, summary, counts = run("intercpt", name)
         session = summary["run"]["sessions"][-1]
@@ -221,8 +222,8 @@ def model_seconds(run: Path) -> dict[str, float]:
 def versus(run: Path, counts: dict[str, int], plain_runs: tuple[Path, ...], plain_counts: dict[str, int]
            ) -> dict[str, Any]:
     """intercpt's model time (on the items every run finished) as a multiple of no-extra's, averaged over its
-    runs before and after intercpt's (a machine whose speed drifts over the run is slower or faster for
-    both alike), and its model calls (of the last invocation of each run) as a multiple of no-extra's."""
+    runs before and after intercpt's (see the module's docstring), and its model calls (of the last
+    invocation of each run) as a multiple of no-extra's."""
     ours, plain = model_seconds(run), [model_seconds(p) for p in plain_runs]
     theirs = {i: sum(p[i] for p in plain) / len(plain) for i in ours if all(i in p for p in plain)}
     shared = list(theirs)
