@@ -178,7 +178,7 @@ def warm_up(load: Any, model: Path) -> None:
     answering = HumanUser(lambda turn: (turn.options or ["the parcel"])[0])  # the sets' oracle answers too
     for method, text in ((method, text) for method in ("intercpt", "no-extra") for text in WARM_UP_TEXTS):
         assistant = Assistant(load(spec), str(spec))
-        if "method" in inspect.signature(assistant.run).parameters:  # a revision before the chain took its options whole
+        if "method" in inspect.signature(assistant.run).parameters:  # before the chain took its options whole
             assistant.run(text, LANG, method=method, user=answering)
         else:
             from assistant.chain import ChainOptions

@@ -175,11 +175,17 @@ def _build_suffix_table() -> dict[str, bool]:
             if (word := lemma.lower()).endswith(AGENT_SUFFIXES)}
 
 
+@lru_cache(maxsize=1)
+def agent_ending_nouns() -> frozenset[str]:
+    """WordNet's nouns with an agent ending, read once."""
+    return frozenset(_cached("wordnet-agent-endings", _build_suffix_table))
+
+
 def agent_by_ending(word: str) -> bool:
     """A noun WordNet lacks whose ending names a person ("creationists", "antifascist"); a word WordNet
     knows is what WordNet says it is ("list" is no person, "cellist" is found by ``person_noun``)."""
     singular = word.lower().removesuffix("s")
-    return singular.endswith(AGENT_SUFFIXES) and singular not in _cached("wordnet-agent-endings", _build_suffix_table)
+    return singular.endswith(AGENT_SUFFIXES) and singular not in agent_ending_nouns()
 
 
 def person_noun(lemma: str) -> PersonNoun | None:
