@@ -16,6 +16,7 @@ from assistant.dialogue import Dialogue
 from assistant.nlp.coreference import FEMININE, GENDERED_PRONOUNS, MASCULINE
 from assistant.steps import ModelSteps
 from assistant.transcript import Transcript, Turn
+from assistant.verdicts import answer_check
 from evaluation.data import Item, LoadReport
 from evaluation.loaders import cocoa_mt, gate
 
@@ -65,10 +66,11 @@ def gender_reading(item: Item) -> str | None:
 
 
 def checked_gender(translation: str, lang: str, source: str, span: str | None = None) -> str | None:
-    """The gender the person-gender check reads off ``translation``: None where it reads none or doubts
-    its reading (the words disagree, or may be another person's), which leaves the check unchecked."""
+    """The gender the person-gender check reads off ``translation``, or None where the check is left
+    unchecked (``verdicts.answer_check``: nothing read, or a reading in doubt)."""
     reading = person_gender_reading(translation, lang, source, span)
-    return None if reading.doubt else reading.label
+    check = answer_check("gender read", MASCULINE, span or "", reading, translation)
+    return None if check.status == "unchecked" else check.observed
 
 
 def formality_reading(item: Item) -> str | None:
