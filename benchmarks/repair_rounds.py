@@ -40,12 +40,9 @@ LANG = "fr"
 ANSWER_CHECKS = {t.check for t in ambiguity_types().values() if t.check}  # the checks that read an answer
 
 
-def answer_failures(checks) -> int:
-    return sum(c.status == "fail" for c in checks if c.name in ANSWER_CHECKS)
-
-
-def answer_unchecked(checks) -> int:
-    return sum(c.status == "unchecked" for c in checks if c.name in ANSWER_CHECKS)
+def answer_checks(checks, status: str) -> int:
+    """How many of ``checks`` that read an answer have ``status`` ("fail", "unchecked")."""
+    return sum(c.status == status for c in checks if c.name in ANSWER_CHECKS)
 
 
 class RoundLog:
@@ -63,9 +60,10 @@ class RoundLog:
         def recorded(repair, attempt, candidate):
             before, started = attempt.checks, log.started
             consider(repair, attempt, candidate)
-            log.rounds.append({"item": log.item, "round": attempt.round - 1, "failed_before": answer_failures(before),
-                               "failed_after": answer_failures(attempt.checks),
-                               "unchecked_after": answer_unchecked(attempt.checks),
+            log.rounds.append({"item": log.item, "round": attempt.round - 1,
+                               "failed_before": answer_checks(before, "fail"),
+                               "failed_after": answer_checks(attempt.checks, "fail"),
+                               "unchecked_after": answer_checks(attempt.checks, "unchecked"),
                                "seconds": time.perf_counter() - started})
             log.started = time.perf_counter()
 
