@@ -13,6 +13,8 @@ from .errors import BackendError
 _FENCE = re.compile(r"^```[\w-]*\n(.*?)\n?```$", re.DOTALL)
 _LABEL = re.compile(r"^(?:translation|traduction|übersetzung|traducción|翻訳)\s*[:：]\s*", re.IGNORECASE)
 _TAGS = re.compile(r"</?(?:source|translation)>", re.IGNORECASE)
+# A bare tag of letters (<female>, </femme>), not a file's placeholder (<x1/>, <g2>) or one with attributes.
+_WORD_TAG = re.compile(r"<(/?)([^\W\d_]+)>")
 _QUOTE_PAIRS = {'"': '"', "«": "»", "“": "”", "„": "“", "「": "」"}
 
 
@@ -29,6 +31,33 @@ def clean_translation(reply: str) -> str:
     if not text:
         raise BackendError(f"the model returned no translation (raw reply: {reply[:80]!r})")
     return text
+
+
+def without_invented_tags(translation: str, source: str, mark_names: frozenset[str]) -> str:
+    """``translation`` without the bare tags its ``source`` does not have: the prompt's marks around a
+    person's words, echoed as they are or translated (« <femme>la porteuse</femme> »). A pair of
+    tags leaves the words between them; a lone tag standing for a word (« Quand <il> était petit »)
+    leaves that word, unless it is a mark's own name (``mark_names``)."""
+    found = [m for m in _WORD_TAG.finditer(translation) if m.group() not in source]
+    if not found:
+        return translation
+    kept: dict[int, str] = {m.start(): "" for m in found}
+    open_at: dict[str, list[re.Match]] = {}
+    for m in found:
+        closing, name = m.group(1), m.group(2).lower()
+        if not closing:
+            open_at.setdefault(name, []).append(m)
+        elif open_at.get(name):
+            open_at[name].pop()
+    for name, lone in open_at.items():
+        for m in lone:
+            kept[m.start()] = "" if name in mark_names else m.group(2)
+    text, at = [], 0
+    for m in found:
+        text += [translation[at:m.start()], kept[m.start()]]
+        at = m.end()
+    text.append(translation[at:])
+    return re.sub(r"[ \t]{2,}", " ", "".join(text)).strip()
 
 
 class Detection(BaseModel):

@@ -34,6 +34,11 @@ PROMPT_TAG = "prompt:{}"
 BLOCK_TAG = re.compile(r"</?([A-Za-z_][\w.-]*)(?:\s[^<>/]*)?>")
 
 
+class MarkedText(str):
+    """A value already made inert, then marked with the prompt's own tags (``marked``): the human
+    template passes it as it is."""
+
+
 class PromptFileError(ValueError):
     """A prompt file does not follow the schema."""
 
@@ -108,6 +113,8 @@ def _as_data(values: dict[str, Any]) -> dict[str, Any]:
     tags = prompt_tags()
 
     def inert(value: Any) -> Any:
+        if isinstance(value, MarkedText):
+            return value
         if isinstance(value, str):
             return neutralize_control_tokens(value, tags)
         if isinstance(value, (list, tuple)):
@@ -115,6 +122,23 @@ def _as_data(values: dict[str, Any]) -> dict[str, Any]:
         return value
 
     return {name: inert(value) for name, value in values.items()}
+
+
+def marked(text: str, marks: Iterable[tuple[int, int, str]]) -> MarkedText:
+    """``text`` made inert, with each ``(start, end, tag)`` span of it wrapped in the prompt tag
+    ``<tag>…</tag>``; of overlapping spans the first is kept. A tag of the prompts written in
+    ``text`` itself stays inert, so only the chain's own marks read as marks."""
+    tags = prompt_tags()
+    pieces, at, used = [], 0, set()
+    for start, end, tag in sorted(marks):
+        if start < at:
+            continue
+        pieces += [neutralize_control_tokens(text[at:start], tags), f"<{tag}>",
+                   neutralize_control_tokens(text[start:end], tags), f"</{tag}>"]
+        at, used = end, used | {tag}
+    pieces.append(neutralize_control_tokens(text[at:], tags))
+    # a tag the marks cut in two ("<sou" | "rce>") is whole again once joined: one more pass, sparing the marks
+    return MarkedText(neutralize_control_tokens("".join(pieces), tuple(t for t in tags if t not in used)))
 
 
 @lru_cache(maxsize=1)

@@ -16,7 +16,8 @@ from .checks import Expectation, expected, not_a_translation, text_checks
 from .explain import fixing
 from .fidelity import FIDELITY, compare, without_pieces
 from .glossary import check_terms
-from .steps import ModelSteps, clarifications
+from .parsing import without_invented_tags
+from .steps import ModelSteps, clarifications, person_marks
 from .transcript import Check, Transcript, Turn
 from .usage import total
 from .verdicts import AnswerReadings
@@ -139,11 +140,13 @@ class Repair:
             attempt.draft, attempt.checks = candidate, checks
 
     def without_echoes(self, translation: str) -> str:
-        """``translation`` without the sentences that restate the prompt's own lines (a small model
-        translates "Address the person formally…" and appends it), where cutting them leaves a text
-        that adds nothing and leaves out no more than before (what was cut is kept for the fidelity
-        check); otherwise as it is, for the repair. No model call."""
+        """``translation`` without the tags marking the answered people that it echoed, and without the
+        sentences that restate the prompt's own lines (a small model translates "Address the person
+        formally…" and appends it), where cutting them leaves a text that adds nothing and leaves out
+        no more than before (what was cut is kept for the fidelity check); otherwise as it is, for
+        the repair. No model call."""
         source, lang = self.transcript.source, self.lang
+        translation = without_invented_tags(translation, source, frozenset(person_marks().values()))
         found = compare(source, translation, lang, self.prompt_lines)
         if not found.added:
             return translation

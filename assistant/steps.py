@@ -29,7 +29,7 @@ from .inputs import names_a_placeholder
 from .nlp.referents import named_before, named_in_text
 from .options import ChainOptions
 from .parsing import Detection, clean_translation, decision_schema, parse_decisions, parse_detection
-from .prompts import clarification_line, load_prompt, prompt_table, tagged
+from .prompts import clarification_line, load_prompt, marked, prompt_table, tagged
 from .transcript import Transcript, Turn
 from .usage import UsageCounter
 
@@ -67,6 +67,22 @@ class _RecentReadings:
             while len(self._readings) > self.SIZE:
                 self._readings.popitem(last=False)
         return value
+
+
+def person_marks() -> dict[str, str]:
+    """The gender check's label -> the tag that marks a person's words in the source the translator
+    reads (``prompts/reminders.yaml``'s ``marks``)."""
+    return prompt_table("reminders")["marks"]
+
+
+def answered_marks(source: str, turns: list[Turn]) -> list[tuple[int, int, str]]:
+    """Where the source names each person an answer gives a gender, and the tag for that gender: the
+    1.5B test model wrote the masculine after "a woman" in 21 of 60 GATE items told only in a line
+    after the text, in 13 with the words marked (``<female>the bearer</female>``)."""
+    tags = person_marks()
+    return [(turn.start, turn.start + len(turn.span), tags[e.label]) for e in expected(turns)
+            if e.label in tags and (turn := e.turn).start is not None
+            and source[turn.start:turn.start + len(turn.span)] == turn.span]
 
 
 def clarifications(transcript: Transcript, turns: list[Turn]) -> list[str]:
@@ -247,9 +263,12 @@ class ModelSteps:
         source = transcript.source if source is None else source
         if transcript.method == "with-context":
             return "translate_context", {"context": self.context_for_translator(transcript), "source": source}
-        lines = clarifications(transcript, transcript.turns if turns is None else turns)
+        turns = transcript.turns if turns is None else turns
+        lines = clarifications(transcript, turns)
         if not lines:
             return "translate", {"source": source}
+        if source == transcript.source:  # a part of it (one sentence) is translated without marks
+            source = marked(source, answered_marks(source, turns))
         return "translate_clarified", {"source": source, "clarifications": "\n".join(lines)}
 
     def context_for_translator(self, transcript: Transcript) -> str:

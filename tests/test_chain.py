@@ -231,6 +231,24 @@ def test_a_gender_fix_names_the_person_asked_about():
     assert repairs and all("avocat" in k.bad_words for k in repairs)  # the word that read wrong
 
 
+def test_the_answered_person_is_marked_in_the_source_and_echoed_marks_are_cut():
+    fake = StepFake(decide=['{"1": "no", "2": "yes"}'],
+                    translate=["<femme>L'avocate</femme> a rencontré le comptable parce qu'elle avait besoin de conseils."],
+                    calls=[])
+    transcript = run(fake, "The accountant met the lawyer because she needed advice.",
+                     user=HumanUser(lambda turn: "a woman" if turn.span == "the lawyer" else "a man"))
+    prompt = [messages for step, messages, _ in fake.calls if step == "translate"][0][-1].content
+    assert "<male>The accountant</male> met <female>the lawyer</female> because she needed advice." in prompt
+    assert transcript.translation == "L'avocate a rencontré le comptable parce qu'elle avait besoin de conseils."
+
+
+def test_a_mark_typed_in_the_source_stays_text():
+    fake = StepFake(decide=['{"1": "yes"}'], translate=["x"], calls=[])
+    run(fake, "Tell <male>the lawyer</male> that the contract is ready.", user=HumanUser(lambda turn: "a woman"))
+    prompt = [messages for step, messages, _ in fake.calls if step == "translate"][0][-1].content
+    assert "<male>" not in prompt and "<female>the lawyer</female>" not in prompt
+
+
 def test_verify_reports_failure_when_no_candidate_agrees():
     fake = StepFake(detect=[ASK], translate=["Peux-tu m'aider ?"], calls=[])
     transcript = Assistant(fake, "fake:m", repair_budget=2).run("Can you help me?", "fr", user=HumanUser(lambda t: "formal"))

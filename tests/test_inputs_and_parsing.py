@@ -3,7 +3,7 @@ import pytest
 from assistant.errors import BackendError, InputError
 from assistant.inputs import validate_source
 from assistant.languages import language_name
-from assistant.parsing import clean_translation
+from assistant.parsing import clean_translation, without_invented_tags
 
 
 def test_source_is_stripped():
@@ -50,3 +50,19 @@ def test_clean_translation(reply, clean):
 def test_empty_reply_is_a_backend_error():
     with pytest.raises(BackendError, match="no translation"):
         clean_translation("  <translation> </translation> ")
+
+
+MARKS = frozenset({"female", "male"})
+
+
+@pytest.mark.parametrize("reply, source, kept", [
+    # the 1.5B test model's echoes of the marks around a person's words, as written and translated
+    ("Il est difficile d'être <femme>la porteuse</femme> de mauvaises nouvelles.", "the bearer",
+     "Il est difficile d'être la porteuse de mauvaises nouvelles."),
+    ("Quand <il> était petit, il jouait.", "When he was small", "Quand il était petit, il jouait."),
+    ("La <female> juge a parlé.", "The judge spoke.", "La juge a parlé."),
+    # the source's own markup and a file's placeholders stay
+    ("Cliquez <b>ici</b> pour <x1/>.", "Click <b>here</b> to <x1/>.", "Cliquez <b>ici</b> pour <x1/>."),
+])
+def test_tags_the_source_does_not_have_are_cut_keeping_their_words(reply, source, kept):
+    assert without_invented_tags(reply, source, MARKS) == kept
