@@ -491,3 +491,10 @@ def test_an_answer_that_leaves_a_pronoun_one_person_settles_that_person_without_
     assert spans == asked  # the later person first: a pronoun more often takes up the earlier one
     by_pronoun = [(s.span, s.value, s.by) for s in transcript.settled if "'he' refers to it" in s.evidence]
     assert by_pronoun == ([("Stiggs", "masculine", "text")] if len(asked) == 1 else [])
+
+
+def test_a_thing_whose_word_an_answer_genders_is_not_marked_as_a_person():
+    fake = StepFake(detect=[ASK_IT], translate=["Tu l'as trouvée ?"], calls=[])
+    run(fake, "Did you find it?", user=OracleUser({"formality": "informal", "gender": "feminine"}))
+    prompt = [messages for step, messages, _ in fake.calls if step == "translate"][0][-1].content
+    assert "Did you find it?" in prompt and "<female>" not in prompt.split("<source>")[1]

@@ -12,13 +12,14 @@ import json
 import pytest
 from langchain_core.messages import convert_to_openai_messages
 
+from assistant.ambiguity import ambiguity_types
 from assistant.backends import ModelSpec
 from assistant.backends.hf import load_engine
 from assistant.chain import Assistant, ChainOptions
 from assistant.detection import Candidate
 from assistant.inputs import neutralize_control_tokens
-from assistant.prompts import load_prompt, prompt_tags
-from assistant.steps import ModelSteps
+from assistant.prompts import load_prompt, marked, prompt_tags
+from assistant.steps import ModelSteps, answered_marks
 from assistant.users import HumanUser, OracleUser, SimulatedUser
 
 pytestmark = pytest.mark.real_model
@@ -113,3 +114,18 @@ def test_an_answer_of_the_other_gender_settles_the_person_the_pronoun_is_left(em
     assert [(s.span, s.value, s.by) for s in transcript.settled if "'he' refers to it" in s.evidence] == [
         ("Stiggs", "masculine", "text")]
     assert transcript.translation
+
+
+def test_the_answered_person_reaches_the_real_model_marked_and_the_delivered_text_has_no_marks(embedded_model,
+                                                                                                embedded_spec):
+    # GATE fr dev half: "the bearer", answered "a woman"
+    source = "It is hard to always be the bearer of bad news."
+    sent = []
+    assistant = Assistant.for_model(embedded_model, ModelSpec.parse(embedded_spec))
+    transcript = assistant.run(source, "fr", user=HumanUser(lambda turn: sent.append(turn.span) or "a woman"))
+    assert "the bearer" in sent
+    assert marked(source, answered_marks(source, transcript.turns)) == (
+        "It is hard to always be <female>the bearer</female> of bad news.")  # what the translation read
+    assert transcript.translation and "<" not in transcript.translation
+    answer_checks = {t.check for t in ambiguity_types().values() if t.check}
+    assert any(c.name in answer_checks for c in transcript.checks)
