@@ -43,6 +43,14 @@ def test_inherently_gendered_nouns_and_titles_are_settled():
     assert found["colleague"].settled is None
 
 
+def test_every_predicate_noun_of_a_gendered_subject_is_settled():
+    # CoCoA-MT train en-fr (dev half): "a tremendous actor" was asked about
+    found = heads(find_person_mentions("i think he is a great guy and a tremendous actor. what film of his is your favorite?"))
+    assert found["actor"].settled == "masculine"
+    found = heads(find_person_mentions("She met a doctor and a lawyer."))  # objects, not predicates
+    assert found["doctor"].settled is None and found["lawyer"].settled is None
+
+
 def test_a_first_name_alone_settles_nothing_but_rules_out_a_pronoun_of_the_other_gender():
     found = heads(find_person_mentions("John met Blair at the station."))
     assert found["john"].kind == "name" and found["john"].likely == "masculine"

@@ -139,13 +139,16 @@ def _reads_as_a_name(ent: Any) -> bool:
 
 def _settle_predicates(doc: Any, mentions: list[Mention]) -> None:
     """A predicate noun is its subject's person: "she is a teacher", "my sister is a teacher"
-    settle the teacher's gender."""
+    settle the teacher's gender, and so does "he is a great guy and a tremendous actor" the actor's
+    (a conjunct with no subject of its own says more of the same subject)."""
     by_head = {m.head_index: m for m in mentions}
     for mention in mentions:
-        token = doc[mention.head_index]
-        if mention.settled is not None or token.dep_ not in ("attr", "acomp", "oprd"):
+        predicate = doc[mention.head_index]
+        while predicate.dep_ == "conj" and not any(c.dep_ in SUBJECTS for c in predicate.children):
+            predicate = predicate.head
+        if mention.settled is not None or predicate.dep_ not in ("attr", "acomp", "oprd"):
             continue
-        subject = next((c for c in token.head.children if c.dep_ in SUBJECTS), None)
+        subject = next((c for c in predicate.head.children if c.dep_ in SUBJECTS), None)
         if subject is None:
             continue
         if subject.lower_ in GENDERED_PRONOUNS:
