@@ -238,7 +238,8 @@ def test_the_answered_person_is_marked_in_the_source_and_echoed_marks_are_cut():
     transcript = run(fake, "The accountant met the lawyer because she needed advice.",
                      user=HumanUser(lambda turn: "a woman" if turn.span == "the lawyer" else "a man"))
     prompt = [messages for step, messages, _ in fake.calls if step == "translate"][0][-1].content
-    assert "<male>The accountant</male> met <female>the lawyer</female> because she needed advice." in prompt
+    assert "The accountant met <female>the lawyer</female> because she needed advice." in prompt  # the masculine:
+    # what the model writes untold
     assert transcript.translation == "L'avocate a rencontré le comptable parce qu'elle avait besoin de conseils."
 
 
