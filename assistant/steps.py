@@ -81,10 +81,10 @@ def mark_names() -> frozenset[str]:
 
 
 def answered_marks(source: str, turns: list[Turn]) -> list[tuple[int, int, str]]:
-    """Where the source names each person an answer gives a gender, and the tag for that gender: told
+    """Where the source names each person an answer gives a gender the table marks, and its tag: told
     only in lines after the text, the 1.5B test model's first translation failed the answered gender
-    in 21 of 60 GATE fr items (19 in another 60), with the words marked (``<female>the bearer</female>``)
-    in 13 (13)."""
+    in 21 of 60 GATE fr items (19 of another 60), with a woman's words marked (``<female>the
+    bearer</female>``) in 14 (13)."""
     return [(turn.start, turn.start + len(turn.span), tag) for e in expected(turns)
             if (tag := mark_tags().get(e.checker.name, {}).get(e.label)) and (turn := e.turn).start is not None
             and source[turn.start:turn.start + len(turn.span)] == turn.span]
