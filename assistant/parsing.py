@@ -33,12 +33,15 @@ def clean_translation(reply: str) -> str:
     return text
 
 
-def without_invented_tags(translation: str, source: str, mark_names: frozenset[str]) -> str:
+def without_invented_tags(translation: str, source: str, mark_names: frozenset[str],
+                          left: frozenset[str] = frozenset()) -> str:
     """``translation`` without the bare tags its ``source`` does not have: the prompt's marks around a
     person's words, echoed as they are or translated (« <femme>la porteuse</femme> »). A pair of
     tags leaves the words between them; a lone tag standing for a word (« Quand <il> était petit »)
-    leaves that word, unless it is a mark's own name (``mark_names``)."""
-    found = [m for m in _WORD_TAG.finditer(translation) if m.group() not in source]
+    leaves that word, unless it is a mark's own name (``mark_names``). Tags named in ``left`` stay
+    (the prompt's blocks, which the fidelity check cuts and reports)."""
+    found = [m for m in _WORD_TAG.finditer(translation)
+             if m.group() not in source and m.group(2).lower() not in left]
     if not found:
         return translation
     kept: dict[int, str] = {m.start(): "" for m in found}

@@ -17,6 +17,7 @@ from .explain import fixing
 from .fidelity import FIDELITY, compare, without_pieces
 from .glossary import check_terms
 from .parsing import without_invented_tags
+from .prompts import prompt_tags
 from .steps import ModelSteps, clarifications, mark_names
 from .transcript import Check, Transcript, Turn
 from .usage import total
@@ -146,7 +147,7 @@ class Repair:
         no more than before (what was cut is kept for the fidelity check); otherwise as it is, for
         the repair. No model call."""
         source, lang = self.transcript.source, self.lang
-        translation = without_invented_tags(translation, source, mark_names())
+        translation = without_invented_tags(translation, source, mark_names(), frozenset(prompt_tags()) - mark_names())
         found = compare(source, translation, lang, self.prompt_lines)
         if not found.added:
             return translation

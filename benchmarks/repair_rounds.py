@@ -7,8 +7,10 @@ Runs the chain in-process (llama.cpp, greedy, the oracle answering from the gold
 budget of ``--rounds`` on the evaluator's seeded sample of ``--limit`` French items per set and type, and
 records every repair round: whether the draft kept before it failed an answer check (a gender, the
 register) and whether that failure is gone after it, read as passing (a verified fix) or no longer
-readable (unchecked: nothing shows the fix), with the round's model calls and seconds. The chain's
-default budget (``assistant.steps.REPAIR_BUDGET``) is set from what the later rounds buy here.
+readable (unchecked: nothing shows the fix), with the round's model calls and seconds; and what is
+delivered: the model calls of all the items, how many of them every answer check reads as kept or
+any as failed, and chrF against the reference of the gold answer (sacreBLEU). The chain's default
+budget (``assistant.steps.REPAIR_BUDGET``) is set from what the later rounds buy here.
 A test model's numbers: plumbing, not quality.
 """
 
@@ -21,6 +23,8 @@ import time
 from collections import Counter, defaultdict
 from pathlib import Path
 from unittest import mock
+
+from sacrebleu.metrics import CHRF
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -52,6 +56,7 @@ class RoundLog:
         self.rounds: list[dict] = []
         self.item = ""
         self.started = 0.0  # when the round under way was announced
+        self.delivered: list[dict] = []  # what each item delivered (``delivered``)
 
     def patch(self):
         """``Repair.consider`` recorded: the product's own rounds, observed, not changed."""
@@ -68,6 +73,13 @@ class RoundLog:
             log.started = time.perf_counter()
 
         return mock.patch.object(Repair, "consider", recorded)
+
+
+def delivered(item, transcript) -> dict:
+    """What an item delivered: its translation and reference, model calls, answer checks failed or unread."""
+    return {"ref": item.refs[0], "translation": transcript.translation,
+            "calls": sum(u.calls for u in transcript.usage.values()),
+            "failed": answer_checks(transcript.checks, "fail"), "unchecked": answer_checks(transcript.checks, "unchecked")}
 
 
 def run(args: argparse.Namespace) -> tuple[RoundLog, dict[str, int]]:
@@ -87,6 +99,7 @@ def run(args: argparse.Namespace) -> tuple[RoundLog, dict[str, int]]:
                 for step in dialogue.drive(user):
                     if step.kind == "repairing":
                         log.started = time.perf_counter()  # the round starts with its announcement
+                log.delivered.append(delivered(item, dialogue.transcript))
     return log, items_run
 
 
@@ -117,6 +130,13 @@ def render(log: RoundLog, items_run: dict[str, int], args: argparse.Namespace, r
     for n in sorted(tried):
         lines.append(f"| {n} | {tried[n]} | {verified[n]} | {unreadable[n]} | "
                      f"{tried[n] - verified[n] - unreadable[n]} | {seconds[n] / tried[n]:.1f} |")
+    chrf = CHRF()
+    score = chrf.corpus_score([d["translation"] for d in log.delivered], [[d["ref"] for d in log.delivered]])
+    n = len(log.delivered)
+    lines += ["", f"Delivered: {n} items, {sum(d['calls'] for d in log.delivered)} model calls; every answer check "
+              f"read as kept in {sum(not d['failed'] and not d['unchecked'] for d in log.delivered)}, one failed in "
+              f"{sum(bool(d['failed']) for d in log.delivered)}; chrF {score.score:.1f} against the reference of "
+              f"the gold answer ({chrf.get_signature().format()})."]
     return "\n".join(lines) + "\n"
 
 
