@@ -134,7 +134,7 @@ def render(log: RoundLog, items_run: dict[str, int], args: argparse.Namespace, r
     score = chrf.corpus_score([d["translation"] for d in log.delivered], [[d["ref"] for d in log.delivered]])
     n = len(log.delivered)
     lines += ["", f"Delivered: {n} items, {sum(d['calls'] for d in log.delivered)} model calls; every answer check "
-              f"read as kept in {sum(not d['failed'] and not d['unchecked'] for d in log.delivered)}, one failed in "
+              f"read as kept in {sum(not d['failed'] and not d['unchecked'] for d in log.delivered)}, one failing in "
               f"{sum(bool(d['failed']) for d in log.delivered)}; chrF {score.score:.1f} against the reference of "
               f"the gold answer ({chrf.get_signature().format()})."]
     return "\n".join(lines) + "\n"
