@@ -147,7 +147,8 @@ class Repair:
         no more than before (what was cut is kept for the fidelity check); otherwise as it is, for
         the repair. No model call."""
         source, lang = self.transcript.source, self.lang
-        translation = without_invented_tags(translation, source, mark_names(), frozenset(prompt_tags()) - mark_names())
+        marks = mark_names()
+        translation = without_invented_tags(translation, source, marks, frozenset(prompt_tags()) - marks)
         found = compare(source, translation, lang, self.prompt_lines)
         if not found.added:
             return translation

@@ -33,6 +33,7 @@ from assistant.ambiguity import ambiguity_types  # noqa: E402
 from assistant.backends import GenerationConfig, ModelSpec, load_chat_model  # noqa: E402
 from assistant.chain import Assistant  # noqa: E402
 from assistant.repair import Repair  # noqa: E402
+from assistant.usage import total  # noqa: E402
 from evaluation.data import LoadReport  # noqa: E402
 from evaluation.loaders import cocoa_mt, gate  # noqa: E402
 from evaluation.runner import select_items  # noqa: E402
@@ -78,7 +79,7 @@ class RoundLog:
 def delivered(item, transcript) -> dict:
     """What an item delivered: its translation and reference, model calls, answer checks failed or unread."""
     return {"ref": item.refs[0], "translation": transcript.translation,
-            "calls": sum(u.calls for u in transcript.usage.values()),
+            "calls": total(transcript.usage.values()).calls,
             "failed": answer_checks(transcript.checks, "fail"), "unchecked": answer_checks(transcript.checks, "unchecked")}
 
 
