@@ -105,6 +105,7 @@ class AmbiguityType:
     rank: int = DEFAULT_RANK
     options_by_lang: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     question_by_lang: Mapping[str, str] = field(default_factory=dict)
+    brief_by_lang: Mapping[str, str] = field(default_factory=dict)
     lexicon: frozenset[str] = field(default_factory=frozenset)
     options_in_text: bool = False
     remember: str = FOR_WORD
@@ -161,6 +162,12 @@ class AmbiguityType:
         question = self.question_by_lang.get(lang) or self.question_by_lang.get(DEFAULT_OPTIONS)
         return question.format(span=span) if question and not self.options(lang) else None
 
+    def brief_question(self, span: str, lang: str) -> str | None:
+        """The question as the translation prompt states it beside its answer, where the table gives one
+        shorter than the asked question (the answer's reminder says what to do); None otherwise."""
+        brief = self.brief_by_lang.get(lang) or self.brief_by_lang.get(DEFAULT_OPTIONS)
+        return brief.format(span=span, addressee=addressee(span)) if brief else None
+
     def oracle_answer(self, gold: Mapping[str, str]) -> str | None:
         """What an oracle says when the item's gold label is known; None when the data gives none."""
         value = gold.get(self.gold) if self.gold else None
@@ -205,6 +212,7 @@ def parse_table(data: Mapping[str, Any], reminders: Mapping[str, Any] | None = N
             rank=entry.get("rank", DEFAULT_RANK),
             options_by_lang={lang: tuple(opts) for lang, opts in (entry.get("options") or {}).items()},
             question_by_lang=_by_lang(entry.get("question")),
+            brief_by_lang=_by_lang(entry.get("brief")),
             lexicon=frozenset(entry.get("lexicon") or ()),
             options_in_text=bool(entry.get("options_in_text")),
             remember=entry.get("remember", FOR_WORD),

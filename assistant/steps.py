@@ -92,14 +92,15 @@ def answered_marks(source: str, turns: list[Turn]) -> list[tuple[int, int, str]]
 
 def clarifications(transcript: Transcript, turns: list[Turn]) -> list[str]:
     """What the translator is told beyond the source: each answer with its type's reminder for what
-    it means (and for what it says beside: "several"), then the glossary terms the source contains."""
+    it means (and for what it says beside: "several"), then the glossary terms the source contains.
+    Beside a reminder, which says what to do, the question is stated as the table's brief one."""
     lang = transcript.target_lang
     lines = []
     for turn in (t for t in turns if t.answer):
-        lines.append(clarification_line(turn.question, turn.answer))
-        for wanted in expected([turn]):
-            lines += [wanted.ambiguity_type.reminder(label, lang) for label in [wanted.label] if label]
-            lines += [wanted.ambiguity_type.reminder(note, lang) for note in wanted.notes]
+        reminders = [wanted.ambiguity_type.reminder(label, lang) for wanted in expected([turn])
+                     for label in [wanted.label, *wanted.notes] if label]
+        brief = get_type(turn.ambiguity).brief_question(turn.span, lang) if any(reminders) else None
+        lines += [clarification_line(brief or turn.question, turn.answer), *reminders]
     if transcript.terms:
         lines += [prompt_table("reminders")["terms"], *Glossary.prompt_lines(transcript.terms)]
     return lines

@@ -108,6 +108,16 @@ def test_human_answers_reach_the_translation_prompt():
     assert check(transcript.checks, "formality").status == "pass"
 
 
+def test_the_translation_prompt_states_each_answer_beside_its_brief_question():
+    fake = StepFake(detect=[ASK_IT], translate=["Pensez-vous qu'il est joli ?"], calls=[])
+    answers = iter(["formal", "the hat"])
+    transcript = run(fake, IT_SOURCE, user=HumanUser(lambda turn: next(answers)))
+    prompt = [m for step, m, _ in fake.calls if step == "translate"][0][-1].content
+    assert "Q: How is “you” addressed? A: formal" in prompt and transcript.turns[0].question not in prompt
+    assert 'Address the person formally, with "vous"' in prompt  # the reminder says what to do
+    assert f"Q: {transcript.turns[1].question} A: the hat" in prompt  # no reminder for "it": asked as it was
+
+
 def test_simulated_user_reads_the_context_the_translator_does_not_see():
     fake = StepFake(detect=[ASK], user=["formal, it is my landlord."], translate=["Pouvez-vous m'aider ?"], calls=[])
     context = "Mr. Dupont, my landlord, came by this morning."
