@@ -148,8 +148,11 @@ def _compare(source: str, translation: str, lang: str, prompt_lines: tuple[str, 
         return Fidelity(invented, tuple(sources), "encoder" if use_encoder else "words")
     if not use_encoder:
         found = _by_words(source, outputs, prompt_lines)
-    elif len(outputs) == len(sources):  # one for one: no encoder to load or run; only its words are read
-        found = replace(_by_words(source, outputs, prompt_lines), signal="one for one")
+    elif len(outputs) == len(sources) and not _prompt_words_in(source, outputs, prompt_lines):
+        # one for one, none of the prompt's own words in it: no encoder to run. A sentence that restates a
+        # prompt line in place of the source's ("Wie hat die "du" von "du" addressed?" for the source's last
+        # question) keeps the count; its words send it to the encoder, which reads both the echo and the omission.
+        found = Fidelity((), (), "one for one")
     else:
         found = _by_encoder(sources, outputs, prompt_lines)
     labelled = () if any(_labelled(p) for p in sources) else tuple(  # the source has such lines: the reply's
@@ -226,9 +229,20 @@ def _stems(text: str) -> set[str]:
     return {word.lower()[:PREFIX] for word in _WORD.findall(text)}
 
 
+def _prompt_stems(source: str, prompt_lines: list[str]) -> set[str]:
+    """The stems of the prompt's own lines that the source does not have."""
+    return _stems(" ".join(prompt_lines)) - _stems(source)
+
+
+def _prompt_words_in(source: str, outputs: list[Piece], prompt_lines: list[str]) -> bool:
+    """Whether an output piece has at least ``MIN_ECHO_WORDS`` stems of the prompt's own lines."""
+    from_prompt = _prompt_stems(source, prompt_lines)
+    return any(len(_stems(piece.text) & from_prompt) >= MIN_ECHO_WORDS for piece in outputs)
+
+
 def _by_words(source: str, outputs: list[Piece], prompt_lines: list[str]) -> Fidelity:
     """The fallback: a piece most of whose words (cut to a stem) are the prompt's and not the source's."""
-    from_prompt = _stems(" ".join(prompt_lines)) - _stems(source)
+    from_prompt = _prompt_stems(source, prompt_lines)
     added = []
     for piece in outputs:
         stems = _stems(piece.text)

@@ -60,6 +60,20 @@ def test_a_left_out_sentence_fails_the_check_and_the_repair_is_told_which():
     assert "Translate “You have to think on your feet because they always do things that are unexpected.” too" in rewrite
 
 
+def test_a_prompt_line_restated_in_place_of_a_source_sentence_is_found_though_the_counts_match():
+    """The 0.5B test model, told the answer "informal" into German (benchmarks/fidelity.py), replaced the
+    source's last question by its translation of the prompt's question: as many sentences as the source."""
+    source = "I am sorry, yes, and so it is pretty interesting. So what has been your experience travelling abroad?"
+    reply = 'Ich bin sehr bereit, und so ist es pretty interesting. Wie hat die "du" von "du" addressed?'
+    lines = ["Q: How is the “you” of “your” addressed? A: informal",
+             repair_reminder("formality", "informal", "de")]
+    found = compare(source, reply, "de", lines)
+    assert [p.text for p in found.added] == ['Wie hat die "du" von "du" addressed?']
+    assert [p.text for p in found.omitted] == ["So what has been your experience travelling abroad?"]
+    right = "Es tut mir leid, ja, und es ist ziemlich interessant. Was hast du also im Ausland erlebt?"
+    assert compare(source, right, "de", lines).signal == "one for one"  # no prompt words: no encoder run
+
+
 def test_an_addition_that_cannot_be_cut_cleanly_is_repaired_and_failing_is_shown_as_failing():
     fake = StepFake(translate=[f"{ECHOES[1]} {REFERENCE}"[:60]], calls=[])  # the echo, and half the translation
     transcript = run(fake)
