@@ -36,6 +36,8 @@ REPEAT_MIN = 0.7  # beyond the source's count, an output sentence this close to 
 # Without the encoder: the share of an output sentence's words that come from the prompt and not the source.
 ECHO_WORDS_MIN = 0.5
 MIN_ECHO_WORDS = 2
+# One for one, each output piece's share of the output's length is within this of its source piece's share.
+SHARE_GAP = 0.25
 PREFIX = 5  # "formellement" and "formally", "adresser" and "address": one stem for the fallback
 _WORD = re.compile(r"[^\W\d_]{2,}")
 _CLAUSE_BREAK = re.compile(r"(?<=[,;:])\s+|\s+[-–—]\s+|(?<=[.?!])\s+(?=[¿¡])")
@@ -148,10 +150,10 @@ def _compare(source: str, translation: str, lang: str, prompt_lines: tuple[str, 
         return Fidelity(invented, tuple(sources), "encoder" if use_encoder else "words")
     if not use_encoder:
         found = _by_words(source, outputs, prompt_lines)
-    elif len(outputs) == len(sources) and not _prompt_words_in(source, outputs, prompt_lines):
-        # one for one, none of the prompt's own words in it: no encoder to run. A sentence that restates a
-        # prompt line in place of the source's ("Wie hat die "du" von "du" addressed?" for the source's last
-        # question) keeps the count; its words send it to the encoder, which reads both the echo and the omission.
+    elif _one_for_one(sources, outputs) and not _prompt_words_in(source, outputs, prompt_lines):
+        # none of the prompt's own words in it: no encoder to run. A sentence that restates a prompt line in
+        # place of the source's ("Wie hat die "du" von "du" addressed?" for the source's last question) keeps
+        # the count; its words send it to the encoder, which reads both the echo and the omission.
         found = Fidelity((), (), "one for one")
     else:
         found = _by_encoder(sources, outputs, prompt_lines)
@@ -205,11 +207,15 @@ def closeness(sources: list[Piece], outputs: list[Piece], prompt_lines: list[str
 def _by_encoder(sources: list[Piece], outputs: list[Piece], prompt_lines: list[str]) -> Fidelity:
     near = closeness(sources, outputs, prompt_lines)
     echoes = {i for i, (s, e) in enumerate(zip(near.to_source, near.to_prompt)) if e >= ECHO_MIN and e > s}
-    # Beyond the source's count, the sentences least like any of the source's are added if they read as none
-    # of it: never more than the surplus, and only beside a translation (a reply that translates nothing,
-    # an answer or English, is the language check's to catch).
-    surplus = len(outputs) - len(sources) - len(echoes) if max(near.to_source) >= NO_COUNTERPART_MAX else 0
-    least_like_source = sorted(set(range(len(outputs))) - echoes, key=lambda i: near.to_source[i])[:max(surplus, 0)]
+    # The sentences least like any of the source's are added if they read as none of it: never more than the
+    # surplus beyond the source's count (one where the counts match: they can match by chance, a parse's
+    # sentence break against an invented sentence), and only beside a translation (a reply that translates
+    # nothing, an answer or English, is the language check's to catch).
+    beside_a_translation = max(near.to_source) >= NO_COUNTERPART_MAX
+    surplus = len(outputs) - len(sources) - len(echoes) if beside_a_translation else 0
+    by_chance = beside_a_translation and not echoes and len(outputs) == len(sources) > 1
+    least_like_source = sorted(set(range(len(outputs))) - echoes,
+                               key=lambda i: near.to_source[i])[:max(surplus, 1 if by_chance else 0)]
     unmatched = {i for i in least_like_source if near.to_source[i] < NO_COUNTERPART_MAX and _counted(outputs[i])}
     # …and a sentence that says an earlier one again ("Un utilisateur est déjà inscrit … Les utilisateurs sont déjà
     # inscrits …" for one source sentence), the latest first, within what the surplus leaves
@@ -227,6 +233,16 @@ def _counted(piece: Piece) -> bool:
 
 def _stems(text: str) -> set[str]:
     return {word.lower()[:PREFIX] for word in _WORD.findall(text)}
+
+
+def _one_for_one(sources: list[Piece], outputs: list[Piece]) -> bool:
+    """As many output pieces as source pieces, each as long, for its share of its text, as the source piece
+    in its place: a count that matches by chance ("Cats are chill | and they just sit …", cut at a parse's
+    sentence break, translated whole and followed by an invented "C'est une réunion.") is not one for one."""
+    if len(outputs) != len(sources):
+        return False
+    shares = [[len(p.text) / sum(len(q.text) for q in pieces) for p in pieces] for pieces in (sources, outputs)]
+    return all(abs(s - o) <= SHARE_GAP for s, o in zip(*shares))
 
 
 def _prompt_stems(source: str, prompt_lines: list[str]) -> set[str]:

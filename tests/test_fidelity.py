@@ -74,6 +74,16 @@ def test_a_prompt_line_restated_in_place_of_a_source_sentence_is_found_though_th
     assert compare(source, right, "de", lines).signal == "one for one"  # no prompt words: no encoder run
 
 
+def test_an_invented_sentence_is_found_where_the_counts_match_only_by_a_sentence_break_of_the_parse():
+    """The 0.5B test model (benchmarks/fidelity.py, informal): the English parse cuts the source after
+    "Cats are chill", the reply translates it whole and invents a sentence, two pieces each."""
+    source = "Cats are chill and they just sit up under your bed and if they want to be pet, they'll let you pet them"
+    reply = ("Les chats sont chill et ils just s'assument sous le bed et si ils veulent être pet, ils feront appel à eux.\n"
+             "C'est une réunion.")
+    found = compare(source, reply, "fr", [repair_reminder("formality", "informal", "fr")])
+    assert [p.text for p in found.added] == ["C'est une réunion."] and found.signal == "encoder"
+
+
 def test_an_addition_that_cannot_be_cut_cleanly_is_repaired_and_failing_is_shown_as_failing():
     fake = StepFake(translate=[f"{ECHOES[1]} {REFERENCE}"[:60]], calls=[])  # the echo, and half the translation
     transcript = run(fake)
