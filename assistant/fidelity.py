@@ -58,7 +58,8 @@ class Fidelity:
 
     added: tuple[Piece, ...]
     omitted: tuple[Piece, ...]
-    signal: str  # "encoder", "one for one" (as many sentences as the source) or "words" (no encoder)
+    # "encoder", "one for one" (as many sentences as the source, none with the prompt's words) or "words" (no encoder)
+    signal: str
 
     def check(self, removed: tuple[Piece, ...] = ()) -> Check | None:
         """The check a translator reads: which sentence was added or left out, and which added
