@@ -82,8 +82,9 @@ def sheet_lines(sheet: Sheet, seconds: float) -> list[str]:
 
 def agreement_lines(transcripts: list[Transcript]) -> list[str]:
     """Coverage and agreement of the checks of the answered register and person questions (one per segment and
-    question), and the questions asked again."""
+    question), the questions asked again, and the segments whose check fails."""
     read: Counter = Counter()
+    failing: list[str] = []
     asked_again = 0
     for transcript in transcripts:
         answered = {}
@@ -95,16 +96,27 @@ def agreement_lines(transcripts: list[Transcript]) -> list[str]:
                     answered.setdefault((kind.family, kind.memory_key(turn.span, True)), turn)
         for (family, _), turn in answered.items():
             name = checker_for(turn.ambiguity).name
-            statuses = [c.status for c in transcript.checks if c.name == name
-                        and (c.about is None or word_key(c.about) == word_key(turn.span))]
+            checks = [c for c in transcript.checks if c.name == name
+                      and (c.about is None or word_key(c.about) == word_key(turn.span))]
             read[family, "answered"] += 1
-            read[family, statuses[0] if statuses else "unchecked"] += 1
+            read[family, checks[0].status if checks else "unchecked"] += 1
+            if checks and checks[0].status == "fail":
+                failing.append(f"| {_cell(transcript.source)} | {_cell(turn.span)} | {_cell(transcript.translation)} "
+                               f"| {_cell(checks[0].observed)}: {_cell(', '.join(checks[0].words))} |")
     lines = ["| answer | segment × question | read (coverage) | agree (of read) |", "|---|---|---|---|"]
     for family in ANSWERS:
         total, passed, failed = read[family, "answered"], read[family, "pass"], read[family, "fail"]
         shown = passed + failed
         lines.append(f"| {family} | {total} | {shown} ({_share(shown, total)}) | {passed} ({_share(passed, shown)}) |")
-    return lines + ["", f"- register or person questions asked again while translating: {asked_again} (target 0)"]
+    lines += ["", f"- register or person questions asked again while translating: {asked_again} (target 0)"]
+    if failing:
+        lines += ["", "Segments whose check reads the other register or gender:", "",
+                  "| segment | words asked about | translation | what the check read |", "|---|---|---|---|", *failing]
+    return lines
+
+
+def _cell(text: str | None) -> str:
+    return (text or "").replace("|", "\\|").replace("\n", " ")
 
 
 def _share(part: int, whole: int) -> str:
