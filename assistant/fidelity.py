@@ -219,13 +219,22 @@ def _by_encoder(sources: list[Piece], outputs: list[Piece], prompt_lines: list[s
                                key=lambda i: near.to_source[i])[:max(surplus, 1 if by_chance else 0)]
     unmatched = {i for i in least_like_source if near.to_source[i] < NO_COUNTERPART_MAX and _counted(outputs[i])}
     # …and a sentence that says an earlier one again ("Un utilisateur est déjà inscrit … Les utilisateurs sont déjà
-    # inscrits …" for one source sentence), the latest first, within what the surplus leaves
+    # inscrits …" for one source sentence) in its meaning or in its words ("… de l'utilisateur '<x1/>'. … de
+    # l'utilisateur 'elle'.", 0.70 apart), the latest first, within what the surplus leaves
     repeats = sorted((i for i in set(range(len(outputs))) - echoes - unmatched
-                      if near.to_earlier[i] >= REPEAT_MIN and _counted(outputs[i])), reverse=True)
+                      if (near.to_earlier[i] >= REPEAT_MIN or _words_again(outputs, i)) and _counted(outputs[i])),
+                     reverse=True)
     repeated = set(repeats[:max(surplus - len(unmatched), 0)])
     added = tuple(p for i, p in enumerate(outputs) if i in echoes | unmatched | repeated)
     omitted = tuple(p for p, c in zip(sources, near.covered) if c < NO_COUNTERPART_MAX and _counted(p))
     return Fidelity(added, omitted, "encoder")
+
+
+def _words_again(pieces: list[Piece], i: int) -> bool:
+    """Whether piece ``i`` shares ``REPEAT_MIN`` of its words (and of theirs) with an earlier piece."""
+    words = set(_WORD.findall(pieces[i].text.lower()))
+    return any(len(words & (earlier := set(_WORD.findall(p.text.lower())))) >= REPEAT_MIN * len(words | earlier)
+               for p in pieces[:i]) if words else False
 
 
 def _counted(piece: Piece) -> bool:

@@ -84,6 +84,14 @@ def test_an_invented_sentence_is_found_where_the_counts_match_only_by_a_sentence
     assert [p.text for p in found.added] == ["C'est une réunion."] and found.signal == "encoder"
 
 
+def test_a_sentence_said_again_with_its_placeholder_replaced_is_cut():
+    """The 1.5B test model on a django-postman string (benchmarks/sheet_po.py), after "the user" is a woman."""
+    source = "You have received a message from the user '<x1/>'."
+    kept = "Vous avez reçu un message de l'utilisateur '<x1/>'."
+    found = compare(source, f"{kept} Vous avez reçu un message de l'utilisateur 'elle'.", "fr", [])
+    assert [p.text for p in found.added] == ["Vous avez reçu un message de l'utilisateur 'elle'."]
+
+
 def test_an_addition_that_cannot_be_cut_cleanly_is_repaired_and_failing_is_shown_as_failing():
     fake = StepFake(translate=[f"{ECHOES[1]} {REFERENCE}"[:60]], calls=[])  # the echo, and half the translation
     transcript = run(fake)
