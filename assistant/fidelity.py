@@ -221,8 +221,9 @@ def _by_encoder(sources: list[Piece], outputs: list[Piece], prompt_lines: list[s
     # …and a sentence that says an earlier one again ("Un utilisateur est déjà inscrit … Les utilisateurs sont déjà
     # inscrits …" for one source sentence) in its meaning or in its words ("… de l'utilisateur '<x1/>'. … de
     # l'utilisateur 'elle'.", 0.70 apart), the latest first, within what the surplus leaves
+    words = [set(_WORD.findall(p.text.lower())) for p in outputs]
     repeats = sorted((i for i in set(range(len(outputs))) - echoes - unmatched
-                      if (near.to_earlier[i] >= REPEAT_MIN or _words_again(outputs, i)) and _counted(outputs[i])),
+                      if (near.to_earlier[i] >= REPEAT_MIN or _words_again(words, i)) and _counted(outputs[i])),
                      reverse=True)
     repeated = set(repeats[:max(surplus - len(unmatched), 0)])
     added = tuple(p for i, p in enumerate(outputs) if i in echoes | unmatched | repeated)
@@ -230,11 +231,11 @@ def _by_encoder(sources: list[Piece], outputs: list[Piece], prompt_lines: list[s
     return Fidelity(added, omitted, "encoder")
 
 
-def _words_again(pieces: list[Piece], i: int) -> bool:
-    """Whether piece ``i`` shares ``REPEAT_MIN`` of its words (and of theirs) with an earlier piece."""
-    words = set(_WORD.findall(pieces[i].text.lower()))
-    return any(len(words & (earlier := set(_WORD.findall(p.text.lower())))) >= REPEAT_MIN * len(words | earlier)
-               for p in pieces[:i]) if words else False
+def _words_again(words: list[set[str]], i: int) -> bool:
+    """Whether piece ``i`` (of pieces whose words are ``words``) shares ``REPEAT_MIN`` of its words and of
+    theirs with an earlier piece."""
+    return bool(words[i]) and any(len(words[i] & earlier) >= REPEAT_MIN * len(words[i] | earlier)
+                                  for earlier in words[:i])
 
 
 def _counted(piece: Piece) -> bool:
@@ -249,10 +250,14 @@ def _one_for_one(sources: list[Piece], outputs: list[Piece]) -> bool:
     """As many output pieces as source pieces, each as long, for its share of its text, as the source piece
     in its place: a count that matches by chance ("Cats are chill | and they just sit …", cut at a parse's
     sentence break, translated whole and followed by an invented "C'est une réunion.") is not one for one."""
-    if len(outputs) != len(sources):
-        return False
-    shares = [[len(p.text) / sum(len(q.text) for q in pieces) for p in pieces] for pieces in (sources, outputs)]
-    return all(abs(s - o) <= SHARE_GAP for s, o in zip(*shares))
+    return len(outputs) == len(sources) and all(abs(s - o) <= SHARE_GAP
+                                                for s, o in zip(_length_shares(sources), _length_shares(outputs)))
+
+
+def _length_shares(pieces: list[Piece]) -> list[float]:
+    """Each piece's share of the pieces' whole length."""
+    whole = sum(len(p.text) for p in pieces)
+    return [len(p.text) / whole for p in pieces]
 
 
 def _prompt_stems(source: str, prompt_lines: list[str]) -> set[str]:
