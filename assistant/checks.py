@@ -21,7 +21,8 @@ from .ambiguity import AmbiguityType, ambiguity_types
 from .nlp.language import is_target_not_english
 from .nlp.people import Mention, find_person_mentions, other_people, unsettled
 from .nlp.japanese_register import HONORIFIC, PLAIN, POLITE, japanese_register
-from .nlp.target_gender import UD_GENDER, Reading, gender_of_mention, target_pipeline
+from .nlp.target_gender import PIPELINES as TARGET_PIPELINES
+from .nlp.target_gender import UD_GENDER, Reading, gender_of_mention, gender_of_name, target_pipeline
 from .transcript import Check, Turn
 
 FORMAL, INFORMAL = "formal", "informal"
@@ -155,17 +156,20 @@ def formality_reading(text: str, lang: str) -> Reading:
 def read_person_gender(text: str, lang: str, source: str | None = None, span: str | None = None) -> str | None:
     """Masculine or feminine for the person asked about: the mention of ``source`` that ``span``
     names (or the first one the source leaves open) as the translation renders it. A name (or
-    ``[pr]``) carries no gender in the translation: for one, and without a source, the gendered
-    pronouns and agreement of the whole text are read. None where nothing marks it."""
+    ``[pr]``) carries no gender in the translation: in French and Spanish the words that agree with
+    it are read (``gender_of_name``); in German, and without a source, the gendered pronouns and
+    agreement of the whole text. None where nothing marks it."""
     return person_gender_reading(text, lang, source, span).label
 
 
 def person_gender_reading(text: str, lang: str, source: str | None = None, span: str | None = None) -> Reading:
     """``read_person_gender`` with the words it rests on ("le procureur") and, of those, the nouns,
     adjectives and participles a repair forbids when the gender is wrong ("procureur"; none for
-    German, whose rules read "Lehrer", a prefix of "Lehrerin", nor for names, read from pronouns)."""
+    German, whose rules read "Lehrer", a prefix of "Lehrerin", nor for German names, read from pronouns)."""
     mention = asked_mention(source, span) if source is not None else None
     others = _other_people(source, span, mention) if mention is not None else ()
+    if mention is not None and mention.kind in ("name", "placeholder") and lang in TARGET_PIPELINES:
+        return gender_of_name(text, lang, mention, source)
     if mention is None or mention.kind in ("name", "placeholder"):
         reading = _marked(text, _PERSON_GENDER.get(lang, {}), UD_GENDER)
         if others and reading.label is not None:  # the pronouns of the whole text may be someone else's

@@ -31,7 +31,7 @@ from assistant.ambiguity import family_of, get_type  # noqa: E402
 from assistant.backends import GenerationConfig, ModelSpec, load_chat_model  # noqa: E402
 from assistant.chain import MAX_QUESTIONS_LIMIT, Assistant, ChainOptions  # noqa: E402
 from assistant.checks import read_formality  # noqa: E402
-from assistant.detection import find_candidates  # noqa: E402
+from assistant.detection import PLACEHOLDER, find_candidates  # noqa: E402
 from assistant.usage import total  # noqa: E402
 from evaluation.data import LoadReport  # noqa: E402
 from evaluation.loaders import ambigmt  # noqa: E402
@@ -83,11 +83,14 @@ def ambigmt_people(data: Path, rows: list[str]) -> None:
     for kind in ambigmt.types_of_family("gender"):
         for lang in ambigmt.LAYOUT[kind].langs:
             items = ambigmt.load(data / "ambigmt-dev", [lang], LoadReport(), types=[kind])
-            found = sum(any(family_of(c.ambiguity) == "gender" for c in find_candidates(i.src, lang)) for i in items)
+            candidates = {i.src: find_candidates(i.src, lang) for i in items}
+            found = sum(any(family_of(c.ambiguity) == "gender" for c in candidates[i.src]) for i in items)
             rows.append(f"| AmbigMT {kind} {lang} | gender question | {pct(found, len(items))} |")
             gold = [i for i in items if i.attributes.get("gender")]
+            asked = {i.src: PLACEHOLDER if PLACEHOLDER in i.src else  # the masked pronoun the label is about
+                     next((c.span for c in candidates[i.src] if c.ambiguity == kind), None) for i in gold}
             accuracy_rows(f"AmbigMT {kind} {lang} reference", [
-                (checked_gender(i.refs[0], lang, i.src), i.attributes["gender"]) for i in gold], rows)
+                (checked_gender(i.refs[0], lang, i.src, asked[i.src]), i.attributes["gender"]) for i in gold], rows)
 
 
 def japanese(rows: list[str]) -> None:
@@ -270,7 +273,8 @@ def main() -> None:
             f"`{command}`: every {args.every}. source of GATE and CoCoA-MT "
             "train; a question counts when it is of the right family and names the person's words (the "
             "decide call may still drop it). GATE readers read the person the question names; AmbigMT "
-            "readers read without a question (names: the pronouns of the whole text); a gender reading the check "
+            "readers read the masked pronoun `[pr]` the label is about, else the person of the question of the item's "
+            "type, else the first person left open (a name by the words that agree with it); a gender reading the check "
             "doubts (its words disagree, or may be another person's) counts as not read, as the check leaves it "
             "unchecked. The labelled questions were "
             "asked with the 0.5B test model deciding (see the file's header for model, revision and rule); rows "

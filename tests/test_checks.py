@@ -67,7 +67,7 @@ def test_answers_are_read_as_labels(answer, check, label):
 
 # -- readers of the asked-about person and of the Japanese register, on real sentences -------------
 
-from assistant.checks import addresses_several, read_person_gender, reading_of  # noqa: E402
+from assistant.checks import addresses_several, person_gender_reading, read_person_gender, reading_of  # noqa: E402
 from tests.dev_sets import cocoa_items, formality_reading, gate_items, gender_reading, japanese_items  # noqa: E402
 from tests.test_nlp_detection import _shared  # noqa: E402
 
@@ -225,11 +225,29 @@ def test_a_word_of_another_person_is_not_read_as_the_one_asked_about():
     assert reading_of("person_gender", text, "fr", TWO_PEOPLE, "the lawyer").evidence == ("avocate",)
 
 
-def test_pronouns_that_may_be_another_persons_leave_a_name_unchecked():
+def test_a_pronoun_that_may_be_another_persons_is_not_read_for_a_name():
     reading = reading_of("person_gender", "Blair a rencontré le médecin. Il était content.", "fr",
                          "Blair met the doctor. They were happy.", "Blair")
     check = answer_check("person_gender", MASCULINE, "Blair", reading, "Blair a rencontré le médecin. Il était content.")
-    assert (check.observed, check.status) == (MASCULINE, "unchecked") and "the doctor" in check.doubt
+    assert (check.observed, check.status) == (None, "unchecked")
+
+
+# AmbigMT dev half, French references of neutral_names sources: a name shows a gender only in the words that
+# agree with it; an impersonal "il", "lui" said to someone and a pronoun elsewhere in the text are no one's.
+@pytest.mark.parametrize(("source", "span", "reference", "label", "words"), [
+    ("Landry went down to the police station and confessed the murder last night.", "Landry",
+     "Landry s'est rendu au poste de police et a avoué le meurtre, hier soir.", MASCULINE, ("rendu",)),
+    ("Please tell me you know where Blair is.", "Blair", "S'il te plaît dis-moi que tu sais où est Blair.", None, ()),
+    ("And when it breaks, there are going to be pieces of Blair all over the wall.", "Blair",
+     "Et quand il cessera, il y aura des morceaux de Blair sur les murs.", None, ()),
+    ("You see, Miss Arden's contract won't permit [pr] to marry for five years.", "[pr]",
+     "Le contrat de Mlle Arden ne lui permet pas de se marier avant cinq ans.", None, ()),
+    ("I can't believe [pr] has the hots for Bill O'Reilly.", "[pr]",
+     "Je ne peux pas croire qu'elle a le beguin pour Bill O'Reilly", FEMININE, ("elle",)),
+])
+def test_a_name_is_read_from_the_words_that_agree_with_it(source, span, reference, label, words):
+    reading = person_gender_reading(reference, "fr", source, span)
+    assert (reading.label, reading.evidence) == (label, words)
 
 
 def test_words_of_one_person_that_disagree_leave_the_check_unchecked():

@@ -121,6 +121,47 @@ def gender_of_mention(translation: str, lang: str, mention: Mention | None = Non
     return _vote(words, about_one=place is not None)
 
 
+def gender_of_name(translation: str, lang: str, mention: Mention, source: str) -> Reading:
+    """Masculine or feminine for a name (or a ``[pr]`` placeholder) of ``source``. A name has no
+    gender of its own: only the words that agree with it where the translation keeps it show one
+    (its predicate, an apposition: « Blair est arrivée », « Riley, l'avocate »), never a pronoun
+    elsewhere in the text (« il y a », « s'il te plaît », « je suis désolé » are no one's, and an
+    English pronoun for the person would have settled the gender already). A placeholder is a
+    pronoun: the third-person subject or stressed pronoun nearest its place (« elle est partie »,
+    « avec lui »), not « lui » said to someone, which is either gender."""
+    if lang not in PIPELINES:
+        return Reading(None)
+    doc = target_pipeline(lang)(translation)
+    if mention.kind == "placeholder":
+        place = mention.start / max(len(source), 1)
+        near = [t for t in doc if _person_pronoun(t) and abs(t.idx / max(len(translation), 1) - place) <= MAX_DRIFT]
+        anchors = sorted(near, key=lambda t: abs(t.idx / max(len(translation), 1) - place))[:1]
+    else:
+        words = {w.lower() for w in re.findall(r"\w+", mention.text) if w[:1].isupper()}
+        anchors = [t for t in doc if t.lower_ in words]
+    own = set() if mention.kind == "placeholder" else {t.i for t in anchors}  # a name's tag is the tagger's guess
+    agreeing = [w for anchor in anchors for w in (*_agreeing(anchor), *_appositions(anchor)) if w.i not in own]
+    return _vote(list({w.i: w for w in agreeing}.values()), about_one=True)
+
+
+NEUTER_PRONOUNS = {"ello"}  # "por ello": tagged masculine, stands for a clause
+
+
+def _person_pronoun(token: Any) -> bool:
+    """A singular third-person pronoun that shows a gender: a subject (not an impersonal « il »), or
+    stressed after a preposition (« avec lui », « para ella »)."""
+    return token.pos_ == "PRON" and "3" in token.morph.get("Person") and "Plur" not in token.morph.get("Number") \
+        and token.lower_ not in NEUTER_PRONOUNS and bool(_gender(token)) and (token.dep_ in ("nsubj", "nsubj:pass") or any(c.dep_ == "case" for c in token.children))
+
+
+def _appositions(anchor: Any) -> list[Any]:
+    """Nouns in apposition with a name, either way round (« Riley, l'avocate », « l'avocate Riley »)."""
+    words = [c for c in anchor.children if c.dep_ == "appos" and c.pos_ == "NOUN" and _gender(c)]
+    if anchor.dep_ == "appos" and anchor.head.pos_ == "NOUN" and _gender(anchor.head):
+        words.append(anchor.head)
+    return words
+
+
 _SPEAKERS = {"i": "1", "me": "1", "we": "1", "us": "1", "you": "2"}  # grammatical person of "I" and "you"
 
 
@@ -187,8 +228,9 @@ _NON_AGREEING_AUXILIARIES = {"avoir", "haber"}
 
 
 def _agrees_with_subject(predicate: Any) -> bool:
-    """An adjective, or a verb not said with an auxiliary that keeps it masculine."""
-    return predicate.pos_ == "ADJ" or (predicate.pos_ == "VERB" and not any(
+    """An adjective, or a participle not said with an auxiliary that keeps it masculine (a finite
+    verb agrees with no gender: « dit » in « Jessie dit » is the present, not the participle)."""
+    return predicate.pos_ == "ADJ" or (predicate.pos_ == "VERB" and "Part" in predicate.morph.get("VerbForm") and not any(
         c.dep_.startswith("aux") and c.lemma_ in _NON_AGREEING_AUXILIARIES for c in predicate.children))
 
 
