@@ -90,7 +90,8 @@ def ambigmt_people(data: Path, rows: list[str]) -> None:
             asked = {i.src: PLACEHOLDER if PLACEHOLDER in i.src else  # the masked pronoun the label is about
                      next((c.span for c in candidates[i.src] if c.ambiguity == kind), None) for i in gold}
             accuracy_rows(f"AmbigMT {kind} {lang} reference", [
-                (checked_gender(i.refs[0], lang, i.src, asked[i.src]), i.attributes["gender"]) for i in gold], rows)
+                (checked_gender(i.refs[0], lang, i.src, asked[i.src]) if asked[i.src] else None, i.attributes["gender"])
+                for i in gold], rows)
 
 
 def japanese(rows: list[str]) -> None:
@@ -273,8 +274,8 @@ def main() -> None:
             f"`{command}`: every {args.every}. source of GATE and CoCoA-MT "
             "train; a question counts when it is of the right family and names the person's words (the "
             "decide call may still drop it). GATE readers read the person the question names; AmbigMT "
-            "readers read the masked pronoun `[pr]` the label is about, else the person of the question of the item's "
-            "type, else the first person left open (a name by the words that agree with it); a gender reading the check "
+            "readers read the masked pronoun `[pr]` the label is about, else the person the pre-pass asks about with "
+            "the item's type (a name by the words that agree with it), else nothing; a gender reading the check "
             "doubts (its words disagree, or may be another person's) counts as not read, as the check leaves it "
             "unchecked. The labelled questions were "
             "asked with the 0.5B test model deciding (see the file's header for model, revision and rule); rows "

@@ -232,21 +232,32 @@ def test_a_pronoun_that_may_be_another_persons_is_not_read_for_a_name():
     assert (check.observed, check.status) == (None, "unchecked")
 
 
-# AmbigMT dev half, French references of neutral_names sources: a name shows a gender only in the words that
-# agree with it; an impersonal "il", "lui" said to someone and a pronoun elsewhere in the text are no one's.
-@pytest.mark.parametrize(("source", "span", "reference", "label", "words"), [
-    ("Landry went down to the police station and confessed the murder last night.", "Landry",
+# AmbigMT dev half, references of neutral_names and neutral_professions sources: a name shows a gender only in
+# the words that agree with it; an impersonal "il", "lui" said to someone and a pronoun elsewhere in the text are
+# no one's; a masked pronoun shows it in the pronoun at its place, or in Spanish, which drops it, in its predicate.
+@pytest.mark.parametrize(("lang", "source", "span", "reference", "label", "words"), [
+    ("fr", "Landry went down to the police station and confessed the murder last night.", "Landry",
      "Landry s'est rendu au poste de police et a avoué le meurtre, hier soir.", MASCULINE, ("rendu",)),
-    ("Please tell me you know where Blair is.", "Blair", "S'il te plaît dis-moi que tu sais où est Blair.", None, ()),
-    ("And when it breaks, there are going to be pieces of Blair all over the wall.", "Blair",
+    ("fr", "Please tell me you know where Blair is.", "Blair", "S'il te plaît dis-moi que tu sais où est Blair.",
+     None, ()),
+    ("fr", "And when it breaks, there are going to be pieces of Blair all over the wall.", "Blair",
      "Et quand il cessera, il y aura des morceaux de Blair sur les murs.", None, ()),
-    ("You see, Miss Arden's contract won't permit [pr] to marry for five years.", "[pr]",
+    ("fr", "You see, Miss Arden's contract won't permit [pr] to marry for five years.", "[pr]",
      "Le contrat de Mlle Arden ne lui permet pas de se marier avant cinq ans.", None, ()),
-    ("I can't believe [pr] has the hots for Bill O'Reilly.", "[pr]",
+    ("fr", "I can't believe [pr] has the hots for Bill O'Reilly.", "[pr]",
      "Je ne peux pas croire qu'elle a le beguin pour Bill O'Reilly", FEMININE, ("elle",)),
+    ("es", "On April 10, 2019 [pr] was appointed as a member of the Board of Directors at Julius Baer Group.", "[pr]",
+     "El 10 de abril de 2019, fue designada como miembro de la Junta Directiva del Julius Baer Group.", FEMININE,
+     ("designada",)),
+    ("es", "There were no graduate programs in Guatemala, so in 1987, [pr] moved to the United States to do a PhD at "
+     "the University of Arizona in the lab of Michael Wells, where [pr] studied the process of enzymatic blood "
+     "digestion by Aedes aegypti.", "[pr]",
+     "En Guatemala no existían programas de posgrado; por ello, en 1987 se mudó a Estados Unidos a cursar una "
+     "maestría en la Universidad de Arizona. Allí, en el laboratorio de Michael Wells, estudió el proceso de "
+     "digestión enzimática de la sangre en la especie Aedes aegypti.", None, ()),
 ])
-def test_a_name_is_read_from_the_words_that_agree_with_it(source, span, reference, label, words):
-    reading = person_gender_reading(reference, "fr", source, span)
+def test_a_name_is_read_from_the_words_that_agree_with_it(lang, source, span, reference, label, words):
+    reading = person_gender_reading(reference, lang, source, span)
     assert (reading.label, reading.evidence) == (label, words)
 
 

@@ -134,7 +134,8 @@ def gender_of_name(translation: str, lang: str, mention: Mention, source: str) -
     doc = target_pipeline(lang)(translation)
     if mention.kind == "placeholder":
         place = mention.start / max(len(source), 1)
-        near = [t for t in doc if _person_pronoun(t) and abs(t.idx / max(len(translation), 1) - place) <= MAX_DRIFT]
+        near = [t for t in doc if (_person_pronoun(t) or _subjectless_predicate(t))
+                and abs(t.idx / max(len(translation), 1) - place) <= MAX_DRIFT]
         anchors = sorted(near, key=lambda t: abs(t.idx / max(len(translation), 1) - place))[:1]
     else:
         words = {w.lower() for w in re.findall(r"\w+", mention.text) if w[:1].isupper()}
@@ -152,6 +153,14 @@ def _person_pronoun(token: Any) -> bool:
     stressed after a preposition (« avec lui », « para ella »)."""
     return token.pos_ == "PRON" and "3" in token.morph.get("Person") and "Plur" not in token.morph.get("Number") \
         and token.lower_ not in NEUTER_PRONOUNS and bool(_gender(token)) and (token.dep_ in ("nsubj", "nsubj:pass") or any(c.dep_ == "case" for c in token.children))
+
+
+def _subjectless_predicate(token: Any) -> bool:
+    """A predicate said with a copula or a passive auxiliary whose subject the target leaves out
+    (Spanish drops it: « fue designada », « es una abogada »)."""
+    predicate = token.pos_ == "NOUN" or token.pos_ in ("ADJ", "VERB") and _agrees_with_subject(token)
+    return predicate and bool(_gender(token)) and any(c.dep_ in ("cop", "aux", "aux:pass") for c in token.children) \
+        and not any(c.dep_.startswith(("nsubj", "expl")) for c in token.children)
 
 
 def _appositions(anchor: Any) -> list[Any]:
