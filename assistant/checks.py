@@ -178,6 +178,13 @@ def person_gender_reading(text: str, lang: str, source: str | None = None, span:
     return gender_of_mention(text, lang, mention, source, others)
 
 
+def among_others(source: str, span: str) -> bool:
+    """Whether ``source`` names people besides the one ``span`` is about (not "I", "you" or a
+    pronoun): the words a reading found by their place may then be another person's."""
+    mention = asked_mention(source, span)
+    return mention is None or bool(_other_people(source, span, mention))
+
+
 def _other_people(source: str, span: str | None, mention: Mention) -> tuple[Mention, ...]:
     """The source's people other than the one asked about and those its question names with it."""
     at = _place_of(source, span)

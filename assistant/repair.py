@@ -8,14 +8,16 @@ sampled re-translations); what one round leaves for the next is an ``Attempt``.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Generator
 from dataclasses import dataclass
 
 from .ambiguity import section_reminders
-from .checks import Expectation, expected, not_a_translation, text_checks
+from .checks import Expectation, among_others, expected, not_a_translation, text_checks
 from .explain import fixing
 from .fidelity import FIDELITY, compare, without_pieces
 from .glossary import check_terms
+from .nlp.french_lexicon import phrase_in_gender
 from .parsing import without_invented_tags
 from .prompts import prompt_tags
 from .steps import ModelSteps, clarifications, mark_names
@@ -89,6 +91,7 @@ class Repair:
         """See ``repairing``."""
         draft = self.without_echoes(translation)
         checks, fixes = self.evaluate(draft)
+        draft, checks, fixes = self.regendered(draft, checks, fixes)
         attempt = Attempt(draft, checks, tokens_before=_tokens_counted(self.transcript))
         if fixes and self.may_try(attempt):
             yield self.announce(attempt)
@@ -122,6 +125,30 @@ class Repair:
                 fixes.append(_fix(answer, reading.label, reading.evidence, lang))
                 self.wrong_forms.update(dict.fromkeys(reading.inflected))
         return checks + check_terms(self.transcript.terms, text, lang), fixes
+
+    def regendered(self, text: str, checks: list[Check], fixes: list[str]) -> tuple[str, list[Check], list[str]]:
+        """Where a French person's words read as the gender the answer did not give (« l'utilisateur »
+        after "a woman": the small model keeps the noun it knows), the same words in the answered gender
+        from the lexicon (« l'utilisatrice », « la destinataire »), kept if the text then agrees better:
+        no model call, where a rewrite often keeps the noun. Only for a person the source names alone:
+        beside another, the words read may be the other's (a translator who put the lawyer first).
+        Otherwise ``text`` as it was."""
+        if self.lang != "fr":
+            return text, checks, fixes
+        about_people = {answer.checker.name for answer in self.wanted if answer.checker.about_mention}
+        changed = text
+        for check in checks:
+            if check.about is None or check.name not in about_people or check.status != "fail" \
+                    or among_others(self.transcript.source, check.about):
+                continue
+            for phrase in check.words:
+                other = phrase_in_gender(phrase, check.expected)
+                if other is not None:
+                    changed = re.sub(rf"(?<!\w){re.escape(phrase)}(?!\w)", lambda _: other, changed, count=1)
+        if changed == text:
+            return text, checks, fixes
+        after, after_fixes = self.evaluate(changed)
+        return (changed, after, after_fixes) if _badness(after) < _badness(checks) else (text, checks, fixes)
 
     def may_try(self, attempt: Attempt) -> bool:
         """Whether another attempt fits both repair budgets: attempts, and tokens the repairs computed."""

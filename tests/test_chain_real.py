@@ -129,3 +129,22 @@ def test_the_answered_person_reaches_the_real_model_marked_and_the_delivered_tex
     assert transcript.translation and "<" not in transcript.translation
     answer_checks = {t.check for t in ambiguity_types().values() if t.check}
     assert any(c.name in answer_checks for c in transcript.checks)
+
+
+def test_a_user_the_real_model_left_masculine_is_delivered_feminine_without_another_model_call(embedded_model,
+                                                                                                embedded_spec):
+    # The 1.5B test model's translation of a django-postman string (benchmarks/results/sheet-po.md), which kept
+    # "l'utilisateur" after "a woman" through every repair round; the lexicon gives the answered form.
+    from assistant.repair import verify_and_repair
+    from assistant.transcript import Transcript, Turn
+
+    source = "You have received a message from the user."
+    steps = Assistant.for_model(embedded_model, ModelSpec.parse(embedded_spec)).steps
+    transcript = Transcript(source, "fr", "intercpt", embedded_spec)
+    transcript.turns.append(Turn("neutral_professions", "the user", "Is “the user” a man or a woman?",
+                                 ["a man", "a woman"], "a woman", "human"))
+    counted = steps.counted_for(transcript)
+    text, checks = verify_and_repair(counted, transcript, "Vous avez reçu un message de l'utilisateur.")
+    assert text == "Vous avez reçu un message de l'utilisatrice."
+    assert [(c.status, c.words) for c in checks if c.about == "the user"] == [("pass", ["utilisatrice"])]
+    assert not any(usage.calls for usage in transcript.usage.values())

@@ -290,7 +290,7 @@ def test_the_same_words_read_two_ways_in_two_attempts_are_unchecked(monkeypatch)
 
 @pytest.mark.parametrize("text", ["L'avocate a dit que le contrat était prêt.",
                                   "Le avocat a dit que le contrat était prêt."])
-def test_the_same_output_read_twice_gives_the_same_check(text):
+def test_the_same_output_read_twice_gives_the_same_check(monkeypatch, text):
     def read() -> list:
         readings = AnswerReadings(LAWYER, "fr")
         return [readings.check("person_gender", FEMININE, "The lawyer", text)[0] for _ in range(2)]
@@ -298,7 +298,9 @@ def test_the_same_output_read_twice_gives_the_same_check(text):
     first = read()
     target_pipeline.cache_clear()  # a fresh pipeline, as in another process
     assert read() == first and first[0] == first[1]
-    # within one repair, the draft and an identical candidate are one reading, never two
+    # within one repair, the draft and an identical candidate are one reading, never two (the lexicon
+    # left out: it would put "Le avocat" in the answered gender before any candidate is read)
+    monkeypatch.setattr("assistant.repair.phrase_in_gender", lambda phrase, gender: None)
     transcript = _checked([text, text, text], LAWYER, "a woman")
     gender = next(c for c in transcript.checks if c.name == "person_gender")
     assert (gender.observed, gender.words) == (first[0].observed, first[0].words)

