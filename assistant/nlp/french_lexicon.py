@@ -154,12 +154,15 @@ def phrase_in_gender(phrase: str, gender: str) -> str | None:
     to_masculine = {feminine: masculine for masculine, feminine in to_feminine.items() if masculine not in ("cet",)}
     swap = to_feminine if gender == FEMININE else to_masculine
     words = _WORDS.findall(phrase)
+    determiners = {*to_feminine, *to_masculine}
+    if all(word.lower().rstrip("'’") in determiners or word.endswith(("'", "’")) for word in words):
+        return None  # an article alone ("un" of "quelqu'un"): which word it goes with is not known
     changed: list[str] = []
     for word in words:
         bare = word.lower().rstrip("'’")
         if word.endswith(("'", "’")):  # "l'": elided, read again from the word after it
             changed.append(word)
-        elif bare in swap or bare in swap.values() or bare in to_feminine or bare in to_masculine:
+        elif bare in determiners:
             said = swap.get(bare, bare)
             changed.append(said.capitalize() if word[:1].isupper() else said)
         else:
