@@ -199,13 +199,17 @@ def test_a_failed_check_is_repaired_first_by_rewriting_only_the_named_words():
     ("You have received a message from the user 'Alex'.", "Vous avez reçu un message de l'utilisateur 'Alex'.",
      "Vous avez reçu un message de l'utilisatrice 'Alex'."),
     ("deleted by sender at", "supprimé par l'expéditeur à", "supprimé par l'expéditrice à"),
+    ("You're receiving this email because you or someone else has requested a password reset for your user "
+     "account.", "Vous recevez ce courrier car vous ou quelqu'un d'autre a demandé à réinitialiser votre mot de "
+     "passe pour votre compte utilisateur.", "Vous recevez ce courrier car vous ou quelqu'une d'autre a demandé à "
+     "réinitialiser votre mot de passe pour votre compte utilisateur."),
 ])
 def test_a_person_s_words_left_in_the_other_gender_are_put_in_the_answered_one_without_a_model_call(
         source, draft, delivered):
     fake = StepFake(decide=['{"1": "yes"}'], translate=[draft], calls=[])
-    transcript = run(fake, source, user=HumanUser(lambda turn: "a woman"))
+    transcript = run(fake, source, user=HumanUser(lambda turn: "formal" if "formally" in turn.question else "a woman"))
     assert transcript.translation == delivered and fake.steps().count("translate") == 1
-    (gender,) = [c for c in transcript.checks if c.about in ("the user", "sender")]
+    (gender,) = [c for c in transcript.checks if c.about in ("the user", "sender", "someone")]
     assert (gender.status, gender.attempts) == ("pass", 1)
 
 

@@ -152,7 +152,8 @@ def test_a_word_found_only_by_its_place_is_not_the_person_s_when_it_names_anothe
     ("L'avocate", "masculine", "L'avocat"),
     ("La comptable", "masculine", "Le comptable"),
     ("l'utilisatrice", "feminine", None),  # already so
-    ("un", "feminine", None),  # the "un" of "quelqu'un", read alone: which word it goes with is not known
+    ("un", "feminine", None),  # an article read alone: which word it goes with is not known
+    ("quelqu'un", "feminine", "quelqu'une"),
 ])
 def test_a_person_s_words_are_put_in_the_answered_gender_by_the_lexicon(phrase, gender, other):
     from assistant.nlp.french_lexicon import phrase_in_gender

@@ -32,6 +32,11 @@ def _lexicon() -> dict:
     return yaml.safe_load((shipped_dir("prompts") / DATA_FILE).read_text(encoding="utf-8"))
 
 
+def determiners(lang: str) -> dict:
+    """``lang``'s determiners of a person's noun in each gender, and before a vowel ("le" -> "la", "la" -> "l'")."""
+    return _lexicon()["determiners"][lang]
+
+
 def never_a_person(lang: str) -> tuple[str, ...]:
     """Endings of ``lang``'s nouns that never name a person ("-tion", "-ité")."""
     return tuple(_lexicon()["never_a_person"].get(lang, ()))

