@@ -194,9 +194,11 @@ def repairing(steps: ModelSteps, transcript: Transcript, translation: str, turns
     text instead of translating it, and its sentences against the source's: ``fidelity``); a
     sentence restating the prompt's own lines is cut first, without a model call. Where a check fails
     (not where one could not read its answer: another attempt is no likelier to be read, and costs a
-    translation), repair within the steps' repair budgets (attempts and tokens): first a targeted
-    rewrite of the words a failed check names (pronouns, verb forms, a person's noun and agreement;
-    a sentence added or left out; the whole text when it is not a translation), then, for a text
+    translation), repair: first, without a model call, a French person's words put in the answered
+    gender from the lexicon (``Repair.regendered``); then, within the steps' repair budgets
+    (attempts and tokens), a targeted rewrite of the words a failed check names (pronouns, verb
+    forms, a person's noun and agreement; a sentence added or left out; the whole text when it is
+    not a translation), then, for a text
     that is still not a translation or still adds or leaves out a sentence, one sentence at a time,
     then sampled re-translations; the text that agrees best is kept. Every attempt is decoded with
     the words the answers forbid, and with the words that gave a person the wrong gender in an
