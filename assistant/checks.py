@@ -18,6 +18,7 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 from .ambiguity import AmbiguityType, ambiguity_types
+from .inputs import blank_opaque_tokens
 from .nlp.language import is_target_not_english
 from .nlp.people import Mention, find_person_mentions, other_people, unsettled
 from .nlp.japanese_register import HONORIFIC, PLAIN, POLITE, japanese_register
@@ -216,7 +217,8 @@ def _place_of(source: str, span: str | None) -> int:
 
 @lru_cache(maxsize=256)
 def _mentions(source: str) -> tuple[Mention, ...]:
-    return tuple(find_person_mentions(source))
+    """The people of ``source`` as the pre-pass finds them: a file's placeholder is no one."""
+    return tuple(find_person_mentions(blank_opaque_tokens(source)))
 
 
 def read_referent_gender(text: str, lang: str) -> str | None:

@@ -14,7 +14,7 @@ from functools import cached_property
 from typing import Any
 
 from .ambiguity import AmbiguityType, ambiguity_types
-from .inputs import OPAQUE_TOKEN
+from .inputs import OPAQUE_TOKEN, blank_opaque_tokens
 from .nlp.address import SECOND_PERSON as _SECOND_PERSON
 from .nlp.address import address_candidates, address_cues, names_a_role
 from .nlp.agreement import agreeing_words, shows_gender
@@ -116,7 +116,7 @@ def rule(name: str) -> Callable[[Rule], Rule]:
 def parse(source: str, target_lang: str = "") -> Parsed:
     """The parse of ``source``, offsets kept: ``[pr]`` reads as "they", a file's opaque placeholder
     tokens as blanks."""
-    text = OPAQUE_TOKEN.sub(lambda m: " " * len(m.group(0)), source.replace(PLACEHOLDER, "they"))
+    text = blank_opaque_tokens(source.replace(PLACEHOLDER, "they"))
     return Parsed(source, english_pipeline()(text), target_lang)
 
 

@@ -12,6 +12,14 @@ MAX_SOURCE_CHARS = 5000
 # The opaque tokens that stand for a localisation file's placeholders and inline tags while a
 # model reads the text (``assistant.formats.placeholders``): not words of the text.
 OPAQUE_TOKEN = re.compile(r"<x\d+/>")
+
+
+def blank_opaque_tokens(text: str) -> str:
+    """``text`` with each opaque token as blanks of its length: a parse sees no word there (the
+    spaCy tagger reads "<x2/>" as a name), and every offset stays the source's."""
+    return OPAQUE_TOKEN.sub(lambda m: " " * len(m.group(0)), text)
+
+
 # The same token as a model may write it back in a question's options: "x1", "<x1>", "x1/".
 OPAQUE_NAME = re.compile(r"<?/?x\d+/?>?", re.IGNORECASE)
 ZERO_WIDTH_SPACE = "\u200b"

@@ -67,7 +67,8 @@ def test_answers_are_read_as_labels(answer, check, label):
 
 # -- readers of the asked-about person and of the Japanese register, on real sentences -------------
 
-from assistant.checks import addresses_several, person_gender_reading, read_person_gender, reading_of  # noqa: E402
+from assistant.checks import (addresses_several, among_others, person_gender_reading, read_person_gender,  # noqa: E402
+                             reading_of)
 from tests.dev_sets import cocoa_items, formality_reading, gate_items, gender_reading, japanese_items  # noqa: E402
 from tests.test_nlp_detection import _shared  # noqa: E402
 
@@ -230,6 +231,14 @@ def test_a_pronoun_that_may_be_another_persons_is_not_read_for_a_name():
                          "Blair met the doctor. They were happy.", "Blair")
     check = answer_check("person_gender", MASCULINE, "Blair", reading, "Blair a rencontré le médecin. Il était content.")
     assert (check.observed, check.status) == (None, "unchecked")
+
+
+def test_a_file_s_placeholder_is_not_taken_for_another_person():
+    # django-postman (tests/data/formats/accounts_200.po) and the 1.5B test model's translation of it
+    source = "On <x1/>, you sent a message to the user '<x2/>'."
+    assert not among_others(source, "the user")
+    reading = person_gender_reading("On vous a envoyé un message à l'utilisateur '<x2/>'.", "fr", source, "the user")
+    assert (reading.label, reading.evidence, reading.doubt) == (MASCULINE, ("utilisateur",), None)
 
 
 # AmbigMT dev half, references of neutral_names and neutral_professions sources: a name shows a gender only in
