@@ -168,9 +168,9 @@ def person_gender_reading(text: str, lang: str, source: str | None = None, span:
     adjectives and participles a repair forbids when the gender is wrong ("procureur"; none for
     German, whose rules read "Lehrer", a prefix of "Lehrerin", nor for German names, read from pronouns)."""
     mention = asked_mention(source, span) if source is not None else None
-    others = _other_people(source, span, mention) if mention is not None else ()
     if mention is not None and mention.kind in ("name", "placeholder") and lang in TARGET_PIPELINES:
-        return gender_of_name(text, lang, mention, source)
+        return gender_of_name(text, lang, mention, source)  # its own words: no one else's to tell apart
+    others = _other_people(source, span, mention) if mention is not None else ()
     if mention is None or mention.kind in ("name", "placeholder"):
         reading = _marked(text, _PERSON_GENDER.get(lang, {}), UD_GENDER)
         if others and reading.label is not None:  # the pronouns of the whole text may be someone else's

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import importlib.util
 import re
+from collections.abc import Iterator
 from functools import lru_cache
 from pathlib import Path
 
@@ -69,27 +70,35 @@ def _data_file() -> Path | None:
     return path if path.is_file() else None
 
 
-@lru_cache(maxsize=1)
-def _table() -> dict[tuple[str, str], frozenset[str]]:
-    """(form, group) -> genders, read once (about a second for its 550,000 lines)."""
+def _entries() -> Iterator[tuple[str, str, str, str]]:
+    """The Lefff's lines as (form, category, lemma, features); none where it is not installed."""
     path = _data_file()
     if path is None:
-        return {}
-    genders: dict[tuple[str, str], set[str]] = {}
+        return
     with path.open(encoding="utf-8") as lines:
         for line in lines:
-            form, category, _, features = (line.rstrip("\n").split("\t") + ["", "", ""])[:4]
-            if category == "v" and not features.startswith(PARTICIPLE):
-                genders.setdefault((form.lower(), VERB_FORM), set())
-                continue
-            if category == "cln":
-                genders.setdefault((form.lower(), SUBJECT), set())
-            group = CATEGORIES.get(category)
-            if group is None or (group == "participle" and not features.startswith(PARTICIPLE)):
-                continue
-            marked = features[1:] if group == "participle" else features
-            said = {_GENDER_LETTERS[c] for c in marked if c in _GENDER_LETTERS}
-            genders.setdefault((form.lower(), group), set()).update(said or _GENDER_LETTERS.values())  # epicene: both
+            form, category, lemma, features = (line.rstrip("\n").split("\t") + ["", "", ""])[:4]
+            yield form, category, lemma, features
+
+
+@lru_cache(maxsize=1)
+def _table() -> dict[tuple[str, str], frozenset[str]]:
+    """(form, group) -> genders, read once (about a second for its 550,000 lines); none without the Lefff."""
+    if _data_file() is None:
+        return {}
+    genders: dict[tuple[str, str], set[str]] = {}
+    for form, category, _, features in _entries():
+        if category == "v" and not features.startswith(PARTICIPLE):
+            genders.setdefault((form.lower(), VERB_FORM), set())
+            continue
+        if category == "cln":
+            genders.setdefault((form.lower(), SUBJECT), set())
+        group = CATEGORIES.get(category)
+        if group is None or (group == "participle" and not features.startswith(PARTICIPLE)):
+            continue
+        marked = features[1:] if group == "participle" else features
+        said = {_GENDER_LETTERS[c] for c in marked if c in _GENDER_LETTERS}
+        genders.setdefault((form.lower(), group), set()).update(said or _GENDER_LETTERS.values())  # epicene: both
     return {key: frozenset(value) for key, value in genders.items()} | ERRATA
 
 
@@ -102,20 +111,15 @@ _FEATURES = re.compile(r"^K?([mf])([sp])$")
 def _inflections() -> tuple[dict[str, list[Inflection]], dict[Inflection, str]]:
     """Each gendered form's (category, lemma, gender, number), and the form of each, read once from the
     Lefff on the first repair that needs them: "utilisatrice nc utilisateur fs", "connectée v connecter Kfs"."""
-    path = _data_file()
     of_form: dict[str, list[Inflection]] = {}
     form_of: dict[Inflection, str] = {}
-    if path is None:
-        return of_form, form_of
-    with path.open(encoding="utf-8") as lines:
-        for line in lines:
-            form, category, lemma, features = (line.rstrip("\n").split("\t") + ["", "", ""])[:4]
-            found = _FEATURES.match(features) if category in ("nc", "adj", "v") else None
-            if found is None:
-                continue
-            key = (category, lemma, found.group(1), found.group(2))
-            of_form.setdefault(form.lower(), []).append(key)
-            form_of.setdefault(key, form)
+    for form, category, lemma, features in _entries():
+        found = _FEATURES.match(features) if category in ("nc", "adj", "v") else None
+        if found is None:
+            continue
+        key = (category, lemma, found.group(1), found.group(2))
+        of_form.setdefault(form.lower(), []).append(key)
+        form_of.setdefault(key, form)
     return of_form, form_of
 
 

@@ -108,17 +108,22 @@ def gender_of_mention(translation: str, lang: str, mention: Mention | None = Non
         anchors = ([t for t in anchors if _predicate_of(t, _SPEAKERS.get(mention.head.lower()))]
                    or [t for t in doc if t.pos_ in _ANCHOR_POS - {"DET"}
                        and any(_cognate(t.lower_, w) for w in (mention.head, *mention.agreement))]
-                   or [t for t in anchors if abs(t.idx / max(len(translation), 1) - place) <= MAX_DRIFT
+                   or [t for t in anchors if _drift(t, translation, place) <= MAX_DRIFT
                        and t.pos_ in agreeing and not theirs(t.lower_, t.idx)
                        and not _names_another_thing(t.lower_, source, mention)
                        and not (t.pos_ == "NOUN" and t.lower_.endswith(never_a_person(lang)))])
         if mention.number:
             number = "Plur" if mention.number == "plural" else "Sing"
             anchors = [t for t in anchors if number in t.morph.get("Number") or not t.morph.get("Number")] or anchors
-        anchors.sort(key=lambda t: abs(t.idx / max(len(translation), 1) - place))
+        anchors.sort(key=lambda t: _drift(t, translation, place))
         anchors = anchors[:1]
     words = [w for anchor in anchors for w in _agreeing(anchor)]
     return _vote(words, about_one=place is not None)
+
+
+def _drift(token: Any, translation: str, place: float) -> float:
+    """How far a translation's word stands from ``place`` (a share of the source's length), as a share of the text."""
+    return abs(token.idx / max(len(translation), 1) - place)
 
 
 def gender_of_name(translation: str, lang: str, mention: Mention, source: str) -> Reading:
@@ -134,8 +139,8 @@ def gender_of_name(translation: str, lang: str, mention: Mention, source: str) -
     if mention.kind == "placeholder":
         place = mention.start / max(len(source), 1)
         near = [t for t in doc if (_person_pronoun(t) or _subjectless_predicate(t))
-                and abs(t.idx / max(len(translation), 1) - place) <= MAX_DRIFT]
-        anchors = sorted(near, key=lambda t: abs(t.idx / max(len(translation), 1) - place))[:1]
+                and _drift(t, translation, place) <= MAX_DRIFT]
+        anchors = sorted(near, key=lambda t: _drift(t, translation, place))[:1]
     else:
         words = {w.lower() for w in re.findall(r"\w+", mention.text) if w[:1].isupper()}
         anchors = [t for t in doc if t.lower_ in words]
