@@ -32,7 +32,10 @@ ECHO_MIN = 0.3  # an output sentence this close to a prompt line, and closer to 
 NO_COUNTERPART_MAX = 0.25  # a source sentence nothing in the output comes this close to is left out, and an
 # output sentence nothing in the source comes this close to is added (where the output has more sentences)…
 MIN_COUNTED_WORDS = 2  # …unless it is a single word ("Nice.", "Okay"): translators drop, merge or add those
-REPEAT_MIN = 0.7  # beyond the source's count, an output sentence this close to an earlier one says it again
+REPEAT_MIN = 0.7  # beyond the source's count, an output sentence this close to an earlier one says it again,
+REPEAT_CLOSER_MIN = 0.6  # and so does one at least this close to it and closer to it than to any of the source
+# (a reworded repeat: 0.69 from its earlier sentence; the references' short sentences that read a little more like
+# their neighbour than like the source, "Merci pour la discussion.", come within 0.38)
 # Without the encoder: the share of an output sentence's words that come from the prompt and not the source.
 ECHO_WORDS_MIN = 0.5
 MIN_ECHO_WORDS = 2
@@ -219,16 +222,25 @@ def _by_encoder(sources: list[Piece], outputs: list[Piece], prompt_lines: list[s
                                key=lambda i: near.to_source[i])[:max(surplus, 1 if by_chance else 0)]
     unmatched = {i for i in least_like_source if near.to_source[i] < NO_COUNTERPART_MAX and _counted(outputs[i])}
     # …and a sentence that says an earlier one again ("Un utilisateur est déjà inscrit … Les utilisateurs sont déjà
-    # inscrits …" for one source sentence) in its meaning or in its words ("… de l'utilisateur '<x1/>'. … de
-    # l'utilisateur 'elle'.", 0.70 apart), the latest first, within what the surplus leaves
+    # inscrits …" for one source sentence) in its meaning or in its words, or that reads more like an earlier
+    # sentence than like anything of the source ("… à l'utilisateur '<x2/>'. Vous avez demandé à envoyer un
+    # message à l'utilisateur 'elle'.": 0.69 from the first, 0.68 from the source; the two halves of a long
+    # sentence translated as two each read more like their source), the latest first, within what the surplus
+    # leaves
     words = [set(_WORD.findall(p.text.lower())) for p in outputs]
     repeats = sorted((i for i in set(range(len(outputs))) - echoes - unmatched
-                      if (near.to_earlier[i] >= REPEAT_MIN or _words_again(words, i)) and _counted(outputs[i])),
-                     reverse=True)
+                      if _says_again(i, near, words) and _counted(outputs[i])), reverse=True)
     repeated = set(repeats[:max(surplus - len(unmatched), 0)])
     added = tuple(p for i, p in enumerate(outputs) if i in echoes | unmatched | repeated)
     omitted = tuple(p for p, c in zip(sources, near.covered) if c < NO_COUNTERPART_MAX and _counted(p))
     return Fidelity(added, omitted, "encoder")
+
+
+def _says_again(i: int, near: Closeness, words: list[set[str]]) -> bool:
+    """Whether output piece ``i`` says an earlier piece again: close to it in meaning (``REPEAT_MIN``, or
+    ``REPEAT_CLOSER_MIN`` and closer than to any of the source) or in words."""
+    return near.to_earlier[i] >= min(REPEAT_MIN, max(near.to_source[i], REPEAT_CLOSER_MIN)) \
+        or _words_again(words, i)
 
 
 def _words_again(words: list[set[str]], i: int) -> bool:

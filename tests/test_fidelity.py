@@ -92,6 +92,16 @@ def test_a_sentence_said_again_with_its_placeholder_replaced_is_cut():
     assert [p.text for p in found.added] == ["Vous avez reçu un message de l'utilisateur 'elle'."]
 
 
+def test_a_sentence_said_again_in_other_words_is_cut():
+    """The 1.5B test model on a django-postman string (benchmarks/sheet_po.py): the second sentence says the
+    first again in other words (its own words and the first's share less than 70 %), and reads more like the
+    first than like the source."""
+    source = "On <x1/>, you asked to send a message to the user '<x2/>'."
+    kept = "On vous a demandé de vous envoyer un message à l'utilisateur '<x2/>'."
+    again = "Vous avez demandé à envoyer un message à l'utilisateur 'elle'."
+    assert [p.text for p in compare(source, f"{kept} {again}", "fr", []).added] == [again]
+
+
 def test_an_addition_that_cannot_be_cut_cleanly_is_repaired_and_failing_is_shown_as_failing():
     fake = StepFake(translate=[f"{ECHOES[1]} {REFERENCE}"[:60]], calls=[])  # the echo, and half the translation
     transcript = run(fake)
