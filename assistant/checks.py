@@ -179,11 +179,23 @@ def person_gender_reading(text: str, lang: str, source: str | None = None, span:
     return gender_of_mention(text, lang, mention, source, others)
 
 
-def among_others(source: str, span: str) -> bool:
+def beside_another_gender(source: str, span: str, gender: str, answered: Mapping[str, str]) -> bool:
     """Whether ``source`` names people besides the one ``span`` is about (not "I", "you" or a
-    pronoun): the words a reading found by their place may then be another person's."""
+    pronoun) who may be of another gender than ``gender``: those neither the source nor an answer
+    (``answered``: the gender given to each answered question's words) says are of that gender too. The
+    words a reading found by their place may then be another person's."""
     mention = asked_mention(source, span)
-    return mention is None or bool(_other_people(source, span, mention))
+    if mention is None:
+        return True
+    said = [(range(at, at + len(words)), told) for words, told in (answered or {}).items()
+            if (at := _place_of(source, words)) >= 0]
+    return any((other.settled or _told(said, other)) != gender
+               for other in _other_people(source, span, mention))
+
+
+def _told(said: list[tuple[range, str]], mention: Mention) -> str | None:
+    """The gender an answer gave the words that overlap ``mention``, if any."""
+    return next((told for words, told in said if words.start < mention.end and mention.start < words.stop), None)
 
 
 def _other_people(source: str, span: str | None, mention: Mention) -> tuple[Mention, ...]:

@@ -13,7 +13,7 @@ from collections.abc import Generator
 from dataclasses import dataclass
 
 from .ambiguity import section_reminders
-from .checks import Expectation, among_others, expected, not_a_translation, text_checks
+from .checks import Expectation, beside_another_gender, expected, not_a_translation, text_checks
 from .explain import fixing
 from .fidelity import FIDELITY, compare, without_pieces
 from .glossary import check_terms
@@ -130,16 +130,19 @@ class Repair:
         """Where a French person's words read as the gender the answer did not give (« l'utilisateur »
         after "a woman": the small model keeps the noun it knows), the same words in the answered gender
         from the lexicon (« l'utilisatrice », « la destinataire »), kept if the text then agrees better:
-        no model call, where a rewrite often keeps the noun. Only for a person the source names alone:
-        beside another, the words read may be the other's (a translator who put the lawyer first).
+        no model call, where a rewrite often keeps the noun. Only for a person the source names alone or
+        beside people of the same gender ("Sender and Recipient", both women): beside another, the words
+        read may be the other's (a translator who put the lawyer first).
         Otherwise ``text`` as it was."""
         if self.lang != "fr":
             return text, checks, fixes
         about_people = {answer.checker.name for answer in self.wanted if answer.checker.about_mention}
+        answered = {answer.turn.span: answer.label for answer in self.wanted
+                    if answer.checker.about_mention and answer.label}
         changed = text
         for check in checks:
             if check.about is None or check.name not in about_people or check.status != "fail" \
-                    or among_others(self.transcript.source, check.about):
+                    or beside_another_gender(self.transcript.source, check.about, check.expected, answered):
                 continue
             for phrase in check.words:
                 other = phrase_in_gender(phrase, check.expected)

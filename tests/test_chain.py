@@ -184,6 +184,16 @@ def test_every_translation_after_an_answer_forbids_the_other_registers_words():
         frozenset({"tu"}), frozenset({"vous"})}
 
 
+def test_people_answered_with_one_gender_have_their_words_put_in_it_without_a_model_call():
+    # django-postman (tests/data/formats/accounts_200.po), both answered "a woman"
+    source = "Sender and Recipient cannot be both undefined."
+    draft = "L'expéditeur et le destinataire ne peuvent pas être tous deux indéfinis."
+    fake = StepFake(decide=['{"1": "yes", "2": "yes"}'], translate=[draft], calls=[])
+    transcript = run(fake, source, user=HumanUser(lambda turn: "a woman"))
+    assert transcript.translation.startswith("L'expéditrice et la destinataire") and fake.steps().count("translate") == 1
+    assert [c.status for c in transcript.checks if c.about in ("Sender", "Recipient")] == ["pass", "pass"]
+
+
 def test_a_failed_check_is_repaired_first_by_rewriting_only_the_named_words():
     fake = StepFake(detect=[ASK], translate=["Peux-tu m'aider ?", "Pouvez-vous m'aider ?"], calls=[])
     transcript = run(fake, "Can you help me?", user=HumanUser(lambda turn: "formal"))
@@ -253,7 +263,8 @@ def test_one_that_echoes_a_thing_named_before_it_is_no_person_and_costs_no_call(
 def test_a_gender_fix_names_the_person_asked_about():
     fake = StepFake(decide=['{"1": "no", "2": "yes"}'], translate=["Le comptable a rencontré l'avocat parce qu'elle avait besoin "
                                                         "de conseils.", "x"], calls=[])
-    run(fake, "The accountant met the lawyer because she needed advice.", user=HumanUser(lambda turn: "a woman"))
+    run(fake, "The accountant met the lawyer because she needed advice.",  # the accountant a man: no lexicon
+        user=HumanUser(lambda turn: "a woman" if turn.span == "the lawyer" else "a man"))
     rewrite = [messages for step, messages, _ in fake.calls if step == "translate"][1][-1].content
     assert "About “the lawyer”: “avocat” is masculine. Use feminine nouns" in rewrite
     first, *repairs = [kwargs for step, _, kwargs in fake.calls if step == "translate"]

@@ -67,7 +67,7 @@ def test_answers_are_read_as_labels(answer, check, label):
 
 # -- readers of the asked-about person and of the Japanese register, on real sentences -------------
 
-from assistant.checks import (addresses_several, among_others, person_gender_reading, read_person_gender,  # noqa: E402
+from assistant.checks import (addresses_several, beside_another_gender, person_gender_reading, read_person_gender,  # noqa: E402
                              reading_of)
 from tests.dev_sets import cocoa_items, formality_reading, gate_items, gender_reading, japanese_items  # noqa: E402
 from tests.test_nlp_detection import _shared  # noqa: E402
@@ -236,9 +236,18 @@ def test_a_pronoun_that_may_be_another_persons_is_not_read_for_a_name():
 def test_a_file_s_placeholder_is_not_taken_for_another_person():
     # django-postman (tests/data/formats/accounts_200.po) and the 1.5B test model's translation of it
     source = "On <x1/>, you sent a message to the user '<x2/>'."
-    assert not among_others(source, "the user")
+    assert not beside_another_gender(source, "the user", FEMININE, {"the user": FEMININE})
     reading = person_gender_reading("On vous a envoyé un message à l'utilisateur '<x2/>'.", "fr", source, "the user")
     assert (reading.label, reading.evidence, reading.doubt) == (MASCULINE, ("utilisateur",), None)
+
+
+def test_people_answered_with_one_gender_are_beside_no_other_gender():
+    # django-postman (tests/data/formats/accounts_200.po): both answered "a woman"
+    source = "Sender and Recipient cannot be both undefined."
+    assert not beside_another_gender(source, "Sender", FEMININE, {"Sender": FEMININE, "Recipient": FEMININE})
+    assert beside_another_gender(source, "Sender", FEMININE, {"Sender": FEMININE, "Recipient": MASCULINE})
+    assert beside_another_gender(source, "Sender", FEMININE, {"Sender": FEMININE})  # the recipient left open
+    assert beside_another_gender(TWO_PEOPLE, "the lawyer", FEMININE, {"the lawyer": FEMININE})
 
 
 # AmbigMT dev half, references of neutral_names and neutral_professions sources: a name shows a gender only in
