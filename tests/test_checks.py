@@ -260,6 +260,8 @@ def test_people_answered_with_one_gender_are_beside_no_other_gender():
      None, ()),
     ("fr", "And when it breaks, there are going to be pieces of Blair all over the wall.", "Blair",
      "Et quand il cessera, il y aura des morceaux de Blair sur les murs.", None, ()),
+    ("fr", "~ It says that Robbie should be in reception class.", "Robbie", "- Robbie est en maternelle ? - Oui.",
+     None, ()),  # a prepositional predicate's noun has its own gender
     ("fr", "You see, Miss Arden's contract won't permit [pr] to marry for five years.", "[pr]",
      "Le contrat de Mlle Arden ne lui permet pas de se marier avant cinq ans.", None, ()),
     ("fr", "I can't believe [pr] has the hots for Bill O'Reilly.", "[pr]",

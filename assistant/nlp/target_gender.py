@@ -244,7 +244,10 @@ _NON_AGREEING_AUXILIARIES = {"avoir", "haber"}
 
 def _agrees_with_subject(predicate: Any) -> bool:
     """An adjective, or a participle not said with an auxiliary that keeps it masculine (a finite
-    verb agrees with no gender: « dit » in « Jessie dit » is the present, not the participle)."""
+    verb agrees with no gender: « dit » in « Jessie dit » is the present, not the participle); not
+    the word of a prepositional predicate, whose gender is its own (« Robbie est en maternelle »)."""
+    if any(c.dep_ == "case" for c in predicate.children):
+        return False
     return predicate.pos_ == "ADJ" or (predicate.pos_ == "VERB" and "Part" in predicate.morph.get("VerbForm") and not any(
         c.dep_.startswith("aux") and c.lemma_ in _NON_AGREEING_AUXILIARIES for c in predicate.children))
 
