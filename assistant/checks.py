@@ -166,7 +166,9 @@ def read_person_gender(text: str, lang: str, source: str | None = None, span: st
 def person_gender_reading(text: str, lang: str, source: str | None = None, span: str | None = None) -> Reading:
     """``read_person_gender`` with the words it rests on ("le procureur") and, of those, the nouns,
     adjectives and participles a repair forbids when the gender is wrong ("procureur"; none for
-    German, whose rules read "Lehrer", a prefix of "Lehrerin", nor for German names, read from pronouns)."""
+    German, whose rules read "Lehrer", a prefix of "Lehrerin", nor for German names, read from pronouns).
+    A file's placeholders are no one's words in the translation either (« le <x1/> », a date)."""
+    text = blank_opaque_tokens(text)
     mention = asked_mention(source, span) if source is not None else None
     if mention is not None and mention.kind in ("name", "placeholder") and lang in TARGET_PIPELINES:
         return gender_of_name(text, lang, mention, source)  # its own words: no one else's to tell apart
@@ -187,7 +189,7 @@ def beside_another_gender(source: str, span: str, gender: str, answered: Mapping
     mention = asked_mention(source, span)
     if mention is None:
         return True
-    said = [(range(at, at + len(words)), told) for words, told in (answered or {}).items()
+    said = [(range(at, at + len(words)), told) for words, told in answered.items()
             if (at := _place_of(source, words)) >= 0]
     return any((other.settled or _told(said, other)) != gender
                for other in _other_people(source, span, mention))

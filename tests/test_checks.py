@@ -241,6 +241,14 @@ def test_a_file_s_placeholder_is_not_taken_for_another_person():
     assert (reading.label, reading.evidence, reading.doubt) == (MASCULINE, ("utilisateur",), None)
 
 
+def test_a_file_s_placeholder_in_the_translation_is_no_one_s_word():
+    # django-postman (tests/data/formats/accounts_200.po) and the 1.5B test model's translation of it after "a
+    # woman": « le <x1/> » is the date, not the user (it was read as « le x1/ », a masculine noun)
+    source = "On <x1/>, you asked to send a message to the user '<x2/>'."
+    translation = "On vous a demandé de vous adresser à l'utilisateur '<x2/>' le <x1/>, qui est une femme."
+    assert not any("x1" in word for word in person_gender_reading(translation, "fr", source, "the user").evidence)
+
+
 def test_people_answered_with_one_gender_are_beside_no_other_gender():
     # django-postman (tests/data/formats/accounts_200.po): both answered "a woman"
     source = "Sender and Recipient cannot be both undefined."
