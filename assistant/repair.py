@@ -136,9 +136,9 @@ class Repair:
         Otherwise ``text`` as it was."""
         if self.lang != "fr":
             return text, checks, fixes
-        about_people = {answer.checker.name for answer in self.wanted if answer.checker.about_mention}
-        answered = {answer.turn.span: answer.label for answer in self.wanted
-                    if answer.checker.about_mention and answer.label}
+        people = [answer for answer in self.wanted if answer.checker.about_mention]
+        about_people = {answer.checker.name for answer in people}
+        answered = {answer.turn.span: answer.label for answer in people if answer.label}
         changed = text
         for check in checks:
             if check.about is None or check.name not in about_people or check.status != "fail" \
