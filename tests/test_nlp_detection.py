@@ -104,6 +104,10 @@ def test_you_gets_a_gender_question_where_a_word_agrees_with_it(text, asked_fr, 
      "your favorite ever?", False, False),  # a noun that names no person
     ("Nice! Did you see the first movie when it came out in 1977? I remember going to the theater to see it.",
      False, False),  # a gerund: je me souviens d'être allé(e) is the translator's choice, not the text's
+    # a verb whose French past is said with "être": tu es restée; Spanish te quedaste shows nothing
+    ("Do you have any favourite spots or favourite memories about some of that, you know, if you stayed in your "
+     "hotel or whatever the case might be?", True, False),
+    ("So I left the office at five and called you.", False, False),  # j'ai quitté: "left" has an object
 ])
 def test_i_and_you_are_asked_about_only_where_a_word_agrees_with_them_in_the_target(text, fr, es):
     assert speaker_gender_question(text, "fr") is fr

@@ -103,7 +103,12 @@ def test_pronouns_quantifiers_and_nominalised_adjectives_that_something_agrees_w
 
 
 def test_plain_pronoun_without_agreement_is_no_mention():
-    assert find_person_mentions("We went to the market.") == []
+    assert find_person_mentions("We bought bread at the market.") == []
+
+
+def test_a_verb_whose_french_past_agrees_makes_the_pronoun_a_mention():
+    (we,) = find_person_mentions("We went to the market.")  # nous sommes allés / allées
+    assert we.agreement == ("went",)
 
 
 def test_coordinated_plurals_form_one_group():

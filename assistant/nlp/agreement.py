@@ -25,6 +25,9 @@ LINKING_VERBS = {"be", "seem", "become", "feel", "look", "remain", "get", "stay"
 # Quantifiers floating beside a pronoun ("you all", "we both"): tous/toutes, todos/todas, chacun/chacune.
 FLOATING_QUANTIFIERS = {"all", "both", "each"}
 PARTICIPLE = "VBN"
+# Pronouns whose gender a participle verb shows ("je suis partie"); an indefinite such as "someone"
+# takes the masculine by convention ("quelqu'un est venu"), so only a name and these count.
+PARTICIPANTS = {"i", "you", "we", "they"}
 
 
 @lru_cache(maxsize=1)
@@ -63,6 +66,8 @@ def agreeing_words(token: Any) -> list[Any]:
             words += [c for c in head.children if c.dep_ in ("acomp", "attr", "oprd")
                       and c.pos_ in ("ADJ", "NOUN", "PROPN", "VERB")]
         words += [c for c in head.children if c.dep_ == "xcomp" and c.pos_ in ("ADJ", "VERB")]
+        if token.dep_ == "nsubj" and (token.pos_ == "PROPN" or token.lower_ in PARTICIPANTS) and _participle_verb(head):
+            words.append(head)
     if token.dep_ in ("dobj",):
         words += [c for c in head.children if c.dep_ in ("oprd", "xcomp", "ccomp") and c.pos_ == "ADJ"]
         for clause in (c for c in head.children if c.dep_ == "xcomp"):  # "enable them to be qualified"
@@ -84,7 +89,7 @@ def _inflects(word: Any) -> bool:
     or another verb form: "I remember going"), a noun naming a person (not "the same way"), a
     nationality, a floating quantifier."""
     if word.pos_ == "VERB":
-        return word.tag_ == PARTICIPLE
+        return word.tag_ == PARTICIPLE or _participle_verb(word) is not None
     if word.pos_ == "NOUN":
         return names_a_person(word)
     if word.pos_ == "PROPN":
@@ -102,7 +107,30 @@ def shows_gender(words: list[Any], lang: str) -> bool:
         return False  # German: no predicate adjective or participle agrees
     not_agreeing = _not_agreeing(lang)
     return any(w.lower_ not in not_agreeing and not (w.pos_ == "ADJ" and epicene(w.lemma_.lower(), lang))
+               and (_participle_verb(w) is None or _participle_verb(w) in participle_verbs(lang))
                for w in words)
+
+
+def participle_verbs(lang: str) -> frozenset[tuple[str, str]]:
+    """(use, verb) pairs whose participle agrees with the subject in ``lang``: ("past", "leave")."""
+    lists = _lexicon()["participle_verbs"].get(lang, {})
+    return frozenset((use, verb) for use, verbs in lists.items() for verb in verbs)
+
+
+def _participle_verb(verb: Any) -> tuple[str, str] | None:
+    """(use, verb) where an active verb of the lists is in a use whose participle agrees in some
+    language: an intransitive past ("she left", "she has left", "she got up") or a posture in
+    progress ("she was sitting"); else None."""
+    if verb.pos_ != "VERB" or any(c.dep_ in ("dobj", "nsubjpass", "auxpass") for c in verb.children):
+        return None
+    particle = next((c.lower_ for c in verb.children if c.dep_ == "prt"), None)
+    key = f"{verb.lemma_.lower()} {particle}" if particle else verb.lemma_.lower()
+    uses = {use for lists in _lexicon()["participle_verbs"].values() for use, verbs in lists.items() if key in verbs}
+    perfect = verb.tag_ == PARTICIPLE and any(c.dep_ == "aux" and c.lemma_ == "have" for c in verb.children)
+    if "past" in uses and (verb.tag_ == "VBD" or perfect):
+        return "past", key
+    progressive = verb.tag_ == "VBG" and any(c.dep_ == "aux" and c.lemma_ == "be" for c in verb.children)
+    return ("progressive", key) if "progressive" in uses and progressive else None
 
 
 def epicene(adjective: str, lang: str) -> bool:
