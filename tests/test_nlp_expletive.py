@@ -42,6 +42,8 @@ def labelled(text: str, set_name: str = IT_SETS[0]) -> str:
     "HDTV looks the same but it's really a whole new ballgame",
     "it was on the order of a mile",  # a measure
     "the truth is that he didn't want to do it",  # an action
+    "Also your financial so it's everything you have to take into consideration.",  # c'est tout ce que
+    "It's really just how much your willing to get up and say you know",  # c'est juste à quel point
 ])
 def test_it_that_stands_for_nothing_or_a_clause_is_not_asked(text):
     assert labelled(text) == "expletive"

@@ -31,6 +31,9 @@ COMPLEMENTS = {"dobj", "ccomp", "xcomp", "attr", "acomp", "oprd", "dative", "nsu
 COMPARISONS = ({"like"}, {"as", "if"}, {"as", "though"})  # "it is like/as if/as though <clause>"
 CLAUSE_SEPARATORS = {",", ":", "."}  # tags of tokens that end a clause: what follows is not extraposed
 DEFINITE = {"the", "this", "that", "these", "those"}
+# Pronouns that, as the predicate of "it", make it "c'est"/"es ist" whatever "it" stands for:
+# "it's everything you have to consider" (c'est tout ce que), "it's that" (c'est ça).
+DEMONSTRATIVE_PREDICATES = {"everything", "something", "nothing", "anything", "this", "that"}
 NOMINAL = {"NOUN", "PROPN", "PRON"}
 # Words between two words of a fixed phrase: adverbs, negation, auxiliaries ("it's really been a while").
 INSERTABLE = ["ADV", "PART", "AUX"]
@@ -112,11 +115,12 @@ def _fused_gerund(verb: Any, it: Any) -> bool:
 
 
 def _presentational(verb: Any) -> bool:
-    """"It was a great place", "Was it the right perpetrator?", "if it was you": with a noun or a
-    person as predicate, "it" is said "c'est" or "es ist" (Spanish leaves it out) whatever it stands
+    """"It was a great place", "Was it the right perpetrator?", "if it was you", "it's everything":
+    with a noun, a person or an indefinite or demonstrative pronoun as predicate, "it" is said "c'est" or "es ist" (Spanish leaves it out) whatever it stands
     for. Not with a possessive ("it's mine": le mien, la mienne) or "one" ("it's the one you wanted":
     celui, celle) as predicate."""
-    return any(c.dep_ == "attr" and (c.pos_ in ("NOUN", "PROPN") and c.lemma_ != "one" or _personal(c))
+    return any(c.dep_ == "attr" and (c.pos_ in ("NOUN", "PROPN") and c.lemma_ != "one" or _personal(c)
+                                     or c.lower_ in DEMONSTRATIVE_PREDICATES)
                for c in verb.children)
 
 
