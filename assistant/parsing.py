@@ -75,8 +75,9 @@ _QUESTION = re.compile(r"[^\n{}\"]*\?")
 _NEGATIVE = re.compile(r"^\W*(?:no\b|not ambiguous|unambiguous)", re.IGNORECASE)
 
 
-def parse_detection(reply: str) -> Detection | None:
+def parse_detection(reply: str, question_fixed: bool = False) -> Detection | None:
     """Read a detection reply: JSON (fenced or bare) first, then a plain question or a plain "no".
+    ``question_fixed``: the type's question is the table's, so a reply needs none of its own.
 
     Returns None when nothing usable is there, so the caller can retry once.
     """
@@ -89,7 +90,7 @@ def parse_detection(reply: str) -> Detection | None:
             detection = Detection.model_validate(data)
         except ValidationError:
             detection = None
-        if detection and (not detection.ambiguous or detection.question.strip()):
+        if detection and (not detection.ambiguous or question_fixed or detection.question.strip()):
             detection.options = [str(o).strip() for o in detection.options if str(o).strip()]
             return detection
     if _NEGATIVE.match(reply):

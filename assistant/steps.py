@@ -182,22 +182,24 @@ class ModelSteps:
 
     def _question(self, source: str, target_lang: str, candidate: Candidate, context: str | None) -> Turn | None:
         """One detection call for a type with open options ("it", a word's sense), in which the model
-        writes the question and its options (retried once, sampling, if unparsable): a question, or None.
-        Where the type wants options from the text, only those naming a noun phrase of the source or
-        of its ``context`` are kept: a person cannot answer a question about invented things or about
-        grammar. Where just one is kept and the source names it before "it", outside its clause, the
-        text says what "it" is (``named_before``): no question. With fewer than two otherwise, the
-        table's open question is asked instead (the person names the thing), or none when the table
-        has none."""
+        writes the options, and the question where the table has none (retried once, sampling, if
+        unparsable): a question, or None. Where the type wants options from the text, only those
+        naming a noun phrase of the source or of its ``context`` are kept: a person cannot answer a
+        question about invented things or about grammar. Where just one is kept and the source names
+        it before "it", outside its clause, the text says what "it" is (``named_before``): no
+        question. With fewer than two, the person names the thing in their own words, under the
+        table's open question, or no question when the table has none."""
         ambiguity_type = get_type(candidate.ambiguity)
         prompt = load_prompt("detect")
         groups = (candidate.ambiguity,) if self.options.specialist else tuple(prompt.examples)
         inputs = {"source": source, "span": candidate.span, "ambiguity": ambiguity_type.label}
+        fixed_question = ambiguity_type.open_question(candidate.span, target_lang) \
+            if ambiguity_type.options_in_text else None
         detection = None
         for seed in (None, 1):
             schema = Detection.model_json_schema() if self.structured_output else None
             detection = parse_detection(self._chain("detect", target_lang, groups, seed=seed, json_schema=schema)
-                                        .invoke(inputs))
+                                        .invoke(inputs), question_fixed=fixed_question is not None)
             if detection is not None:
                 break
         if detection is None or not detection.ambiguous:
@@ -213,8 +215,8 @@ class ModelSteps:
             if len(options) < 2:  # what "it" is lies outside the text: the person names it in their own words
                 options = []
             # the table's question names the words asked about; a small model's own often does not
-            # ("What is the exception instance?" for "it")
-            question = ambiguity_type.open_question(candidate.span, target_lang) or (question if options else None)
+            # ("What is the exception instance?" for "it"), so where the table has one the model writes none
+            question = fixed_question or (question if options else None)
             if question is None:
                 return None
         return Turn(ambiguity=candidate.ambiguity, span=candidate.span, question=question, options=options,

@@ -49,6 +49,16 @@ def test_one_decide_call_covers_every_question_with_fixed_options():
     assert you.options == ["formal", "informal", "several people (vous)", "generic"]
 
 
+def test_the_it_question_is_the_tables_so_a_reply_without_one_is_read():
+    fake = StepFake(detect=['{"ambiguous": true, "options": ["the hat", "the car"]}'], translate=["x"], calls=[])
+    transcript = run(fake, YOU_AND_IT_AND_NAME, options=ChainOptions(max_questions=3))
+    it = next(t for t in transcript.turns if t.span == "it")
+    assert it.question.startswith("What does “it” refer to here?") and it.options == ["the hat", "the car"]
+    assert fake.steps().count("detect") == 1  # read at once, not retried for want of a question
+    detect_prompt = next(m for step, m, _ in fake.calls if step == "detect")
+    assert '{"ambiguous": true, "options": ["the printer", "the scanner"]}' in " ".join(m.content for m in detect_prompt)
+
+
 def test_the_decision_keeps_only_the_words_the_text_leaves_open():
     fake = StepFake(decide=['{"1": "no", "2": "yes"}'], translate=["x"], calls=[])
     transcript = run(fake, "Blair asked whether you were ready.", options=ChainOptions(max_questions=3))  # Blair, "you" (gender)
