@@ -30,6 +30,7 @@ sys.path.insert(0, str(REPO))
 from assistant.backends import ModelSpec, load_chat_model  # noqa: E402
 from assistant.chain import Assistant, ChainOptions  # noqa: E402
 from assistant.checks import TEXT_CHECKS  # noqa: E402
+from evaluation.report import table_cell  # noqa: E402
 
 TARGET = 0.95
 
@@ -72,7 +73,7 @@ def main() -> int:
 
 def write_report(spec: str, lang: str, rows: list, planned: int, elapsed: float) -> None:
     def cell(text: str) -> str:
-        return text.replace("|", "\\|").replace("\n", " ⏎ ")[:160]
+        return table_cell(text, newline=" ⏎ ")[:160]
 
     model = Path(spec.split(":", 1)[-1]).name
     backend = spec.split(":", 1)[0]

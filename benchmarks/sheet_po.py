@@ -30,6 +30,7 @@ from assistant.formats import read_document, translator_segments
 from assistant.profile import Profile, save_profile
 from assistant.sheet import Sheet, prepared_sheet
 from assistant.transcript import IN_ADVANCE, Transcript
+from evaluation.report import table_cell
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "tests" / "data" / "formats" / "accounts_200.po"
@@ -101,8 +102,9 @@ def agreement_lines(transcripts: list[Transcript]) -> list[str]:
             read[family, "answered"] += 1
             read[family, checks[0].status if checks else "unchecked"] += 1
             if checks and checks[0].status == "fail":
-                failing.append(f"| {_cell(transcript.source)} | {_cell(turn.span)} | {_cell(transcript.translation)} "
-                               f"| {_cell(checks[0].observed)}: {_cell(', '.join(checks[0].words))} |")
+                cells = [transcript.source, turn.span, transcript.translation,
+                         f"{checks[0].observed or ''}: {', '.join(checks[0].words)}"]
+                failing.append("| " + " | ".join(table_cell(c) for c in cells) + " |")
     lines = ["| answer | segment × question | read (coverage) | agree (of read) |", "|---|---|---|---|"]
     for family in ANSWERS:
         total, passed, failed = read[family, "answered"], read[family, "pass"], read[family, "fail"]
@@ -113,10 +115,6 @@ def agreement_lines(transcripts: list[Transcript]) -> list[str]:
         lines += ["", "Segments whose check reads the other register or gender:", "",
                   "| segment | words asked about | translation | what the check read |", "|---|---|---|---|", *failing]
     return lines
-
-
-def _cell(text: str | None) -> str:
-    return (text or "").replace("|", "\\|").replace("\n", " ")
 
 
 def _share(part: int, whole: int) -> str:

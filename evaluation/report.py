@@ -141,6 +141,11 @@ def write_summary(out: Path, summary: dict[str, Any]) -> None:
 COUNT_METRICS = ("questions_per_item",)  # not percentages: two decimals
 
 
+def table_cell(value: Any, newline: str = " ") -> str:
+    """``value`` as one cell of a Markdown table: its pipes escaped, its line breaks as ``newline``."""
+    return str(value if value is not None else "").replace("|", "\\|").replace("\n", newline)
+
+
 def format_cell(score: dict[str, Any] | None, p: float | None) -> str:
     if not score or score["value"] is None:
         return "–"
@@ -278,7 +283,7 @@ def render_published(published: dict[str, Any]) -> list[str]:
                              for method, v in row["this_run"].items()) or "not in this run"
             cells = [row["paper"], f"{row['system']}; {row['setting']}", f"{row['metric']} ({row['language']})",
                      row["value"], ours, " ".join(str(row["comparable"]).split()), "; ".join(row["differences"])]
-            lines.append("| " + " | ".join(str(c).replace("|", "\\|") for c in cells) + " |")
+            lines.append("| " + " | ".join(table_cell(c) for c in cells) + " |")
         lines.append("")
     lines += [f"- {name}: no published number to compare with. {' '.join(reason.split())}"
               for name, reason in missing.items()]
