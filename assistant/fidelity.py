@@ -6,8 +6,9 @@ drops a sentence; length and language checks pass both. Here every output senten
 markup) is compared with the source's sentences and with the lines the chain itself put in the
 prompt, by a multilingual sentence encoder: an output sentence that reads as a prompt line rather
 than as any part of the source, or (beyond the source's count of sentences) as nothing of the source
-at all or as an earlier sentence of the output again, is an addition; so is a line of tags the source does not have (the prompt's own
-"<clarifications>", a chat template's token). A source sentence that nothing in the output reads
+at all or as an earlier sentence of the output again, is an addition; so is a clause of a sentence
+that restates a prompt line (« L'avocate, qui est une femme, a dit … »), and a line of tags the
+source does not have (the prompt's own "<clarifications>", a chat template's token). A source sentence that nothing in the output reads
 as is an omission. Without the encoder, an addition is recognised only by the words it shares with
 the prompt and not with the source (no omission can then be read).
 """
@@ -154,10 +155,12 @@ def _compare(source: str, translation: str, lang: str, prompt_lines: tuple[str, 
         return Fidelity(invented, tuple(sources), "encoder" if use_encoder else "words")
     if not use_encoder:
         found = _by_words(source, outputs, prompt_lines)
-    elif _one_for_one(sources, outputs) and not _prompt_words_in(source, outputs, prompt_lines):
-        # none of the prompt's own words in it: no encoder to run. A sentence that restates a prompt line in
-        # place of the source's ("Wie hat die "du" von "du" addressed?" for the source's last question) keeps
-        # the count; its words send it to the encoder, which reads both the echo and the omission.
+    elif _one_for_one(sources, outputs) and not _prompt_words_in(source, outputs, prompt_lines) \
+            and len(_clauses(outputs)) <= len(_clauses(sources)):
+        # none of the prompt's own words in it, nor a clause more than the source has: no encoder to run. A
+        # sentence that restates a prompt line in place of the source's ("Wie hat die "du" von "du" addressed?"
+        # for the source's last question) keeps the count; its words send it to the encoder, which reads both
+        # the echo and the omission; a clause more (« L'avocate, qui est une femme, a dit … ») may restate one.
         found = Fidelity((), (), "one for one")
     else:
         found = _by_encoder(sources, outputs, prompt_lines)
@@ -176,8 +179,22 @@ def _windows(pieces: list[Piece]) -> list[str]:
     """Each piece, then each two neighbours together and each clause of a piece on its own: a
     translator joins sentences, and splits one at its commas ("I see, you …" → "Je vois. Vous …")."""
     texts = [p.text for p in pieces]
-    clauses = [c for t in texts for c in _CLAUSE_BREAK.split(t) if c != t and _WORD.search(c)]
-    return texts + [f"{a} {b}" for a, b in zip(texts, texts[1:])] + clauses
+    return texts + [f"{a} {b}" for a, b in zip(texts, texts[1:])] + [c.text for c in _clauses(pieces)]
+
+
+def _clauses(pieces: list[Piece]) -> list[Piece]:
+    """The clauses of the pieces that have more than one (cut after a comma, a semicolon or a colon,
+    or at a dash), each with its place in the text; the first clause of each piece is marked by
+    starting where its piece starts."""
+    found = []
+    for piece in pieces:
+        breaks = list(_CLAUSE_BREAK.finditer(piece.text))
+        if not breaks:
+            continue
+        starts, ends = [0, *(b.end() for b in breaks)], [*(b.start() for b in breaks), len(piece.text)]
+        found += [Piece(piece.text[a:b], piece.start + a, piece.start + b)
+                  for a, b in zip(starts, ends) if _WORD.search(piece.text[a:b])]
+    return found
 
 
 @dataclass(frozen=True)
@@ -191,6 +208,9 @@ class Closeness:
     to_prompt: list[float]
     covered: list[float]
     to_earlier: list[float]
+    # the same of each clause of the output's pieces (``_clauses``) to a source window and to a prompt line
+    clause_to_source: list[float]
+    clause_to_prompt: list[float]
 
 
 def closeness(sources: list[Piece], outputs: list[Piece], prompt_lines: list[str]) -> Closeness:
@@ -201,11 +221,15 @@ def closeness(sources: list[Piece], outputs: list[Piece], prompt_lines: list[str
     out = vectors[len(source_windows):len(source_windows) + len(output_windows)]
     prompt = vectors[len(source_windows) + len(output_windows):]
     pieces = out[:len(outputs)] @ out[:len(outputs)].T
+    clauses = out[len(outputs) + max(len(outputs) - 1, 0):]
     return Closeness(
         to_source=list((out[:len(outputs)] @ src.T).max(axis=1)),
         to_prompt=list((out[:len(outputs)] @ prompt.T).max(axis=1)) if prompt_lines else [-1.0] * len(outputs),
         covered=list((src[:len(sources)] @ out.T).max(axis=1)),
-        to_earlier=[-1.0] + [float(pieces[i, :i].max()) for i in range(1, len(outputs))])
+        to_earlier=[-1.0] + [float(pieces[i, :i].max()) for i in range(1, len(outputs))],
+        clause_to_source=list((clauses @ src.T).max(axis=1)) if len(clauses) else [],
+        clause_to_prompt=list((clauses @ prompt.T).max(axis=1)) if len(clauses) and prompt_lines
+        else [-1.0] * len(clauses))
 
 
 def _by_encoder(sources: list[Piece], outputs: list[Piece], prompt_lines: list[str]) -> Fidelity:
@@ -232,8 +256,25 @@ def _by_encoder(sources: list[Piece], outputs: list[Piece], prompt_lines: list[s
                       if _says_again(i, near, words) and _counted(outputs[i])), reverse=True)
     repeated = set(repeats[:max(surplus - len(unmatched), 0)])
     added = tuple(p for i, p in enumerate(outputs) if i in echoes | unmatched | repeated)
+    added += echoed_clauses(outputs, near, added)
     omitted = tuple(p for p, c in zip(sources, near.covered) if c < NO_COUNTERPART_MAX and _counted(p))
     return Fidelity(added, omitted, "encoder")
+
+
+def echoed_clauses(outputs: list[Piece], near: Closeness, added: tuple[Piece, ...]) -> tuple[Piece, ...]:
+    """Clauses that restate a prompt line inside a sentence that translates the source (« L'avocate,
+    qui est une femme, a dit … »): past a sentence's first clause, as close to a prompt line as a
+    restating sentence is and closer to it than to the source. Each is cut with the comma before it,
+    and the sentence keeps its closing punctuation."""
+    found = []
+    for clause, to_source, to_prompt in zip(_clauses(outputs), near.clause_to_source, near.clause_to_prompt):
+        sentence = next(p for p in outputs if p.start <= clause.start < p.end)
+        if clause.start == sentence.start or sentence in added or not (to_prompt >= ECHO_MIN and to_prompt > to_source):
+            continue
+        said = clause.text.rstrip(" .!?…")  # with the comma after it, if any: « , qui est une femme, »
+        separator = sentence.start + len(sentence.text[:clause.start - sentence.start].rstrip()) - 1
+        found.append(Piece(said.rstrip(",;: "), separator, clause.start + len(said)))
+    return tuple(found)
 
 
 def _says_again(i: int, near: Closeness, words: list[set[str]]) -> bool:

@@ -15,7 +15,10 @@ English source, fr/de/es, both professional references of each):
   index). Rule: the appended sentence must be found as added, and nothing else.
 - omissions: each reference of a source of two or more sentences, without its last sentence. Rule:
   an omission must be found.
-Each is measured with the sentence encoder and with the word fallback (the encoder absent).
+Each is measured with the sentence encoder and with the word fallback (the encoder absent). And GATE's
+dev half (every ``--every``-th source, fr/es, its feminine and its masculine reference), each reference
+with the lines the chain sends after its person's gold gender is answered. Rule: any finding is a false
+positive.
 
 With ``--model``, the chain itself translates the first ``--limit`` sources of each language's dev half
 (each with its formal and its informal item: the oracle answers the register question), greedy, and
@@ -23,7 +26,8 @@ each translation is read twice, as the model drafted it and as the chain deliver
 rule (independent of the check's own condition that the output has more sentences than the source):
 a sentence whose best encoder similarity to any source sentence or pair of neighbours is below
 ``NO_COUNTERPART_MAX`` matches no source sentence; one closer to a prompt line than to the source (at
-least ``ECHO_MIN``) restates the prompt. The register of the delivered translation is read by the
+least ``ECHO_MIN``) restates the prompt, and so does such a clause of a sentence past its first (« …, qui
+est une femme »). The register of the delivered translation is read by the
 product's reader against the answer.
 """
 
@@ -41,11 +45,11 @@ sys.path.insert(0, str(ROOT))
 
 from assistant.ambiguity import AmbiguityType, ambiguity_types, get_type  # noqa: E402
 from assistant.checks import read_formality, without_markup  # noqa: E402
-from assistant.fidelity import (ECHO_MIN, NO_COUNTERPART_MAX, closeness, compare, source_pieces,  # noqa: E402
-                                translation_pieces, without_pieces)
+from assistant.fidelity import (ECHO_MIN, NO_COUNTERPART_MAX, closeness, compare, echoed_clauses,  # noqa: E402
+                                source_pieces, translation_pieces, without_pieces)
 from assistant.steps import clarifications  # noqa: E402
 from assistant.transcript import Transcript, Turn  # noqa: E402
-from tests.dev_sets import cocoa_items  # noqa: E402
+from tests.dev_sets import cocoa_items, gate_items  # noqa: E402
 
 LANGS = ("fr", "de", "es")
 REMINDERS = ROOT / "benchmarks" / "fidelity_reminders.yaml"
@@ -98,6 +102,33 @@ def prompt_lines(item, reminder: tuple[AmbiguityType, str]) -> list[str]:
     return lines + [line for line in [reminded.reminder(label, item.lang)] if line not in lines]
 
 
+def gate_flagged(data: Path, every: int) -> tuple[list[str], list[str]]:
+    """Rows of GATE's dev-half references (fr, es; both genders of every ``every``-th source), each read
+    against the lines the chain writes after its gold gender is answered for the item's person: any
+    sentence or clause flagged is a false positive (a reference translates its source, and states no
+    answer)."""
+    from assistant.users import OracleUser
+
+    rows, misses = [], []
+    for lang in ("fr", "es"):
+        items = gate_items(data / "gate", lang, every)
+        flagged = 0
+        for item in items:
+            kind, span = get_type(item.ambiguity), item.attributes["kw_s"].split("=")[0].strip("[]")
+            turn = Turn(ambiguity=item.ambiguity, span=span, question=kind.fixed_question(span, lang),
+                        options=list(kind.options(lang)), answered_by="oracle")
+            turn.answer = OracleUser(item.attributes).answer(turn, item.src)
+            lines = clarifications(Transcript(item.src, lang, "interactive", "m"), [turn])
+            found = compare(item.src, item.refs[0], lang, lines, use_encoder=True)
+            if found.added or found.omitted:
+                flagged += 1
+                misses.append(f"- false positive (GATE, encoder), {lang}: {item.src!r} → {item.refs[0]!r}: "
+                              + "; ".join([f"added “{p.text}”" for p in found.added]
+                                          + [f"left out “{p.text}”" for p in found.omitted]))
+        rows.append(f"| {lang} | {len(items)} | {flagged} ({flagged / max(len(items), 1):.1%}) |")
+    return rows, misses
+
+
 def measure(data: Path, every: int, use_encoder: bool) -> tuple[list[str], list[str]]:
     translated = yaml.safe_load(REMINDERS.read_text(encoding="utf-8"))["translations"]
     rows, misses = [], []
@@ -140,8 +171,9 @@ def unmatched(source: str, translation: str, lang: str, prompt_lines: list[str])
     if not sources or not outputs:
         return [], []
     near = closeness(sources, outputs, prompt_lines)
+    echoes = [o for o, s, e in zip(outputs, near.to_source, near.to_prompt) if e >= ECHO_MIN and e > s]
     return ([o.text for o, s in zip(outputs, near.to_source) if s < NO_COUNTERPART_MAX],
-            [o.text for o, s, e in zip(outputs, near.to_source, near.to_prompt) if e >= ECHO_MIN and e > s])
+            [o.text for o in echoes] + [c.text for c in echoed_clauses(outputs, near, tuple(echoes))])
 
 
 def model_run(data: Path, every: int, model_path: str, limit: int) -> str:
@@ -225,14 +257,18 @@ def main() -> None:
         r, m = measure(args.data, args.every, use_encoder)
         rows += r
         misses += m
+    gate_rows, gate_misses = gate_flagged(args.data, args.every)
     model = yaml.safe_load(REMINDERS.read_text(encoding="utf-8"))["model"]
-    text = ("# Fidelity check: additions and omissions on CoCoA-MT train's dev references\n\n"
+    text = ("# Fidelity check: additions and omissions on CoCoA-MT train's and GATE's dev references\n\n"
             f"`python benchmarks/fidelity.py --every {args.every}` ({time.perf_counter() - start:.0f} s). "
             "Sets and rules: the script's docstring. Appended lines: the reminders as translated by "
             f"{model}.\n\n"
             "| lang | signal | references | references flagged (false positives) | appended reminder caught | "
             "caught and nothing else | last sentence dropped, caught |\n|---|---|---|---|---|---|---|\n"
-            + "\n".join(rows) + "\n\n## Every false positive and missed addition\n\n" + "\n".join(misses) + "\n")
+            + "\n".join(rows) + "\n\nGATE's references, the person's gender answered (the chain's lines for the "
+            "answer beside each; a sentence or a clause flagged is a false positive):\n\n"
+            "| lang | references | flagged (false positives) |\n|---|---|---|\n" + "\n".join(gate_rows)
+            + "\n\n## Every false positive and missed addition\n\n" + "\n".join(misses + gate_misses) + "\n")
     (args.out or RESULTS / "fidelity.md").write_text(text, encoding="utf-8")
     print(text)
 

@@ -102,6 +102,36 @@ def test_a_sentence_said_again_in_other_words_is_cut():
     assert [p.text for p in compare(source, f"{kept} {again}", "fr", []).added] == [again]
 
 
+def gender_answer_lines(span, answer="a woman"):
+    """What the chain tells the translator beside the source for ``answer`` about ``span``."""
+    from assistant.steps import clarifications
+    from assistant.transcript import Transcript, Turn
+
+    turn = Turn(ambiguity="neutral_professions", span=span, question=f"Is “{span}” a man or a woman?",
+                options=["a man", "a woman"], answer=answer)
+    return clarifications(Transcript(source="", target_lang="fr", method="intercpt", model="fake:model"), [turn])
+
+
+@pytest.mark.parametrize("said, delivered", [
+    ("L'avocate, qui est une femme, a dit que le contrat était prêt.", "L'avocate a dit que le contrat était prêt."),
+    ("L'avocate a dit que le contrat était prêt, et c'est une femme.", "L'avocate a dit que le contrat était prêt."),
+])
+def test_a_clause_restating_an_answer_inside_a_sentence_is_cut(said, delivered):
+    """A run delivered « …, qui est une femme » inside a sentence that translates the source: the
+    sentence stays, the clause goes, with its comma."""
+    source = "The lawyer said the contract was ready."
+    fake = StepFake(decide=['{"1": "yes"}'], translate=[said], calls=[])
+    transcript = Assistant(fake, "fake:model").run(source, "fr", user=HumanUser(lambda turn: "a woman"))
+    assert transcript.translation == delivered
+    assert "removed “" in check(transcript.checks, "fidelity").observed
+
+
+def test_a_clause_that_translates_the_source_is_not_taken_for_an_answer():
+    source = "The lawyer, a woman of forty, said the contract was ready."
+    reference = "L'avocate, une femme de quarante ans, a dit que le contrat était prêt."
+    assert compare(source, reference, "fr", gender_answer_lines("The lawyer")).added == ()
+
+
 def test_an_addition_that_cannot_be_cut_cleanly_is_repaired_and_failing_is_shown_as_failing():
     fake = StepFake(translate=[f"{ECHOES[1]} {REFERENCE}"[:60]], calls=[])  # the echo, and half the translation
     transcript = run(fake)
