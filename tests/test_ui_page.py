@@ -110,6 +110,21 @@ def test_the_question_panel_shows_only_while_a_question_is_open(page_url, browse
         expect(part).to_be_hidden()
 
 
+def test_a_text_typed_while_the_last_one_translates_stays_in_the_box(page_url, browser, held_translations):
+    """The next text, typed while the last one is translated, is still there when that translation ends."""
+    from playwright.sync_api import expect
+
+    page = open_page(browser, page_url, DESKTOP)
+    send(page, "The weather was fine.")  # nothing to ask: the request's first view is its end
+    expect(page.locator("#status")).to_contain_text("Translating")
+    box = page.get_by_placeholder("English text to translate")
+    box.fill(OTHER)
+    held_translations.set()
+    expect(page.locator("#translation textarea")).to_have_value(GUESS)
+    expect(page.locator("#status")).to_have_text("")
+    expect(box).to_have_value(OTHER)
+
+
 def test_after_skip_the_box_says_what_it_assumes_and_each_card_copies_and_is_used(page_url, browser):
     """Item 4: the translation box says which card it is, or that it assumes neither; each card has a copy
     button; "Use this one" is recorded as the card picked, and the chat shows the text picked."""

@@ -251,10 +251,11 @@ class Page:
         """Each view as the page's updates: the chat (earlier questions without their buttons), the
         streamed translation (the previous text's account and answers cleared as it starts), the
         question panel (gone from the request's first step, back with a question); the ``typed`` text
-        leaves the input box once its request succeeded, and stays after an error."""
+        leaves the input box as its request starts, so that the next text can be typed meanwhile, and
+        comes back after an error."""
         base = closed(without_status(history)) + ([{"role": "user", "content": asked}] if asked else [])
         panel_for: Any = UNSENT  # the question the panel was sent for
-        drafting = False
+        drafting = left_box = False
         for view in views:
             shown = view.messages + ([result_message(view.transcript)] if view.transcript else [])
             chat = base + [as_message(m) for m in shown]
@@ -267,9 +268,11 @@ class Page:
                     updates |= self.result.shown(None)
                     drafting = True
                 updates |= self.result.drafting(view.draft, view.source)
+            if typed is not None and (view.failed or not left_box):
+                # once, as the request starts: a later update would wipe the next text typed meanwhile
+                updates[self.text] = typed if view.failed else ""
+                left_box = not view.failed
             if view.pending is not None or view.transcript is not None or view.failed:
-                if typed is not None:
-                    updates[self.text] = typed if view.failed else ""
                 updates |= self.saved(chat, session_id)
             if view.transcript is not None:
                 updates |= self.result.shown(view.transcript)
