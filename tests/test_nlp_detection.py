@@ -128,6 +128,15 @@ def test_them_as_a_verbs_object_shows_no_gender_in_french(text, fr):
     assert (("group_gender", "them") in asked(text, "fr")) is fr
 
 
+@pytest.mark.parametrize("text, lang, span", [
+    ("The local councilors shared their experience from the field.", "fr", "The local councilors"),  # councillor
+    ("A disciple finds meaning in even the smallest gesture.", "es", "A disciple"),  # tagged an adverb
+])
+def test_a_person_noun_is_found_in_its_other_spelling_and_under_a_wrong_tag(text, lang, span):
+    # GATE dev half, whose entities these are
+    assert span in [s for _, s in asked(text, lang)]
+
+
 def test_one_echoes_a_thing_only_as_a_verbs_object():
     # flask-security-too's catalogue, and GATE dev half (fr), whose entity is "one"
     assert ("person_gender", "one") not in asked("You do not currently have a password - this will add one.")

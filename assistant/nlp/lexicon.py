@@ -189,8 +189,16 @@ def agent_by_ending(word: str) -> bool:
 
 
 def person_noun(lemma: str) -> PersonNoun | None:
-    """The person reading of a noun lemma ("users" must be lemmatised to "user" first), or None."""
-    return person_nouns().get(lemma.lower())
+    """The person reading of a noun lemma ("users" must be lemmatised to "user" first), or None. A
+    spelling WordNet lacks is read as its other one: American "councilor" as "councillor"."""
+    nouns, word = person_nouns(), lemma.lower()
+    return nouns.get(word) or nouns.get(_other_spelling(word))
+
+
+def _other_spelling(word: str) -> str:
+    """The British or American spelling of an agent noun in -l(l)er/-l(l)or: "councilor" <-> "councillor"."""
+    return re.sub(r"(?<=[aeiou])l(?=(?:er|or)$)", "ll", word) if not re.search(r"ll(?:er|or)$", word) \
+        else re.sub(r"ll(?=(?:er|or)$)", "l", word)
 
 
 @lru_cache(maxsize=1)

@@ -252,7 +252,7 @@ def _mention_at(token: Any, source: str, sentence_of: dict[int, int]) -> Mention
     lower = token.lower_
     if source[token.idx:token.idx + len(PLACEHOLDER)] == PLACEHOLDER:
         return _make(token, "placeholder", SINGULAR, text=PLACEHOLDER, sentence_of=sentence_of)
-    if token.pos_ in ("NOUN", "PROPN") and lower not in INDEFINITE:
+    if (token.pos_ in ("NOUN", "PROPN") or _mistagged_noun(token)) and lower not in INDEFINITE:
         if token.pos_ == "NOUN" and (_hyphenated_modifier(token) or _before_an_acronym(token)) or _names_a_thing(token):
             return None
         noun = _compound_person_noun(token)
@@ -437,6 +437,14 @@ def _governed_as_person(token: Any) -> bool:
 def _person_first(token: Any) -> bool:
     noun = _compound_person_noun(token) if token.pos_ in ("NOUN", "PROPN") else None
     return noun is not None and noun.rank == 0
+
+
+def _mistagged_noun(token: Any) -> bool:
+    """A person noun the tagger took for another word class ("A disciple finds meaning …", tagged an
+    adverb; "the accused", a participle): an argument of a verb, after an article. Not an adjective:
+    "the poor", "the elderly" name people in general, whom the translation names in the masculine."""
+    return token.pos_ in ("ADV", "VERB") and token.dep_ in ARGUMENTS and person_noun(token.lemma_) is not None \
+        and any(c.dep_ == "det" and c.lower_ in ("a", "an", "the") for c in token.children)
 
 
 def _compound_person_noun(token: Any):
