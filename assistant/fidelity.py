@@ -8,9 +8,10 @@ prompt, by a multilingual sentence encoder: an output sentence that reads as a p
 than as any part of the source, or (beyond the source's count of sentences) as nothing of the source
 at all or as an earlier sentence of the output again, is an addition; so is a clause of a sentence
 that restates a prompt line (« L'avocate, qui est une femme, a dit … »), and a line of tags the
-source does not have (the prompt's own "<clarifications>", a chat template's token). A source sentence that nothing in the output reads
-as is an omission. Without the encoder, an addition is recognised only by the words it shares with
-the prompt and not with the source (no omission can then be read).
+source does not have (the prompt's own "<clarifications>", a chat template's token). A source
+sentence that nothing in the output reads as is an omission. Without the encoder, an addition is
+recognised only by the words it shares with the prompt and not with the source (no omission can
+then be read).
 """
 
 from __future__ import annotations

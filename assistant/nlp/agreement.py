@@ -107,7 +107,7 @@ def shows_gender(words: list[Any], lang: str) -> bool:
         return False  # German: no predicate adjective or participle agrees
     not_agreeing = _not_agreeing(lang)
     return any(w.lower_ not in not_agreeing and not (w.pos_ == "ADJ" and epicene(w.lemma_.lower(), lang))
-               and (_participle_verb(w) is None or _participle_verb(w) in participle_verbs(lang))
+               and ((use := _participle_verb(w)) is None or use in participle_verbs(lang))
                for w in words)
 
 

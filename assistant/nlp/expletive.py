@@ -116,9 +116,10 @@ def _fused_gerund(verb: Any, it: Any) -> bool:
 
 def _presentational(verb: Any) -> bool:
     """"It was a great place", "Was it the right perpetrator?", "if it was you", "it's everything":
-    with a noun, a person or an indefinite or demonstrative pronoun as predicate, "it" is said "c'est" or "es ist" (Spanish leaves it out) whatever it stands
-    for. Not with a possessive ("it's mine": le mien, la mienne) or "one" ("it's the one you wanted":
-    celui, celle) as predicate."""
+    with a noun, a person or an indefinite or demonstrative pronoun as predicate, "it" is said
+    "c'est" or "es ist" (Spanish leaves it out) whatever it stands for. Not with a possessive
+    ("it's mine": le mien, la mienne) or "one" ("it's the one you wanted": celui, celle) as
+    predicate."""
     return any(c.dep_ == "attr" and (c.pos_ in ("NOUN", "PROPN") and c.lemma_ != "one" or _personal(c)
                                      or c.lower_ in DEMONSTRATIVE_PREDICATES)
                for c in verb.children)
