@@ -90,6 +90,12 @@ def test_it_with_a_person_as_predicate_is_not_asked():
     "Your old password was entered incorrectly. Please enter it again.",
     "This workflow is disabled so it cannot be assigned to any pages.",
     "The password reset link was invalid, possibly because it has already been used.",
+    # what "there is" introduces is what the text is about
+    "There’s been an error. It’s been reported to the site administrators via email and should be fixed shortly. "
+    "Thanks for your patience.",
+    # a noun is never the "it" of its own modifier
+    "This account also has the following username associated with it: <x1/>.",
+    "This locale cannot be deleted because there are pages and/or other objects using it.",
 ])
 def test_it_whose_thing_the_string_names_as_subject_is_not_asked(text):
     """The subject of the clause before "it" is what the string is about: the translation names

@@ -26,11 +26,18 @@ def named_antecedent(it: Any) -> Any | None:
     A subject keeps being what a text is about, so this is how a reader takes it too. None where
     the text does not say: that subject is a pronoun, a plural, a person or a name, or another
     thing competes (``_competes``)."""
-    subject = next((t for t in reversed(it.doc[:it.i]) if t.dep_ in SUBJECTS), None)
+    subject = next((t for t in reversed(it.doc[:it.i]) if (t.dep_ in SUBJECTS or _existential(t))
+                    and it not in t.subtree), None)
     if subject is None or subject.pos_ not in NOUNS or subject.tag_ in ("NNS", "NNPS") or not subject.is_alpha \
             or _person(subject):
         return None
     return None if _competes(it, subject) else subject
+
+
+def _existential(noun: Any) -> bool:
+    """The noun "there is" introduces ("There's been an error. It's been reported …"): what its
+    clause is about, as a subject is."""
+    return noun.dep_ == "attr" and any(c.dep_ == "expl" and c.lower_ == "there" for c in noun.head.children)
 
 
 def _person(noun: Any) -> bool:
@@ -45,19 +52,23 @@ def _competes(it: Any, subject: Any) -> bool:
     """Whether the text leaves open that "it" is ``subject``: "it" is the subject's own clause-mate
     ("Even muzzle flare can set it off": that would be "itself") or lies in its noun phrase or
     predicate ("The problem is timing it"), in an infinitive whose subject may be anyone ("the knob
-    to make it bigger") or in a relative clause on another noun ("the class where it is defined");
+    to make it bigger") or is the subject of a relative clause on another noun ("the class where
+    it is defined");
     the subject sits in a relative clause itself ("where the error is detected"), belongs to
     another thing ("its type"), or its clause names a second thing as object ("A match statement
-    may have one case block, and it must be last")."""
+    may have one case block, and it must be last"). A noun is never the "it" of its own modifier
+    ("the following username associated with it", "other objects using it")."""
     verb = subject.head
     inside = [subject, *(c for c in verb.children if c.dep_ in SAID_OF_SUBJECT)]
     if any(it in part.subtree for part in inside) or it.head == verb or _infinitive_between(it, verb):
         return True
-    if any(a.dep_ in ("relcl", "acl") for a in it.ancestors if a.i > verb.i) or verb.dep_ == "relcl":
+    if it.dep_ in SUBJECTS and any(a.dep_ in ("relcl", "acl") for a in it.ancestors if a.i > verb.i) \
+            or verb.dep_ == "relcl":
         return True
     if any(c.dep_ == "poss" and (c.lower_ in ("its", "their") or c.pos_ in NOUNS) for c in subject.children):
         return True  # "its type", "the page's title": the possessor is a thing too ("your password" is not)
-    return any(c.dep_ == "dobj" and c.pos_ == "NOUN" and c.tag_ == "NN" and c.i < it.i for c in verb.children)
+    return any(c.dep_ == "dobj" and c.pos_ == "NOUN" and c.tag_ == "NN" and c.i < it.i and it not in c.subtree
+               for c in verb.children)  # "the username associated with it" is not "it"
 
 
 def _infinitive_between(it: Any, verb: Any) -> bool:
