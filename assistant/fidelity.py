@@ -46,6 +46,7 @@ SHARE_GAP = 0.25
 PREFIX = 5  # "formellement" and "formally", "adresser" and "address": one stem for the fallback
 _WORD = re.compile(r"[^\W\d_]{2,}")
 _CLAUSE_BREAK = re.compile(r"(?<=[,;:])\s+|\s+[-–—]\s+|(?<=[.?!])\s+(?=[¿¡])")
+_CLOSING_DASH = re.compile(r"\s+[-–—](?=\s)")
 
 
 @dataclass(frozen=True)
@@ -274,7 +275,10 @@ def echoed_clauses(outputs: list[Piece], near: Closeness, added: tuple[Piece, ..
             continue
         said = clause.text.rstrip(" .!?…")  # with the comma after it, if any: « , qui est une femme, »
         separator = sentence.start + len(sentence.text[:clause.start - sentence.start].rstrip()) - 1
-        found.append(Piece(said.rstrip(",;: "), separator, clause.start + len(said)))
+        end = clause.start + len(said)
+        dash = _CLOSING_DASH.match(sentence.text, end - sentence.start) if sentence.text[separator - sentence.start] \
+            in "-–—" else None  # « … – qui est une femme – … » goes with both dashes
+        found.append(Piece(said.rstrip(",;: "), separator, end + (dash.end() - dash.start() if dash else 0)))
     return tuple(found)
 
 

@@ -115,6 +115,7 @@ def gender_answer_lines(span, answer="a woman"):
 @pytest.mark.parametrize("said, delivered", [
     ("L'avocate, qui est une femme, a dit que le contrat était prêt.", "L'avocate a dit que le contrat était prêt."),
     ("L'avocate a dit que le contrat était prêt, et c'est une femme.", "L'avocate a dit que le contrat était prêt."),
+    ("L'avocate – qui est une femme – a dit que le contrat était prêt.", "L'avocate a dit que le contrat était prêt."),
 ])
 def test_a_clause_restating_an_answer_inside_a_sentence_is_cut(said, delivered):
     """A run delivered « …, qui est une femme » inside a sentence that translates the source: the
