@@ -276,9 +276,10 @@ def echoed_clauses(outputs: list[Piece], near: Closeness, added: tuple[Piece, ..
         said = clause.text.rstrip(" .!?…")  # with the comma after it, if any: « , qui est une femme, »
         separator = sentence.start + len(sentence.text[:clause.start - sentence.start].rstrip()) - 1
         end = clause.start + len(said)
-        dash = _CLOSING_DASH.match(sentence.text, end - sentence.start) if sentence.text[separator - sentence.start] \
-            in "-–—" else None  # « … – qui est une femme – … » goes with both dashes
-        found.append(Piece(said.rstrip(",;: "), separator, end + (dash.end() - dash.start() if dash else 0)))
+        if sentence.text[separator - sentence.start] in "-–—":  # « … – qui est une femme – … »: both dashes go
+            dash = _CLOSING_DASH.match(sentence.text, end - sentence.start)
+            end += len(dash.group()) if dash else 0
+        found.append(Piece(said.rstrip(",;: "), separator, end))
     return tuple(found)
 
 
