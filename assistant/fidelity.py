@@ -210,7 +210,8 @@ class Closeness:
     to_prompt: list[float]
     covered: list[float]
     to_earlier: list[float]
-    # the same of each clause of the output's pieces (``_clauses``) to a source window and to a prompt line
+    # the clauses of the output's pieces (``_clauses``), and the same of each to a source window and to a prompt line
+    clauses: list[Piece]
     clause_to_source: list[float]
     clause_to_prompt: list[float]
 
@@ -223,12 +224,14 @@ def closeness(sources: list[Piece], outputs: list[Piece], prompt_lines: list[str
     out = vectors[len(source_windows):len(source_windows) + len(output_windows)]
     prompt = vectors[len(source_windows) + len(output_windows):]
     pieces = out[:len(outputs)] @ out[:len(outputs)].T
-    clauses = out[len(outputs) + max(len(outputs) - 1, 0):]
+    output_clauses = _clauses(outputs)  # the last of the output's windows
+    clauses = out[len(output_windows) - len(output_clauses):]
     return Closeness(
         to_source=list((out[:len(outputs)] @ src.T).max(axis=1)),
         to_prompt=list((out[:len(outputs)] @ prompt.T).max(axis=1)) if prompt_lines else [-1.0] * len(outputs),
         covered=list((src[:len(sources)] @ out.T).max(axis=1)),
         to_earlier=[-1.0] + [float(pieces[i, :i].max()) for i in range(1, len(outputs))],
+        clauses=output_clauses,
         clause_to_source=list((clauses @ src.T).max(axis=1)) if len(clauses) else [],
         clause_to_prompt=list((clauses @ prompt.T).max(axis=1)) if len(clauses) and prompt_lines
         else [-1.0] * len(clauses))
@@ -269,7 +272,7 @@ def echoed_clauses(outputs: list[Piece], near: Closeness, added: tuple[Piece, ..
     restating sentence is and closer to it than to the source. Each is cut with the comma before it,
     and the sentence keeps its closing punctuation."""
     found = []
-    for clause, to_source, to_prompt in zip(_clauses(outputs), near.clause_to_source, near.clause_to_prompt):
+    for clause, to_source, to_prompt in zip(near.clauses, near.clause_to_source, near.clause_to_prompt):
         sentence = next(p for p in outputs if p.start <= clause.start < p.end)
         if clause.start == sentence.start or sentence in added or not (to_prompt >= ECHO_MIN and to_prompt > to_source):
             continue

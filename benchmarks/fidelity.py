@@ -91,13 +91,19 @@ def translate_reminders(model_path: str) -> None:
     REMINDERS.write_text(header + yaml.safe_dump(out, allow_unicode=True, sort_keys=False, width=200), encoding="utf-8")
 
 
-def prompt_lines(item, reminder: tuple[AmbiguityType, str]) -> list[str]:
-    """The lines the chain puts in the prompt after the answer to the item's question (its gold
-    register), plus ``reminder``'s line."""
+def answered_lines(item, span: str) -> list[str]:
+    """The lines the chain puts in the prompt after the oracle answers the item's question about
+    ``span`` from its gold label (a register; a person's gender)."""
     kind = get_type(item.ambiguity)
-    turn = Turn(ambiguity=item.ambiguity, span="you", question=kind.fixed_question("you", item.lang),
-                answer=item.attributes[kind.gold], answered_by="oracle")
-    lines = clarifications(Transcript(item.src, item.lang, "interactive", "m"), [turn])
+    turn = Turn(ambiguity=item.ambiguity, span=span, question=kind.fixed_question(span, item.lang),
+                answer=kind.oracle_answer(item.attributes), answered_by="oracle")
+    return clarifications(Transcript(item.src, item.lang, "interactive", "m"), [turn])
+
+
+def prompt_lines(item, reminder: tuple[AmbiguityType, str]) -> list[str]:
+    """The lines the chain puts in the prompt after the answer to the item's question about "you"
+    (its gold register), plus ``reminder``'s line."""
+    lines = answered_lines(item, "you")
     reminded, label = reminder
     return lines + [line for line in [reminded.reminder(label, item.lang)] if line not in lines]
 
@@ -107,24 +113,17 @@ def gate_flagged(data: Path, every: int) -> tuple[list[str], list[str]]:
     against the lines the chain writes after its gold gender is answered for the item's person: any
     sentence or clause flagged is a false positive (a reference translates its source, and states no
     answer)."""
-    from assistant.users import OracleUser
-
     rows, misses = [], []
     for lang in ("fr", "es"):
         items = gate_items(data / "gate", lang, every)
         flagged = 0
         for item in items:
-            kind, span = get_type(item.ambiguity), item.attributes["kw_s"].split("=")[0].strip("[]")
-            turn = Turn(ambiguity=item.ambiguity, span=span, question=kind.fixed_question(span, lang),
-                        options=list(kind.options(lang)), answered_by="oracle")
-            turn.answer = OracleUser(item.attributes).answer(turn, item.src)
-            lines = clarifications(Transcript(item.src, lang, "interactive", "m"), [turn])
+            lines = answered_lines(item, item.attributes["kw_s"].split("=")[0].strip("[]"))
             found = compare(item.src, item.refs[0], lang, lines, use_encoder=True)
             if found.added or found.omitted:
                 flagged += 1
                 misses.append(f"- false positive (GATE, encoder), {lang}: {item.src!r} → {item.refs[0]!r}: "
-                              + "; ".join([f"added “{p.text}”" for p in found.added]
-                                          + [f"left out “{p.text}”" for p in found.omitted]))
+                              f"{found.check().observed}")
         rows.append(f"| {lang} | {len(items)} | {flagged} ({flagged / max(len(items), 1):.1%}) |")
     return rows, misses
 
