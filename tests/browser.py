@@ -55,3 +55,24 @@ def send(page, text: str) -> None:
     """Type ``text`` in the input box and press Translate."""
     page.get_by_placeholder("English text to translate").fill(text)
     page.locator("#send").click()
+
+
+def upload_a_file(page, path: Path) -> None:
+    """Open the page's file panel and upload ``path``: its question sheet is read."""
+    page.locator("#file-area").get_by_text("Translate a file").click()
+    page.locator("#file-upload input[type=file]").set_input_files(str(path))
+
+
+def translate_and_download(page, timeout_ms: float | None = None) -> tuple[Path, Path]:
+    """Press the file panel's Translate, wait for the summary, download the translation and the answers
+    kept as a project profile: their paths."""
+    from playwright.sync_api import expect
+
+    page.locator("#translate-file").click()
+    expect(page.locator("#file-summary")).to_contain_text("applied your answers to the whole file",
+                                                          timeout=timeout_ms)
+    with page.expect_download() as translation:
+        page.locator("#file-download").click()
+    with page.expect_download() as profile:
+        page.locator("#profile-download").click()
+    return translation.value.path(), profile.value.path()

@@ -147,6 +147,33 @@ def test_a_small_po_through_the_cli_asks_once_and_keeps_placeholders(intercpt_cl
             f"{statuses}; asked {asked}")
 
 
+def test_a_stored_profile_answers_the_deepl_client_on_the_real_model(server_url, measure):
+    """A CAT tool set up with a DeepL key gets the project's decisions: the profile's id goes with each call
+    (the client's ``extra_body_parameters``), its answers reach the text and nobody is asked."""
+    import deepl
+
+    deepl.http_client.min_connection_timeout = 1800.0
+    deepl.http_client.max_network_retries = 0
+    created = httpx.post(f"{server_url}/v1/profiles", timeout=60, json={
+        "name": "accounts", "profile": "register:\n  fr: informal\npeople:\n  user: a woman\n"})
+    assert created.status_code == 200, created.text
+    profile = {"profile_id": created.json()["profile_id"]}
+    sources = ["Can you send me the report?", "Specific permissions for this user."]
+    translator = deepl.Translator("any-key-on-loopback", server_url=server_url)
+    started = time.perf_counter()
+    results = translator.translate_text(sources, target_lang="FR", extra_body_parameters=profile)
+    seconds = time.perf_counter() - started
+    assert len(results) == 2 and all(r.text.strip() for r in results)
+    assert "vous" not in results[0].text.lower(), results[0].text  # the informal register, as the profile says
+    raw = httpx.post(f"{server_url}/v2/translate", timeout=600,
+                     json={"text": sources, "target_lang": "FR", **profile}).json()["translations"]
+    answered = [(q["ambiguity"], q["answer"], q["answered_by"]) for t in raw for q in t["intercpt"]["questions"]]
+    assert ("formality", "informal", "preference") in answered and ("neutral_professions", "a woman", "preference") \
+        in answered and {by for _, _, by in answered} == {"preference"}, answered
+    measure(f"DeepL client with a stored profile (fr: informal, the user a woman) on the 0.5B model: {seconds:.1f} s; "
+            f"{[r.text for r in results]}")
+
+
 def test_a_stored_profile_answers_the_libretranslate_endpoint_on_the_real_model(server_url, measure):
     created = httpx.post(f"{server_url}/v1/profiles", timeout=60,
                          json={"name": "shop", "profile": "register:\n  fr: formal\n"})

@@ -182,3 +182,45 @@ def test_browser_flow(app_url, measure):
         expect(page.locator("#chat")).to_contain_text(SECOND_SOURCE)
         page.screenshot(path=str(ARTIFACTS / "ui-phone.png"))
         browser.close()
+
+
+def test_browser_file_sheet(app_url, tmp_path, measure):
+    """A .po of real Django strings in real Chromium on the real model: the sheet is shown on upload, one
+    click answers each question, the translation and the answers (a profile) are downloaded, and each unit's
+    comment names the answer that shaped it."""
+    import time
+
+    import polib
+    import yaml
+    from playwright.sync_api import expect, sync_playwright
+
+    from tests.browser import translate_and_download, upload_a_file
+    from tests.test_ui_page import CATALOGUE
+
+    source = tmp_path / "accounts.po"
+    source.write_text(CATALOGUE, encoding="utf-8")
+    expect.set_options(timeout=30_000)
+    with sync_playwright() as playwright:
+        browser = launch_chromium(playwright)
+        page = browser.new_page(viewport={"width": 1280, "height": 1000})
+        page.goto(app_url)
+        upload_a_file(page, source)
+        expect(page.locator("#sheet-header")).to_contain_text("for the whole file (4 segments)", timeout=300_000)
+        register, person = page.locator("#sheet-question-0"), page.locator("#sheet-question-1")
+        expect(register.locator(".highlighted").first).to_have_text("You")
+        expect(person.locator(".highlighted").first).to_have_text("this user")
+        register.get_by_label("formal — « vous »").check()
+        person.get_by_label("a woman (feminine forms)").check()
+        started = time.monotonic()
+        translation, profile = translate_and_download(page, timeout_ms=600_000)
+        seconds = time.monotonic() - started
+        written = polib.pofile(translation.read_text(encoding="utf-8"))  # downloads go with the browser
+        answers = yaml.safe_load(profile.read_text(encoding="utf-8"))
+        browser.close()
+    assert all(entry.msgstr for entry in written)
+    notes = {entry.msgid: entry.tcomment for entry in written}
+    assert notes["Your password was changed."] == "intercpt: Your → formal (answered for the whole file)"
+    assert notes["Specific permissions for this user."] == "intercpt: this user → a woman (answered for the whole file)"
+    assert answers == {"register": {"fr": "formal"}, "people": {"user": "a woman"}}
+    measure(f"browser, file sheet on the real model: 4 units translated in {seconds:.1f} s; "
+            f"{[entry.msgstr for entry in written]}")

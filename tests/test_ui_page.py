@@ -11,7 +11,7 @@ from collections.abc import Iterator
 import pytest
 
 from assistant.chain import Assistant
-from tests.browser import ARTIFACTS, launch_chromium, send, serving
+from tests.browser import ARTIFACTS, launch_chromium, send, serving, translate_and_download, upload_a_file
 from tests.fakes import StepFake, prompt_step
 from ui.labels import SKIP_LABEL
 
@@ -363,8 +363,7 @@ def test_a_file_s_question_sheet_is_answered_on_the_page_and_its_translation_dow
     source = tmp_path / "accounts.po"
     source.write_text(CATALOGUE, encoding="utf-8")
     page = open_page(browser, page_url, DESKTOP)
-    page.locator("#file-area").get_by_text("Translate a file").click()
-    page.locator("#file-upload input[type=file]").set_input_files(str(source))
+    upload_a_file(page, source)
     expect(page.locator("#sheet-header")).to_contain_text("2 questions for the whole file (4 segments)")
     register, person = page.locator("#sheet-question-0"), page.locator("#sheet-question-1")
     expect(register).to_contain_text("2 segments")
@@ -375,15 +374,10 @@ def test_a_file_s_question_sheet_is_answered_on_the_page_and_its_translation_dow
     person.get_by_label("a woman (feminine forms)").check()
     page.locator("#file-area").screenshot(path=str(ARTIFACTS / "file-question-sheet.png"))
 
-    page.locator("#translate-file").click()
-    expect(page.locator("#file-summary")).to_contain_text("applied your answers to the whole file")
-    with page.expect_download() as translation:
-        page.locator("#file-download").click()
-    notes = {e.msgid: e.tcomment for e in polib.pofile(translation.value.path().read_text(encoding="utf-8"))}
+    translation, profile = translate_and_download(page)
+    notes = {e.msgid: e.tcomment for e in polib.pofile(translation.read_text(encoding="utf-8"))}
     assert notes["Your password was changed."] == "intercpt: Your → informal (answered for the whole file)"
     assert notes["A user with that username already exists."] == \
         "intercpt: A user → a woman (answered for the whole file)"
-    with page.expect_download() as profile:
-        page.locator("#profile-download").click()
-    assert yaml.safe_load(profile.value.path().read_text(encoding="utf-8")) == {
+    assert yaml.safe_load(profile.read_text(encoding="utf-8")) == {
         "register": {"fr": "informal"}, "people": {"user": "a woman"}}
