@@ -83,9 +83,11 @@ def sheet_lines(sheet: Sheet, seconds: float) -> list[str]:
 
 def agreement_lines(transcripts: list[Transcript]) -> list[str]:
     """Coverage and agreement of the checks of the answered register and person questions (one per segment and
-    question), the questions asked again, and the segments whose check fails."""
+    question), the questions asked again, and the segments whose check fails or cannot read the answer (for a
+    reader to judge whether their translation shows it)."""
     read: Counter = Counter()
     failing: list[str] = []
+    unread: list[str] = []
     asked_again = 0
     for transcript in transcripts:
         answered = {}
@@ -101,10 +103,11 @@ def agreement_lines(transcripts: list[Transcript]) -> list[str]:
                       and (c.about is None or word_key(c.about) == word_key(turn.span))]
             read[family, "answered"] += 1
             read[family, checks[0].status if checks else "unchecked"] += 1
-            if checks and checks[0].status == "fail":
-                cells = [transcript.source, turn.span, transcript.translation,
-                         f"{checks[0].observed or ''}: {', '.join(checks[0].words)}"]
-                failing.append("| " + " | ".join(table_cell(c) for c in cells) + " |")
+            status = checks[0].status if checks else "unchecked"
+            if status in ("fail", "unchecked"):
+                reading = f"{checks[0].observed or ''}: {', '.join(checks[0].words)}" if checks else "no check ran"
+                cells = [transcript.source, turn.span, transcript.translation, reading]
+                (failing if status == "fail" else unread).append("| " + " | ".join(table_cell(c) for c in cells) + " |")
     lines = ["| answer | segment × question | read (coverage) | agree (of read) |", "|---|---|---|---|"]
     for family in ANSWERS:
         total, passed, failed = read[family, "answered"], read[family, "pass"], read[family, "fail"]
@@ -114,6 +117,9 @@ def agreement_lines(transcripts: list[Transcript]) -> list[str]:
     if failing:
         lines += ["", "Segments whose check reads the other register or gender:", "",
                   "| segment | words asked about | translation | what the check read |", "|---|---|---|---|", *failing]
+    if unread:
+        lines += ["", "Segments whose check could not read the answer (unchecked, not counted as read):", "",
+                  "| segment | words asked about | translation | what the check saw |", "|---|---|---|---|", *unread]
     return lines
 
 

@@ -296,6 +296,16 @@ def test_words_of_one_person_that_disagree_leave_the_check_unchecked():
     assert check.status == "unchecked" and "« La » feminine" in check.doubt
 
 
+@pytest.mark.parametrize("answer, wrong", [(FEMININE, ["utilisateur"]), (MASCULINE, ["Une", "enregistrée"])])
+def test_words_of_one_person_that_disagree_fail_the_answer_and_name_the_words_that_contradict_it(answer, wrong):
+    """A real reply of the 1.5B test model after "a woman" (benchmarks/results/sheet-po.md): whichever the
+    answer, some of the words are wrong, and they are the ones a repair must change."""
+    source, text = "A user is already registered with this email address.", \
+        "Une utilisateur est déjà enregistrée avec cette adresse e-mail."
+    check, _ = AnswerReadings(source, "fr").check("person_gender", answer, "A user", text)
+    assert (check.status, check.words, check.doubt) == ("fail", wrong, None)
+
+
 def test_a_label_read_off_no_words_is_not_a_pass():
     from assistant.nlp.target_gender import Reading
 
@@ -344,6 +354,13 @@ def test_you_is_read_in_the_words_that_agree_with_it_never_in_a_noun_nearby():
 @pytest.mark.parametrize(("translation", "lang", "source", "span", "label"), [
     ("Vous êtes sûre ?", "fr", "Are you sure?", "you", FEMININE),  # spaCy tags "sûre" Masc: sûr + -e
     ("Vous êtes sûr ?", "fr", "Are you sure?", "you", MASCULINE),
+    # a question's inverted « être », which the French pipeline does not parse (real 1.5B replies)
+    ("Êtes-vous sûr ?", "fr", "Are you sure?", "you", MASCULINE),
+    ("ÊTES-vous sûre de vouloir retirer cette clé de sécurité ?", "fr",
+     "Are you sure you want to remove this security key?", "you", FEMININE),
+    ("Prenez rendez-vous. Êtes-vous prête ?", "fr", "Make an appointment. Are you ready?", "you", FEMININE),
+    # a noun said without an article: its adjective shows the gender
+    ("Destinataire non défini.", "fr", "Undefined recipient.", "Undefined recipient", MASCULINE),
     ("¿Estás segura?", "es", "Are you sure?", "you", FEMININE),
     ("Estoy cansado.", "es", "I am tired.", "I", MASCULINE),  # no pronoun: the verb says "I"
 ])

