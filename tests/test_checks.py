@@ -359,6 +359,8 @@ def test_you_is_read_in_the_words_that_agree_with_it_never_in_a_noun_nearby():
     ("ÊTES-vous sûre de vouloir retirer cette clé de sécurité ?", "fr",
      "Are you sure you want to remove this security key?", "you", FEMININE),
     ("Prenez rendez-vous. Êtes-vous prête ?", "fr", "Make an appointment. Are you ready?", "you", FEMININE),
+    ("Êtiez-vous sûr de vouloir quitter ?", "fr", "Are you sure you want to sign out?", "you", MASCULINE),
+    ("Êtiez-vous sûr ?", "fr", "Are you sure?", "you", MASCULINE),
     # a noun said without an article: its adjective shows the gender
     ("Destinataire non défini.", "fr", "Undefined recipient.", "Undefined recipient", MASCULINE),
     ("¿Estás segura?", "es", "Are you sure?", "you", FEMININE),

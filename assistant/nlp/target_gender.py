@@ -84,10 +84,13 @@ def target_pipeline(lang: str) -> Any:
 
 
 # French questions put the subject pronoun after a form of « être » (« Êtes-vous sûr ? »), which the
-# small French pipeline does not parse: the adjective is not read as said of « vous ».
+# small French pipeline does not parse: the adjective is not read as said of « vous ». The imperfect is
+# also found with the present's accent (« Êtiez-vous », a small model's spelling).
 _INVERTED_ETRE = re.compile(
-    r"(?<![\w-])(suis|es|est|sommes|êtes|sont|étais|était|étions|étiez|étaient|serai|seras|sera|serons|serez|"
-    r"seront|serais|serait|serions|seriez|seraient)-(je|tu|il|elle|on|nous|vous|ils|elles)(?![\w-])", re.IGNORECASE)
+    r"(?<![\w-])(suis|es|est|sommes|êtes|sont|[éê]tais|[éê]tait|[éê]tions|[éê]tiez|[éê]taient|serai|seras|sera|"
+    r"serons|serez|seront|serais|serait|serions|seriez|seraient)-(je|tu|il|elle|on|nous|vous|ils|elles)(?![\w-])",
+    re.IGNORECASE)
+_IMPERFECT_ENDINGS = ("ais", "ait", "ions", "iez", "aient")
 
 
 def parsed(translation: str, lang: str) -> Any:
@@ -99,9 +102,11 @@ def parsed(translation: str, lang: str) -> Any:
 
 
 def _declarative(match: re.Match) -> str:
-    verb, pronoun = match.group(1), match.group(2)
-    if verb[:1].isupper():
-        verb, pronoun = verb[:1].lower() + verb[1:], pronoun[:1].upper() + pronoun[1:]
+    verb, pronoun = match.group(1).lower(), match.group(2)
+    if match.group(1)[:1].isupper():
+        pronoun = pronoun[:1].upper() + pronoun[1:]
+    if verb[2:] in _IMPERFECT_ENDINGS:
+        verb = "ét" + verb[2:]  # « étiez », as the pipeline knows it
     return f"{pronoun} {verb}"
 
 
@@ -207,9 +212,13 @@ _SPEAKERS = {"i": "1", "me": "1", "we": "1", "us": "1", "you": "2"}  # grammatic
 
 def _predicate_of(token: Any, person: str | None) -> bool:
     """An adjective, participle or predicate noun whose subject, or the verb it is said with, is in
-    ``person`` ("1", "2"): "vous êtes sûre", "estoy cansado", "je suis avocate"."""
-    return person is not None and token.pos_ in ("ADJ", "VERB", "NOUN") and any(
-        c.dep_.startswith(("nsubj", "cop", "aux")) and person in c.morph.get("Person") for c in token.children)
+    ``person`` ("1", "2"): "vous êtes sûre", "estoy cansado", "je suis avocate"; or an adjective the
+    parser hung on « être » itself, whose subject is in ``person`` (« Vous étiez sûr ? »)."""
+    if person is None or token.pos_ not in ("ADJ", "VERB", "NOUN"):
+        return False
+    said_with = [token, token.head] if token.pos_ == "ADJ" and token.head.lemma_ == "être" else [token]
+    return any(c.dep_.startswith(("nsubj", "cop", "aux")) and person in c.morph.get("Person")
+               for word in said_with for c in word.children)
 
 
 def _names_another_thing(word: str, source: str | None, mention: Mention) -> bool:
