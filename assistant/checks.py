@@ -38,7 +38,12 @@ def _patterns(spec: dict[str, list[str]], flags: int = re.IGNORECASE) -> dict[st
 # so German is matched case-sensitively.
 _FORMALITY = {
     "fr": _patterns({
-        FORMAL: [r"\bvous\b", r"\bvotre\b", r"\bvos\b", r"\bvôtres?\b"],
+        # a sentence opened by an imperative in -ez (« Veuillez confirmer », « Cliquez ici »): no pronoun
+        # says the register in a program's short strings; the informal imperative (« Clique », « Entre »)
+        # has no such ending. Not the interjection « Allez, … » said to anyone, nor « Pensez-vous », whose
+        # « vous » counts already.
+        FORMAL: [r"\bvous\b", r"\bvotre\b", r"\bvos\b", r"\bvôtres?\b",
+                 r"(?:^|(?<=[.!?…:] ))(?!(?:chez|assez|nez|rez)\b|allez\s*[,!.…])[a-zà-ÿ]+ez\b(?!-)"],
         INFORMAL: [r"\btu\b", r"\btoi\b", r"\bte\b", r"\bt'", r"\bton\b", r"\bta\b", r"\btes\b", r"\btiens?\b",
                    r"\btiennes?\b", r"-tu\b", r"-toi\b"],
     }),

@@ -51,6 +51,10 @@ def test_checker_on_reference_translations(dev_data, measure, name, kind, prefix
     ("¿Puede usted ayudarme?", "es", FORMAL), ("¿Puedes ayudarme tú?", "es", INFORMAL),
     ("手伝っていただけますか？お願いします。", "ja", FORMAL), ("手伝ってくれる？", "ja", INFORMAL),
     ("Il fait beau.", "fr", None),
+    # a program's string with no pronoun: the imperative in -ez (a real 1.5B reply), not « Allez, … »
+    ("Veuillez confirmer que <x1/> est une adresse e-mail pour l'utilisatrice <x4/>.", "fr", FORMAL),
+    ("Clique ici pour continuer.", "fr", None), ("Allez, participe à notre petit jeu !", "fr", None),
+    ("Chez nous, c'est simple.", "fr", None),
 ])
 def test_formality_on_hand_written_sentences(text, lang, label):
     assert read_formality(text, lang) == label
@@ -361,6 +365,9 @@ def test_you_is_read_in_the_words_that_agree_with_it_never_in_a_noun_nearby():
     ("Prenez rendez-vous. Êtes-vous prête ?", "fr", "Make an appointment. Are you ready?", "you", FEMININE),
     ("Êtiez-vous sûr de vouloir quitter ?", "fr", "Are you sure you want to sign out?", "you", MASCULINE),
     ("Êtiez-vous sûr ?", "fr", "Are you sure?", "you", MASCULINE),
+    # every predicate said of "you" is the listener's, not only the nearest
+    ("Vous êtes prêt à désactiver l'authentification. Êtes-vous sûre ?", "fr",
+     "You are about to deactivate authentication. Are you sure?", "you", None),
     # a noun said without an article: its adjective shows the gender
     ("Destinataire non défini.", "fr", "Undefined recipient.", "Undefined recipient", MASCULINE),
     ("¿Estás segura?", "es", "Are you sure?", "you", FEMININE),

@@ -135,7 +135,8 @@ def gender_of_mention(translation: str, lang: str, mention: Mention | None = Non
         # architectes": its article or predicate may, or nothing does); a word merely near its place
         # only where no such word is found
         agreeing = ("ADJ", "VERB") if mention.kind == "pronoun" else _ANCHOR_POS
-        anchors = ([t for t in anchors if _predicate_of(t, _SPEAKERS.get(mention.head.lower()))]
+        predicates = [t for t in anchors if _predicate_of(t, _SPEAKERS.get(mention.head.lower()))]
+        anchors = (predicates
                    or [t for t in doc if t.pos_ in _ANCHOR_POS - {"DET"}
                        and any(_cognate(t.lower_, w) for w in (mention.head, *mention.agreement))]
                    or [t for t in anchors if _drift(t, translation, place) <= MAX_DRIFT
@@ -146,7 +147,8 @@ def gender_of_mention(translation: str, lang: str, mention: Mention | None = Non
             number = "Plur" if mention.number == "plural" else "Sing"
             anchors = [t for t in anchors if number in t.morph.get("Number") or not t.morph.get("Number")] or anchors
         anchors.sort(key=lambda t: _drift(t, translation, place))
-        anchors = anchors[:1]
+        if not predicates:  # every predicate of "I" or "you" is the speaker's or the listener's
+            anchors = anchors[:1]
     words = [w for anchor in anchors for w in _agreeing(anchor)]
     return _vote(words, about_one=place is not None)
 
