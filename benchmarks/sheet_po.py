@@ -101,12 +101,13 @@ def agreement_lines(transcripts: list[Transcript]) -> list[str]:
             name = checker_for(turn.ambiguity).name
             checks = [c for c in transcript.checks if c.name == name
                       and (c.about is None or word_key(c.about) == word_key(turn.span))]
-            read[family, "answered"] += 1
-            read[family, checks[0].status if checks else "unchecked"] += 1
             status = checks[0].status if checks else "unchecked"
-            if status in ("fail", "unchecked"):
-                reading = f"{checks[0].observed or ''}: {', '.join(checks[0].words)}" if checks else "no check ran"
-                cells = [transcript.source, turn.span, transcript.translation, reading]
+            read[family, "answered"] += 1
+            read[family, status] += 1
+            if status != "pass":
+                seen = f"{checks[0].observed}: {', '.join(checks[0].words)}" if checks and checks[0].observed \
+                    else (checks[0].doubt if checks else None) or "nothing read"
+                cells = [transcript.source, turn.span, transcript.translation, seen]
                 (failing if status == "fail" else unread).append("| " + " | ".join(table_cell(c) for c in cells) + " |")
     lines = ["| answer | segment × question | read (coverage) | agree (of read) |", "|---|---|---|---|"]
     for family in ANSWERS:

@@ -290,13 +290,13 @@ def _agrees_with_subject(predicate: Any) -> bool:
 
 def _marks_a_gender(token: Any) -> bool:
     """A noun, pronoun, adjective or agreeing participle with a gender, its own or its article's
-    ("le comptable": "comptable" has none; a noun said without one, its adjective's), or the end of a pronoun written in two parts (the "une"
-    of "quelqu'une", tagged as an article); not a participle said with avoir or haber, which is
-    masculine whoever did it."""
+    ("le comptable": "comptable" has none; a noun said without one, its adjective's: « Destinataire
+    non défini »), or the end of a pronoun written in two parts (the "une" of "quelqu'une", tagged as
+    an article); not a participle said with avoir or haber, which is masculine whoever did it."""
     article = token.pos_ == "DET" and token.dep_ != "fixed"
     if token.pos_ not in _ANCHOR_POS or article or (token.pos_ == "VERB" and not _agrees_with_subject(token)):
         return False
-    marking = ("det", "amod", "acl") if token.pos_ == "NOUN" else ("det",)  # « Destinataire non défini »
+    marking = ("det", "amod", "acl") if token.pos_ == "NOUN" else ("det",)
     return bool(_gender(token)) or any(c.dep_ in marking and _gender(c) for c in token.children)
 
 
@@ -326,7 +326,7 @@ def _vote(words: list[Any], about_one: bool) -> Reading:
         else counts.most_common(1)[0][0]
     inflected = tuple(dict.fromkeys(w.text for w in words if w.pos_ in _INFLECTED_POS and _gender(w)
                                     and (doubt or _gender(w) == label)))
-    return Reading(label, tuple(w.text for w in words), inflected if label or doubt else (), features, doubt, parts)
+    return Reading(label, tuple(w.text for w in words), inflected, features, doubt, parts)
 
 
 def _disagree(marked: list[tuple[str, str]]) -> str | None:
