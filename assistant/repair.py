@@ -145,9 +145,13 @@ class Repair:
                     or beside_another_gender(self.transcript.source, check.about, check.expected, answered):
                 continue
             for phrase in check.words:
-                other = phrase_in_gender(phrase, check.expected)
+                found = re.search(rf"(?<!\w){re.escape(phrase)}(?!\w)", changed)
+                if found is None:
+                    continue
+                before = re.findall(r"\w+['’]?", changed[:found.start()])[-1:]
+                other = phrase_in_gender(phrase, check.expected, before[0] if before else None)
                 if other is not None:
-                    changed = re.sub(rf"(?<!\w){re.escape(phrase)}(?!\w)", lambda _: other, changed, count=1)
+                    changed = changed[:found.start()] + other + changed[found.end():]
         if changed == text:
             return text, checks, fixes
         after, after_fixes = self.evaluate(changed)

@@ -241,6 +241,16 @@ def test_a_person_s_words_left_in_the_other_gender_are_put_in_the_answered_one_w
     assert (gender.status, gender.attempts) == ("pass", 1)
 
 
+def test_a_group_s_word_the_same_in_both_numbers_is_put_in_the_answered_gender_without_a_model_call():
+    """GATE, the 1.5B test model after "women": « Les chinois » took two repair calls and stayed masculine."""
+    source = "The Chinese have abandoned dogmas and external influences to create their expression."
+    draft = "Les chinois ont abandonné les dogmes et les influences externes pour créer leur expression."
+    fake = StepFake(decide=['{"1": "yes"}'], translate=[draft], calls=[])
+    transcript = run(fake, source, user=HumanUser(lambda turn: "women"))
+    assert transcript.translation.startswith("Les chinoises ont abandonné") and fake.steps().count("translate") == 1
+    assert [c.status for c in transcript.checks if c.about == "The Chinese"] == ["pass"]
+
+
 @pytest.mark.parametrize("source, asked", [
     ("The accountant met the lawyer because she needed advice.", ["the lawyer", "The accountant"]),
     (TWO_PEOPLE_ONE_HE, ["the weaseling hotel goon", "Stiggs"]),  # a name too, which the call reads elsewhere

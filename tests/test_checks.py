@@ -342,7 +342,7 @@ def test_the_same_output_read_twice_gives_the_same_check(monkeypatch, text):
     assert read() == first and first[0] == first[1]
     # within one repair, the draft and an identical candidate are one reading, never two (the lexicon
     # left out: it would put "Le avocat" in the answered gender before any candidate is read)
-    monkeypatch.setattr("assistant.repair.phrase_in_gender", lambda phrase, gender: None)
+    monkeypatch.setattr("assistant.repair.phrase_in_gender", lambda phrase, gender, before=None: None)
     transcript = _checked([text, text, text], LAWYER, "a woman")
     gender = next(c for c in transcript.checks if c.name == "person_gender")
     assert (gender.observed, gender.words) == (first[0].observed, first[0].words)

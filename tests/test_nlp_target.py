@@ -154,8 +154,19 @@ def test_a_word_found_only_by_its_place_is_not_the_person_s_when_it_names_anothe
     ("l'utilisatrice", "feminine", None),  # already so
     ("un", "feminine", None),  # an article read alone: which word it goes with is not known
     ("quelqu'un", "feminine", "quelqu'une"),
+    # a word the same in both numbers takes its determiner's (GATE, the 1.5B model: « Les chinois »)
+    ("Les chinois", "feminine", "Les chinoises"),
+    ("un Anglais heureux", "feminine", "une Anglaise heureuse"),
+    ("chinois", "feminine", None),  # neither the phrase nor the text before it says which number
 ])
 def test_a_person_s_words_are_put_in_the_answered_gender_by_the_lexicon(phrase, gender, other):
     from assistant.nlp.french_lexicon import phrase_in_gender
 
     assert phrase_in_gender(phrase, gender) == other
+
+
+def test_a_word_the_same_in_both_numbers_takes_the_number_of_the_word_before_it_in_the_translation():
+    from assistant.nlp.french_lexicon import phrase_in_gender
+
+    assert phrase_in_gender("chinois", "feminine", before="Les") == "chinoises"
+    assert phrase_in_gender("Chinois", "feminine", before="un") == "Chinoise"

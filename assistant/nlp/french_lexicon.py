@@ -104,49 +104,67 @@ def _table() -> dict[tuple[str, str], frozenset[str]]:
 
 # (category, lemma, gender letter, number letter) of the Lefff's nouns, adjectives and participles.
 Inflection = tuple[str, str, str, str]
-_FEATURES = re.compile(r"^K?([mf])([sp])$")
+_FEATURES = re.compile(r"^K?([mf])([sp]?)$")  # a form the same in both numbers has none: "chinois nc m"
+_DETERMINER_NUMBER = re.compile(r"^[mf]?([sp])(?:_|$)")  # "les det le p", "la det le fs", "votre det son s_P2p"
 
 
 @lru_cache(maxsize=1)
-def _inflections() -> tuple[dict[str, list[Inflection]], dict[Inflection, str]]:
-    """Each gendered form's (category, lemma, gender, number), and the form of each, read once from the
-    Lefff on the first repair that needs them: "utilisatrice nc utilisateur fs", "connectée v connecter Kfs"."""
+def _inflections() -> tuple[dict[str, list[Inflection]], dict[Inflection, str], dict[str, str]]:
+    """Each gendered form's (category, lemma, gender, number), the form of each, and the number each
+    determiner gives its noun, read once from the Lefff on the first repair that needs them: "utilisatrice
+    nc utilisateur fs", "connectée v connecter Kfs", "les det le p". A form the same in both numbers
+    ("chinois nc chinois m") stands for both."""
     of_form: dict[str, list[Inflection]] = {}
     form_of: dict[Inflection, str] = {}
+    determiner_number: dict[str, str] = {}
     for form, category, lemma, features in _entries():
+        if category == "det" and (number := _DETERMINER_NUMBER.match(features)):
+            determiner_number.setdefault(form.lower(), number.group(1))
         found = _FEATURES.match(features) if category in ("nc", "adj", "v") else None
         if found is None:
             continue
-        key = (category, lemma, found.group(1), found.group(2))
-        of_form.setdefault(form.lower(), []).append(key)
-        form_of.setdefault(key, form)
-    return of_form, form_of
+        for number in found.group(2) or "sp":
+            key = (category, lemma, found.group(1), number)
+            of_form.setdefault(form.lower(), []).append(key)
+            form_of.setdefault(key, form)
+    return of_form, form_of, determiner_number
 
 
-def in_gender(form: str, gender: str) -> str | None:
+def in_gender(form: str, gender: str, number: str | None = None) -> str | None:
     """The same word in ``gender``, same number, by the Lefff: "utilisateur" -> "utilisatrice",
-    "connecté" -> "connectée", "avocate" -> "avocat"; None where it lists no such form (an epicene
-    word, a word that is no noun, adjective or participle)."""
-    of_form, form_of = _inflections()
+    "connecté" -> "connectée", "avocate" -> "avocat"; for a form the same in both numbers, in
+    ``number`` ("s", "p": "chinois" -> "chinoises"), which must then be known. None where it lists no
+    such form (an epicene word, a word that is no noun, adjective or participle)."""
+    of_form, form_of, _ = _inflections()
     letter = gender[0]
-    for category, lemma, said, number in of_form.get(form.lower(), ()):
-        if said == letter:
-            return form
-        other = form_of.get((category, lemma, letter, number))
-        if other is not None:
-            return other.capitalize() if form[:1].isupper() else other
-    return None
+    found = []
+    for category, lemma, said, said_number in of_form.get(form.lower(), ()):
+        if number is not None and said_number != number:
+            continue
+        other = form.lower() if said == letter else form_of.get((category, lemma, letter, said_number))
+        if other is not None and other not in found:
+            found.append(other)
+    if len(found) != 1:
+        return None  # none, or one for each number ("chinoise", "chinoises") and the number not known
+    return found[0].capitalize() if form[:1].isupper() else found[0]
+
+
+def determiner_number(word: str) -> str | None:
+    """"s" or "p": the number a French determiner gives the noun after it ("la", "les"), by the Lefff."""
+    return _inflections()[2].get(word.lower().replace("’", "'"))
 
 
 _WORDS = re.compile(r"(?:de la|à la|\w[\w-]*'?|\w+’)", re.IGNORECASE)
 _VOWEL = re.compile(r"^[aeiouyhâàéèêëîïôûü]", re.IGNORECASE)
 
 
-def phrase_in_gender(phrase: str, gender: str) -> str | None:
+def phrase_in_gender(phrase: str, gender: str, before: str | None = None) -> str | None:
     """A person's words as a translation writes them ("l'utilisateur", "Le destinataire", "un
     expéditeur connecté") with the noun, its adjectives and participles and its determiners in
     ``gender``, the determiners elided or not before the word that follows; a word the Lefff gives no
-    other form stays as it is ("la destinataire"). None where nothing changes."""
+    other form stays as it is ("la destinataire"). A word the same in both numbers takes the number of
+    the phrase's determiner, or of ``before``, the word the translation writes before the phrase
+    (« Les » of « Les chinois » -> « chinoises »). None where nothing changes."""
     table = determiners("fr")
     to_feminine = table["feminine"]
     to_masculine = {feminine: masculine for masculine, feminine in to_feminine.items() if masculine != "cet"}
@@ -155,6 +173,7 @@ def phrase_in_gender(phrase: str, gender: str) -> str | None:
     articles = {*to_feminine, *to_masculine}
     if all(word.lower() in articles for word in words):
         return None  # an article alone: which word it goes with is not known
+    number = next((n for w in [*words, before or ""] if (n := determiner_number(w))), None)
     changed: list[str] = []
     for word in words:
         bare = word.lower().rstrip("'’")
@@ -164,7 +183,7 @@ def phrase_in_gender(phrase: str, gender: str) -> str | None:
             said = swap.get(bare, bare)
             changed.append(said.capitalize() if word[:1].isupper() else said)
         else:
-            changed.append(in_gender(word, gender) or word)  # "destinataire", "de", "votre": one form for both
+            changed.append(in_gender(word, gender, number) or word)  # "destinataire", "de", "votre": one form for both
     out = phrase
     at = 0
     for word, new in zip(words, _elided(changed, table["before_a_vowel"], gender)):
