@@ -101,9 +101,12 @@ class Assistant:
         return dialogue.transcript
 
     def user(self, kind: str, target_lang: str, options: ChainOptions | None = None, *, context: str | None = None,
-             gold: Mapping[str, str] | None = None, ask: Callable[[Turn], str | None] | None = None) -> User:
+             gold: Mapping[str, str] | None = None, gold_about: str | None = None,
+             ask: Callable[[Turn], str | None] | None = None) -> User:
         """Whoever answers the questions (``USER_KINDS``), the one way the front ends make one: a simulated
         user is this assistant's model reading ``context`` under ``options`` (its prompts, how much of the
-        context it reads); a simulated user on another model is that model's Assistant's."""
+        context it reads); a simulated user on another model is that model's Assistant's; an oracle answers
+        from ``gold``, the labels of the ambiguity type ``gold_about`` where given."""
         return make_user(kind, target_lang=target_lang, options=options or self.options, chat_model=self.chat_model,
-                         structured_output=self.structured_output, context=context, gold=gold, ask=ask)
+                         structured_output=self.structured_output, context=context, gold=gold,
+                         gold_about=gold_about, ask=ask)

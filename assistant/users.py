@@ -8,7 +8,7 @@ from typing import Protocol
 from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.output_parsers import StrOutputParser
 
-from .ambiguity import get_type
+from .ambiguity import family_of, get_type
 from .backends import GenerationRequest, StructuredOutputs
 from .errors import InputError
 from .options import USER_KINDS, ChainOptions
@@ -51,14 +51,20 @@ class HumanUser:
 
 class OracleUser:
     """Answers from the gold labels of a data item, the way the ambiguity table says for the
-    question's type (e.g. gender "feminine" -> "a woman"); skips what the labels do not settle."""
+    question's type (e.g. gender "feminine" -> "a woman"); skips what the labels do not settle.
+    ``about``: the ambiguity type the labels describe, where known (an evaluation item's): a question
+    of another family is skipped, since a GATE item's gender is its person's, not that of what "it"
+    stands for."""
 
     name = "oracle"
 
-    def __init__(self, gold: Mapping[str, str]):
+    def __init__(self, gold: Mapping[str, str], about: str | None = None):
         self.gold = dict(gold)
+        self.family = family_of(about) if about else None
 
     def answer(self, turn: Turn, source: str) -> str | None:
+        if self.family is not None and family_of(turn.ambiguity) != self.family:
+            return None
         return get_type(turn.ambiguity).oracle_answer(self.gold)
 
 
@@ -126,10 +132,11 @@ def scripted_then(answers: Iterable[str], fallback: Callable[[Turn], str | None]
 
 def make_user(kind: str, *, target_lang: str, options: ChainOptions = ChainOptions(),
               chat_model: BaseChatModel | None = None, structured_output: bool = False, context: str | None = None,
-              gold: Mapping[str, str] | None = None, ask: Callable[[Turn], str | None] | None = None) -> User:
+              gold: Mapping[str, str] | None = None, gold_about: str | None = None,
+              ask: Callable[[Turn], str | None] | None = None) -> User:
     """Whoever answers: ``human`` (through ``ask``), ``simulated`` (``chat_model`` reading ``context``
-    under ``options``), ``oracle`` (from ``gold``) or ``none``. The front ends reach it through
-    ``Assistant.user``, which gives the model."""
+    under ``options``), ``oracle`` (from ``gold``, labels of the ambiguity type ``gold_about`` where
+    given) or ``none``. The front ends reach it through ``Assistant.user``, which gives the model."""
     if kind == "human":
         return HumanUser(ask or (lambda turn: None))
     if kind == "simulated":
@@ -139,7 +146,7 @@ def make_user(kind: str, *, target_lang: str, options: ChainOptions = ChainOptio
     if kind == "oracle":
         if not gold:
             raise InputError("the oracle user answers from gold labels: give them")
-        return OracleUser(gold)
+        return OracleUser(gold, gold_about)
     if kind == "none":
         return NoUser()
     raise InputError(f"unknown kind of user {kind!r}; choose one of: {', '.join(USER_KINDS)}")

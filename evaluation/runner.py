@@ -223,7 +223,7 @@ class Evaluation:
         if (kind == ORACLE and not item.attributes) or (kind == "simulated" and not item.context.strip()):
             kind = NO_USER
         answerer = self._user_assistant if kind == "simulated" else self._assistant
-        return answerer.user(kind, item.lang, context=item.context, gold=item.attributes)
+        return answerer.user(kind, item.lang, context=item.context, gold=item.attributes, gold_about=item.ambiguity)
 
     def _answered_in_advance(self, item: Item) -> PreferenceMemory | None:
         """The ``--profile``'s answers for the item's language, a memory of the item's own (answers do not

@@ -157,6 +157,9 @@ def test_the_oracle_answers_cocoa_and_gate_items_from_their_gold(tmp_path):
     assert OracleUser(ff.attributes).answer(doctor, ff.src) == "a woman"
     assert OracleUser(mm.attributes).answer(doctor, mm.src) == "a man"
     assert OracleUser(fm.attributes).answer(doctor, fm.src) is None  # a woman and a man: the oracle skips
+    it = Turn("it_resolution", "it", "What does “it” refer to here?", [])
+    assert OracleUser(ff.attributes, ff.ambiguity).answer(doctor, ff.src) == "a woman"
+    assert OracleUser(ff.attributes, ff.ambiguity).answer(it, ff.src) is None  # the person's gender is not the thing's
 
 
 # ---- compared with published results
