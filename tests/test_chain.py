@@ -194,14 +194,24 @@ def test_every_translation_after_an_answer_forbids_the_other_registers_words():
         frozenset({"tu"}), frozenset({"vous"})}
 
 
-def test_people_answered_with_one_gender_have_their_words_put_in_it_without_a_model_call():
+@pytest.mark.parametrize("source, draft, answer, delivered, people", [
     # django-postman (tests/data/formats/accounts_200.po), both answered "a woman"
-    source = "Sender and Recipient cannot be both undefined."
-    draft = "L'expéditeur et le destinataire ne peuvent pas être tous deux indéfinis."
-    fake = StepFake(decide=['{"1": "yes", "2": "yes"}'], translate=[draft], calls=[])
-    transcript = run(fake, source, user=HumanUser(lambda turn: "a woman"))
-    assert transcript.translation.startswith("L'expéditrice et la destinataire") and fake.steps().count("translate") == 1
-    assert [c.status for c in transcript.checks if c.about in ("Sender", "Recipient")] == ["pass", "pass"]
+    ("Sender and Recipient cannot be both undefined.",
+     "L'expéditeur et le destinataire ne peuvent pas être tous deux indéfinis.", "a woman",
+     "L'expéditrice et la destinataire", ("Sender", "Recipient")),
+    # GATE, the 1.5B test model after "women": « chinois », the same in both numbers, had taken two repair
+    # calls and stayed masculine
+    ("The Chinese have abandoned dogmas and external influences to create their expression.",
+     "Les chinois ont abandonné les dogmes et les influences externes pour créer leur expression.", "women",
+     "Les chinoises ont abandonné", ("The Chinese",)),
+])
+def test_people_answered_with_one_gender_have_their_words_put_in_it_without_a_model_call(source, draft, answer,
+                                                                                        delivered, people):
+    decided = "{" + ", ".join(f'"{n}": "yes"' for n in range(1, len(people) + 1)) + "}"
+    fake = StepFake(decide=[decided], translate=[draft], calls=[])
+    transcript = run(fake, source, user=HumanUser(lambda turn: answer))
+    assert transcript.translation.startswith(delivered) and fake.steps().count("translate") == 1
+    assert [c.status for c in transcript.checks if c.about in people] == ["pass"] * len(people)
 
 
 def test_a_failed_check_is_repaired_first_by_rewriting_only_the_named_words():
@@ -239,16 +249,6 @@ def test_a_person_s_words_left_in_the_other_gender_are_put_in_the_answered_one_w
     (gender,) = [c for c in transcript.checks if c.about in ("the user", "sender", "someone", "A user", "some users",
                                                              "Undefined recipient")]
     assert (gender.status, gender.attempts) == ("pass", 1)
-
-
-def test_a_group_s_word_the_same_in_both_numbers_is_put_in_the_answered_gender_without_a_model_call():
-    """GATE, the 1.5B test model after "women": « Les chinois » took two repair calls and stayed masculine."""
-    source = "The Chinese have abandoned dogmas and external influences to create their expression."
-    draft = "Les chinois ont abandonné les dogmes et les influences externes pour créer leur expression."
-    fake = StepFake(decide=['{"1": "yes"}'], translate=[draft], calls=[])
-    transcript = run(fake, source, user=HumanUser(lambda turn: "women"))
-    assert transcript.translation.startswith("Les chinoises ont abandonné") and fake.steps().count("translate") == 1
-    assert [c.status for c in transcript.checks if c.about == "The Chinese"] == ["pass"]
 
 
 @pytest.mark.parametrize("source, asked", [
