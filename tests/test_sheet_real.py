@@ -57,15 +57,13 @@ def word(path: Path, strings: list[str]) -> None:
 
 
 def write_source(path: Path) -> None:
-    writers = {".txt": lambda: "\n\n".join(STRINGS) + "\n", ".srt": lambda: subtitles(STRINGS)}
+    """``STRINGS`` as a file of ``path``'s format (an ``…12.xlf`` is XLIFF 1.2)."""
     if path.suffix == ".docx":
         word(path, STRINGS)
-    elif path.name.endswith("12.xlf"):
-        path.write_text(xliff12(STRINGS), encoding="utf-8")
-    elif path.suffix == ".xlf":
-        path.write_text(xliff2(STRINGS), encoding="utf-8")
-    else:
-        path.write_text(writers[path.suffix](), encoding="utf-8")
+        return
+    xliff = xliff12 if path.stem.endswith("12") else xliff2
+    text = {".txt": "\n\n".join(STRINGS) + "\n", ".srt": subtitles(STRINGS), ".xlf": xliff(STRINGS)}[path.suffix]
+    path.write_text(text, encoding="utf-8")
 
 
 def translations_written(path: Path) -> list[str]:
