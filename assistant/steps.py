@@ -106,6 +106,14 @@ def clarifications(transcript: Transcript, turns: list[Turn]) -> list[str]:
     return lines
 
 
+def _about_the_whole_text(transcript: Transcript, turns: list[Turn]) -> bool:
+    """Whether every answer is about the whole text (its register) and no glossary term is told: those
+    answers go before the text (``prompts/translate_addressed.yaml`` says why), the others after it."""
+    answered = [turn for turn in turns if turn.answer]
+    wanted = expected(answered)
+    return not transcript.terms and len(wanted) == len(answered) and all(e.checker.whole_text for e in wanted)
+
+
 class ModelSteps:
     """The chain's calls to one chat model.
 
@@ -277,7 +285,8 @@ class ModelSteps:
             return "translate", {"source": source}
         if source == transcript.source:  # a part of it (one sentence) is translated without marks
             source = marked(source, answered_marks(source, turns))
-        return "translate_clarified", {"source": source, "clarifications": "\n".join(lines)}
+        name = "translate_addressed" if _about_the_whole_text(transcript, turns) else "translate_clarified"
+        return name, {"source": source, "clarifications": "\n".join(lines)}
 
     def context_for_translator(self, transcript: Transcript) -> str:
         """The context the dialogue bounded, or under ``extract+abstract`` its summary (written once,

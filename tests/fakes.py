@@ -15,7 +15,8 @@ from assistant.prompts import PROMPT_TAG
 
 # The prompt each step's calls are tagged with (see ``assistant.prompts.tagged``).
 STEP_OF_PROMPT = {"detect": "detect", "decide": "decide", "user": "user", "summarize": "summary", "translate": "translate",
-                  "translate_clarified": "translate", "translate_context": "translate", "rewrite": "translate"}
+                  "translate_clarified": "translate", "translate_addressed": "translate", "translate_context": "translate",
+                  "rewrite": "translate"}
 
 
 def prompt_step(run_manager: Any) -> str:

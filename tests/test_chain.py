@@ -128,6 +128,20 @@ def test_the_translation_prompt_states_each_answer_beside_its_brief_question():
     assert f"Q: {transcript.turns[1].question} A: the hat" in prompt  # no reminder for "it": asked as it was
 
 
+def test_answers_about_the_whole_text_come_before_it_and_the_others_after_it():
+    """The register's answer is the same for the texts of a conversation, so it goes before the text (a prompt
+    cache keeps it); an answer about a word of this text goes after it, as the 1.5B model follows it better."""
+    def prompt_of(answers: list[str]) -> str:
+        fake = StepFake(detect=[ASK_IT], translate=["Pensez-vous qu'il est joli ?"], calls=[])
+        replies = iter(answers)
+        run(fake, IT_SOURCE, user=HumanUser(lambda turn: next(replies, "")))
+        return [m for step, m, _ in fake.calls if step == "translate"][0][-1].content
+
+    register_only, with_it = prompt_of(["formal", ""]), prompt_of(["formal", "the hat"])
+    assert register_only.index("A: formal") < register_only.index(IT_SOURCE) and register_only.endswith("</source>")
+    assert with_it.index(IT_SOURCE) < with_it.index("A: formal") < with_it.index("A: the hat")
+
+
 def test_simulated_user_reads_the_context_the_translator_does_not_see():
     fake = StepFake(detect=[ASK], user=["formal, it is my landlord."], translate=["Pouvez-vous m'aider ?"], calls=[])
     context = "Mr. Dupont, my landlord, came by this morning."

@@ -53,8 +53,8 @@ def _tags_written_in_prompt_files() -> set[str]:
 
 
 def test_every_prompt_file_is_rendered_here():
-    assert {"decide", "detect", "rewrite", "summarize", "translate", "translate_clarified", "translate_context",
-            "user"} <= set(PROMPTS)
+    assert {"decide", "detect", "rewrite", "summarize", "translate", "translate_addressed", "translate_clarified",
+            "translate_context", "user"} <= set(PROMPTS)
 
 
 def test_the_tags_to_neutralise_are_those_the_prompt_files_write():
