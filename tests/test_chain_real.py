@@ -11,6 +11,7 @@ import json
 import re
 
 import pytest
+from langchain_core.callbacks import BaseCallbackHandler
 from langchain_core.messages import convert_to_openai_messages
 
 from assistant.ambiguity import ambiguity_types
@@ -106,6 +107,33 @@ def test_a_real_run_counts_the_tokens_of_detection_and_of_the_streamed_translati
         assert usage.input_tokens > 0 and usage.output_tokens > 0, (step, usage)
         assert 0 <= usage.evaluated_tokens <= usage.input_tokens, (step, usage)
     assert transcript.usage["translate"].streamed == 1
+
+
+def test_the_register_answer_comes_before_the_text_and_the_cache_keeps_it_for_the_next_text(embedded_model,
+                                                                                             embedded_spec):
+    # Two English turns of one conversation (CoCoA-MT train, dev half), the register answered "formal" for both.
+    class Prompts(BaseCallbackHandler):
+        def __init__(self):
+            self.sent = []
+
+        def on_chat_model_start(self, serialized, messages, *, tags=None, **kwargs):
+            self.sent.append((tags or [], messages[0][-1].content))
+
+    assistant = Assistant.for_model(embedded_model, ModelSpec.parse(embedded_spec))
+    recorder = Prompts()
+    embedded_model.callbacks = [recorder]
+    try:
+        transcripts = [assistant.run(text, "fr", user=OracleUser({"formality": "formal"}, about="formality"),
+                                     options=ChainOptions(max_questions=1))
+                       for text in ("Do you like to go to the movies?", "Have you seen the new Batman film yet?")]
+    finally:
+        embedded_model.callbacks = None
+    translations = [(tags, content) for tags, content in recorder.sent if "prompt:translate_addressed" in tags]
+    assert len(translations) >= 2 and all(t.turns[0].answer == "formal" for t in transcripts)
+    human = translations[-1][1]
+    assert human.startswith("<clarifications>") and human.endswith("Have you seen the new Batman film yet?\n</source>")
+    turn_tokens = len(embedded_model._load_engine().llama.tokenize(human.encode(), add_bos=False, special=False))
+    assert transcripts[1].usage["translate"].evaluated_tokens < turn_tokens  # the answers came from the cache
 
 
 def test_an_answer_of_the_other_gender_settles_the_person_the_pronoun_is_left(embedded_model, embedded_spec):
