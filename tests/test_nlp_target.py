@@ -129,6 +129,20 @@ def test_french_words_that_show_no_gender_of_the_person_are_not_read(source, spa
     assert person_gender_reading(reference, "fr", source, span).label == label
 
 
+# A noun whose gender is the word's whoever it names, and the words agreeing with it: AmbigMT dev half (es), a
+# django-allauth string (the .po sheet benchmark, fr), and a nurse as the control.
+@pytest.mark.parametrize("lang, source, span, translation, label", [
+    ("es", "[pr] is an Honorary Fellow of the American College of Surgeons (ACS).", "[pr]",
+     "Es miembro honorífico del Colegio Estadounidense de Cirujanos (American College of Surgeons, ACS).", None),
+    ("fr", "Please enter a valid email for at least one person.", "one person",
+     "Veuillez saisir une adresse e-mail valide pour au moins une personne.", None),
+    ("es", "The victim was injured.", "The victim", "La víctima fue herida.", None),
+    ("es", "The nurse was injured.", "The nurse", "La enfermera fue herida.", "feminine"),
+])
+def test_a_noun_whose_gender_is_the_word_s_shows_nothing_of_the_person(lang, source, span, translation, label):
+    assert person_gender_reading(translation, lang, source, span).label == label
+
+
 def test_a_word_found_only_by_its_place_is_not_the_person_s_when_it_names_another_thing():
     """A real 0.5B translation of a django-postman string (tests/data/formats/accounts_200.po) that leaves the
     sender out: "la date" translates the source's "date", "suppression" names an act; neither is the sender."""

@@ -20,7 +20,7 @@ from functools import lru_cache
 from typing import Any
 
 from ..errors import IntercptError
-from .agreement import never_a_person
+from .agreement import grammatical_gender_only, never_a_person
 from .french_lexicon import french_genders
 from .lexicon import FEMININE, MASCULINE
 from .people import Mention, source_nouns
@@ -300,6 +300,17 @@ def _marks_a_gender(token: Any) -> bool:
     return bool(_gender(token)) or any(c.dep_ in marking and _gender(c) for c in token.children)
 
 
+def _of_a_word_not_a_person(token: Any) -> bool:
+    """A noun whose gender is the word's whoever it names (« la personne », « el miembro »), or a word that agrees
+    with one (« la víctima fue herida »): it shows nothing of the person's gender."""
+    nouns = grammatical_gender_only(token.lang_)
+    if token.pos_ == "NOUN":
+        return token.lemma_.lower() in nouns or token.lower_ in nouns
+    said_of = [token.head] if token.dep_ in ("det", "amod", "acl") else [
+        c for c in token.children if c.dep_.startswith("nsubj")]
+    return any(n.pos_ == "NOUN" and (n.lemma_.lower() in nouns or n.lower_ in nouns) for n in said_of)
+
+
 def _agreeing(anchor: Any) -> list[Any]:
     """The anchor (with the word it is fixed to), its determiners and adjectives, and the predicate
     it is subject of where that predicate agrees with it."""
@@ -316,8 +327,9 @@ def _agreeing(anchor: Any) -> list[Any]:
 def _vote(words: list[Any], about_one: bool) -> Reading:
     """The gender most of ``words`` carry; where they are one person's (``about_one``) and some
     carry the other gender, the reading is in doubt ("le" and "avocate"), and its parts are the
-    words with their genders, for an answer to tell which are wrong (``Reading.against``)."""
-    words = sorted(words, key=lambda w: w.i)
+    words with their genders, for an answer to tell which are wrong (``Reading.against``). A word whose gender is
+    a noun's whoever it names (« la personne », « el miembro ») is not counted."""
+    words = sorted((w for w in words if not _of_a_word_not_a_person(w)), key=lambda w: w.i)
     counts = Counter(_gender(w) for w in words if _gender(w))
     features = tuple(f"{w.text}: {UD_GENDER[_gender(w)]}" for w in words if _gender(w))
     doubt = _disagree([(w.text, _gender(w)) for w in words if _gender(w)]) if about_one else None
