@@ -304,11 +304,12 @@ def _of_a_word_not_a_person(token: Any) -> bool:
     """A noun whose gender is the word's whoever it names (« la personne », « el miembro »), or a word that agrees
     with one (« la víctima fue herida »): it shows nothing of the person's gender."""
     nouns = grammatical_gender_only(token.lang_)
-    if token.pos_ == "NOUN":
-        return token.lemma_.lower() in nouns or token.lower_ in nouns
+
+    def listed(noun: Any) -> bool:
+        return noun.pos_ == "NOUN" and (noun.lemma_.lower() in nouns or noun.lower_ in nouns)
     said_of = [token.head] if token.dep_ in ("det", "amod", "acl") else [
         c for c in token.children if c.dep_.startswith("nsubj")]
-    return any(n.pos_ == "NOUN" and (n.lemma_.lower() in nouns or n.lower_ in nouns) for n in said_of)
+    return listed(token) or token.pos_ != "NOUN" and any(listed(n) for n in said_of)
 
 
 def _agreeing(anchor: Any) -> list[Any]:
