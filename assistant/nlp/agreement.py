@@ -45,6 +45,7 @@ def never_a_person(lang: str) -> tuple[str, ...]:
     return tuple(_lexicon()["never_a_person"].get(lang, ()))
 
 
+@lru_cache(maxsize=None)
 def grammatical_gender_only(lang: str) -> frozenset[str]:
     """Nouns of ``lang`` whose gender is the word's whoever they name (« la personne », « el miembro »)."""
     return frozenset(_lexicon()["grammatical_gender_only"].get(lang, ()))
