@@ -90,6 +90,15 @@ def test_a_gloss_that_names_a_relative_does_not_gender_the_word():
     assert found["grandchild"].settled is None and found["widow"].settled == "feminine"
 
 
+def test_a_gloss_that_names_both_genders_does_not_gender_the_word():
+    """WordNet's "parent" is "a father or mother", its "consort" "the husband or wife of a reigning monarch"
+    (GATE: "Many parents were concerned", preocupados/preocupadas); "uncle" is "the brother of your father
+    or mother", masculine."""
+    found = heads(find_person_mentions("Many parents were concerned, and the consort thanked the uncle."))
+    assert found["parents"].settled is None and found["consort"].settled is None
+    assert found["uncle"].settled == "masculine"
+
+
 @pytest.mark.parametrize("text, head, agreeing", [
     ("Consolation is available to all concerned.", "concerned", None),
     ("The injured were taken to hospital.", "injured", "taken"),

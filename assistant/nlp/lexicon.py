@@ -32,7 +32,7 @@ _CODE_WORD = re.compile(r"\w\(\)|__\w|[a-z]_[a-z]")  # "frozenset()", "__init__"
 # A person sense ranked lower than this (WordNet orders senses by frequency) is too rare to make
 # the word denote a person: "head" (rank 3) or "star" (rank 2) are not people in most texts.
 MAX_PERSON_RANK = 1
-TABLE_RULES = 7  # version of the rules that build the table below, part of the cache file's name
+TABLE_RULES = 8  # version of the rules that build the table below, part of the cache file's name
 # Endings of agent nouns that name a person ("creationist", "fashionista"), for words WordNet lacks.
 AGENT_SUFFIXES = ("ist", "ista")
 # The roots of the beings whose gender a translation shows (see the module's docstring).
@@ -44,9 +44,11 @@ _GLOSS_GENDER = re.compile(
     r"\b(?:(?P<f>woman|women|girl|female|wife|mother|daughter|sister|lady)|"
     r"(?P<m>man|men|boy|male|husband|father|son|brother|gentleman))\b"
 )
-# "a boy or girl", "a man or woman": both genders named, the word itself has none.
-_BOTH_GENDERS = re.compile(r"\b(?:man|men|boy|male)\s+or\s+(?:a\s+)?(?:woman|women|girl|female)\b|"
-                           r"\b(?:woman|women|girl|female)\s+or\s+(?:a\s+)?(?:man|men|boy|male)\b")
+# That word paired with one of the other gender ("a man or woman", "a father or mother", "the husband or
+# wife of a reigning monarch", "both male and female"): both genders named, the word itself has none.
+_OR_A = r"\s+(?:or|and)\s+(?:a\s+)?"
+_OR_A_WOMAN = re.compile(_OR_A + r"(?:woman|women|girl|female|wife|mother|daughter|sister|lady)\b")
+_OR_A_MAN = re.compile(_OR_A + r"(?:man|men|boy|male|husband|father|son|brother|gentleman)\b")
 
 
 @dataclass(frozen=True)
@@ -61,8 +63,9 @@ class PersonNoun:
 
 
 def _gloss_gender(definition: str) -> str | None:
-    match = _GLOSS_GENDER.search(definition.lower())
-    if match is None or _BOTH_GENDERS.search(definition.lower()):
+    gloss = definition.lower()
+    match = _GLOSS_GENDER.search(gloss)
+    if match is None or (_OR_A_WOMAN if match.group("m") else _OR_A_MAN).match(gloss, match.end()):
         return None
     return FEMININE if match.group("f") else MASCULINE
 
