@@ -295,3 +295,20 @@ def test_a_title_case_label_the_tagger_calls_a_person_is_no_name(text):
     ("We need you. cody and kerry need their grandpa.", {"cody", "kerry"})])
 def test_names_in_any_case_are_still_names(text, names):
     assert {m.text for m in find_person_mentions(text) if m.kind == "name"} >= names
+
+
+@pytest.mark.parametrize(("text", "name"), [
+    # Brown Corpus (two_people_real.yaml): the role before the name is the word the translation inflects
+    ("For instance, the dreamer sees himself seated behind neighbor Smith and sees Smith driving the car.",
+     "neighbor Smith"),
+    ("Council president Frank SanAntonio said yesterday he may ask the council to formally request Town Solicitor "
+     "Michael A. Abatuno to draft the ordinance.", "Town Solicitor Michael A. Abatuno"),
+    ("outfielder Bob Cerv hit a home run.", "outfielder Bob Cerv")])
+def test_a_role_written_before_a_name_is_named_with_it(text, name):
+    assert name in {m.text for m in find_person_mentions(text) if m.kind == "name"}
+
+
+def test_a_gendered_role_before_a_name_settles_the_person():
+    found = {m.text: m for m in find_person_mentions("We met with grandmother Rose Kelly yesterday.")}
+    assert found["grandmother Rose Kelly"].settled == "feminine"
+    assert "grandmother" in found["grandmother Rose Kelly"].evidence

@@ -243,9 +243,24 @@ def _name(ent: Any, sentence_of: dict[int, int]) -> Mention:
     title = title_token.lower_ if title_token is not None else ""
     settled, evidence = TITLES.get(title), f"title {title_token.text}" if title in TITLES else None
     head = ent.root
-    return Mention(ent.text, ent.start_char, ent.end_char, head.text, head.i, sentence_of[head.i],
-                   _number(head), "name", settled, evidence, _agreement(head), _conjunct_of(head),
+    start = ent.start_char
+    role = _role_before(ent)
+    if role is not None:
+        start = doc[role.left_edge.i].idx
+        noun = _compound_person_noun(role)
+        if settled is None and noun.gender is not None:
+            settled, evidence = noun.gender, f"the noun {role.text}"
+    return Mention(doc.user_data.get("source", doc.text)[start:ent.end_char], start, ent.end_char, head.text, head.i,
+                   sentence_of[head.i], _number(head), "name", settled, evidence, _agreement(head), _conjunct_of(head),
                    likely=name_gender(first.text)[1])
+
+
+def _role_before(ent: Any) -> Any | None:
+    """A noun naming the person's role, written before the name ("neighbor Smith", "Town Solicitor Michael A.
+    Abatuno", "his protege Greene", "actress Jane Doe"): the translation inflects it (« la voisine Smith »), so
+    the question names it with the name, and a gendered one settles the person."""
+    return next((c for c in ent.root.children if c.dep_ == "compound" and c.i < ent.start
+                 and (noun := _compound_person_noun(c)) is not None and noun.rank == 0), None)
 
 
 def _mention_at(token: Any, source: str, sentence_of: dict[int, int]) -> Mention | None:
