@@ -17,8 +17,8 @@ from .ambiguity import AmbiguityType, ambiguity_types
 from .inputs import OPAQUE_TOKEN, blank_opaque_tokens
 from .nlp.address import SECOND_PERSON as _SECOND_PERSON
 from .nlp.address import address_candidates, address_cues, names_a_role
-from .nlp.agreement import agreeing_words, shows_gender
-from .nlp.expletive import fixed_phrase_tokens, stands_for_a_thing
+from .nlp.agreement import agreeing_words, it_is_adjective_shows_gender, shows_gender
+from .nlp.expletive import fixed_phrase_tokens, said_to_be, stands_for_a_thing
 from .nlp.people import GENDERED_PRONOUNS as _GENDERED_PRONOUNS
 from .nlp.people import INDEFINITE, PLURAL, TITLES as _TITLES, Mention, MentionGroup, find_person_mentions, group_mentions, unsettled
 from .nlp.pipelines import english_pipeline
@@ -172,11 +172,18 @@ def _address(parsed: Parsed, ambiguity_type: AmbiguityType) -> list[tuple[str, i
 
 @rule("referential_it")
 def _referential_it(parsed: Parsed, ambiguity_type: AmbiguityType) -> list[tuple[str, int]]:
-    """The first "it" that may stand for a thing the text does not plainly name; the type's
-    ``lexicon`` lists the fixed phrases whose "it" refers to nothing ("that's the way it is")."""
+    """The first "it" that may stand for a thing the text does not plainly name, where the translation shows
+    that thing's gender (not French "c'est génial" for "it was great"); the type's ``lexicon`` lists the fixed
+    phrases whose "it" refers to nothing ("that's the way it is")."""
     fixed = fixed_phrase_tokens(parsed.doc, ambiguity_type.lexicon)
     return [(t.text, t.idx) for t in parsed.doc
-            if t.lower_ == "it" and stands_for_a_thing(t, fixed) and named_antecedent(t) is None][:1]
+            if t.lower_ == "it" and stands_for_a_thing(t, fixed) and named_antecedent(t) is None
+            and _its_gender_shown(t, parsed.target_lang)][:1]
+
+
+def _its_gender_shown(it: Any, lang: str) -> bool:
+    adjectives = said_to_be(it)
+    return not adjectives or it_is_adjective_shows_gender(adjectives, lang)
 
 
 @rule("lexicon_nouns")

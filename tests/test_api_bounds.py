@@ -54,7 +54,7 @@ def answer(live, session: str, *answers: tuple[str, str | None]) -> httpx.Respon
 
 
 def test_a_huge_clarify_answer_is_refused_before_any_model_reads_it(live, fake):
-    body = start(live, "Is it pretty?")  # an open question: free text is an answer
+    body = start(live, "Where is it?")  # an open question: free text is an answer
     before, calls = used(live), fake.requests
     huge = answer(live, body["session"], ("q1", "a vase " * 285_715))  # 2,000,005 characters
     assert huge.status_code == 413 and "has 2000005 characters; it takes at most 5000" in huge.json()["detail"]

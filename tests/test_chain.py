@@ -10,9 +10,9 @@ from tests.fakes import StepFake
 
 ASK = '{"ambiguous": true, "question": "Formal or informal?", "options": ["formal", "informal"]}'
 ASK_IT = '{"ambiguous": true, "question": "What is it?", "options": ["a hat", "a car"]}'
-IT_SOURCE = "I saw a hat and a car. Do you think it is pretty?"  # the options of ASK_IT are in the text
+IT_SOURCE = "I saw a hat and a car. Do you know where it is?"  # the options of ASK_IT are in the text
 NOT_AMBIGUOUS = '{"ambiguous": false}'
-YOU_AND_IT_AND_NAME = "Blair asked whether you liked the hat or the car, and if it was new."
+YOU_AND_IT_AND_NAME = "Blair asked whether you liked the hat or the car, and where it was."
 # Brown Corpus (tests/data/two_people_real.yaml): "he" may be Stiggs's or the goon's for the parse
 TWO_PEOPLE_ONE_HE = "Stiggs sneered at the weaseling hotel goon when he appeared at our door."
 
@@ -21,7 +21,7 @@ def check(checks, name):
     return next(c for c in checks if c.name == name)
 
 
-def run(fake, source="Do you think it is pretty?", target_lang="fr", **kwargs):
+def run(fake, source="Do you know where it is?", target_lang="fr", **kwargs):
     kwargs.setdefault("user", NoUser())
     return Assistant(fake, "fake:model").run(source, target_lang, **kwargs)
 
@@ -90,25 +90,25 @@ def test_unambiguous_text_is_not_questioned_and_costs_no_detection_call():
 def test_a_model_that_says_not_ambiguous_asks_nothing():
     fake = StepFake(decide=['{"1": "no"}'], detect=[NOT_AMBIGUOUS], translate=["Merci !"], calls=[])
     assert run(fake, "Thank you!").turns == []
-    assert run(fake, "Is it new?").turns == []
+    assert run(fake, "Where is it?").turns == []
 
 
 def test_unparsable_reply_is_retried_once_with_sampling_then_dropped():
-    fake = StepFake(detect=["%%%", "still nothing"], translate=["Il est neuf ?"], calls=[])
-    transcript = run(fake, "Is it new?")
-    assert transcript.turns == [] and transcript.translation == "Il est neuf ?"
+    fake = StepFake(detect=["%%%", "still nothing"], translate=["Où est-il ?"], calls=[])
+    transcript = run(fake, "Where is it?")
+    assert transcript.turns == [] and transcript.translation == "Où est-il ?"
     detect_calls = [kwargs for step, _, kwargs in fake.calls if step == "detect"]
     assert len(detect_calls) == 2 and (detect_calls[1].temperature or 0) > 0
 
 
 def test_unparsable_then_valid_reply_gives_the_question():
-    fake = StepFake(detect=["%%%", ASK_IT], translate=["Il est neuf ?"], calls=[])
-    assert [(t.question, t.options) for t in run(fake, "I saw a hat and a car. Is it new?").turns] == [
+    fake = StepFake(detect=["%%%", ASK_IT], translate=["Où est-il ?"], calls=[])
+    assert [(t.question, t.options) for t in run(fake, "I saw a hat and a car. Where is it?").turns] == [
         ("What does “it” refer to here? (Its word in the translation decides the pronoun.)", ["a hat", "a car"])]
 
 
 def test_human_answers_reach_the_translation_prompt():
-    fake = StepFake(detect=[ASK_IT], translate=["Pensez-vous qu'il est joli ?"], calls=[])
+    fake = StepFake(detect=[ASK_IT], translate=["Savez-vous où il est ?"], calls=[])
     answers = iter(["formal, speaking to my boss", "it is a hat"])
     transcript = run(fake, IT_SOURCE, user=HumanUser(lambda turn: next(answers)))
     assert [(t.span, t.answer, t.answered_by) for t in transcript.turns] == [
@@ -119,7 +119,7 @@ def test_human_answers_reach_the_translation_prompt():
 
 
 def test_the_translation_prompt_states_each_answer_beside_its_brief_question():
-    fake = StepFake(detect=[ASK_IT], translate=["Pensez-vous qu'il est joli ?"], calls=[])
+    fake = StepFake(detect=[ASK_IT], translate=["Savez-vous où il est ?"], calls=[])
     answers = iter(["formal", "the hat"])
     transcript = run(fake, IT_SOURCE, user=HumanUser(lambda turn: next(answers)))
     prompt = [m for step, m, _ in fake.calls if step == "translate"][0][-1].content
@@ -132,7 +132,7 @@ def test_answers_about_the_whole_text_come_before_it_and_the_others_after_it():
     """The register's answer is the same for the texts of a conversation, so it goes before the text (a prompt
     cache keeps it); an answer about a word of this text goes after it, as the 1.5B model follows it better."""
     def prompt_of(answers: list[str]) -> str:
-        fake = StepFake(detect=[ASK_IT], translate=["Pensez-vous qu'il est joli ?"], calls=[])
+        fake = StepFake(detect=[ASK_IT], translate=["Savez-vous où il est ?"], calls=[])
         replies = iter(answers)
         run(fake, IT_SOURCE, user=HumanUser(lambda turn: next(replies, "")))
         return [m for step, m, _ in fake.calls if step == "translate"][0][-1].content
@@ -445,7 +445,7 @@ def test_hostile_sources_stay_data(source):
 def test_explanation_names_each_choice_and_its_reason():
     from assistant.explain import explain
 
-    fake = StepFake(detect=[ASK_IT], translate=["J'ai vu un chapeau et une voiture. Pensez-vous qu'il est joli ?"],
+    fake = StepFake(detect=[ASK_IT], translate=["J'ai vu un chapeau et une voiture. Savez-vous où il est ?"],
                     calls=[])
     answers = iter(["formal, speaking to my boss", None])
     lines = explain(run(fake, IT_SOURCE, user=HumanUser(lambda turn: next(answers))))
@@ -489,14 +489,14 @@ def test_drive_announces_the_check_and_each_repair_round_after_the_draft():
 
 
 def test_an_identical_segment_is_read_once_and_its_question_is_a_fresh_copy():
-    fake = StepFake(detect=[ASK_IT], translate=["Il est joli."], calls=[])
+    fake = StepFake(detect=[ASK_IT], translate=["Il est là."], calls=[])
     assistant = Assistant(fake, "fake:m")
-    first = assistant.run("I saw a hat and a car. Is it pretty?", "fr", user=HumanUser(lambda turn: "a hat"))
-    second = assistant.run("I saw a hat and a car. Is it pretty?", "fr", user=NoUser())
+    first = assistant.run("I saw a hat and a car. Where is it?", "fr", user=HumanUser(lambda turn: "a hat"))
+    second = assistant.run("I saw a hat and a car. Where is it?", "fr", user=NoUser())
     assert fake.steps().count("detect") == 1
     assert (first.turns[0].answer, second.turns[0].answer) == ("a hat", None)
     assert "detect" not in second.usage and second.turns[0].question == first.turns[0].question
-    assistant.run("I saw a hat and a car. Was it pretty?", "fr", user=NoUser())
+    assistant.run("I saw a hat and a car. Where was it?", "fr", user=NoUser())
     assert fake.steps().count("detect") == 2  # another text is read again
 
 

@@ -26,7 +26,7 @@ from assistant.users import HumanUser, OracleUser, SimulatedUser
 
 pytestmark = pytest.mark.real_model
 
-SOURCE = "Do you think it is pretty?"
+SOURCE = "Do you know where it is?"
 
 
 def test_cli_asks_about_you_or_it_when_nobody_answers(intercpt_cli, llama_cpp_available, larger_test_model_path,

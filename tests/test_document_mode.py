@@ -52,8 +52,8 @@ def test_each_question_is_asked_once_and_its_answer_applied_in_every_paragraph()
 
 def test_it_is_asked_afresh_and_a_skipped_question_may_come_back():
     ask_it = '{"ambiguous": true, "question": "What is it?", "options": ["a hat", "a car"]}'
-    fake = StepFake(detect=[ask_it], translate=["Il est joli."], calls=[])
-    document = "I saw a hat and a car. Is it new?\n\nI saw a hat and a car. Is it red?"
+    fake = StepFake(detect=[ask_it], translate=["Il est là."], calls=[])
+    document = "I saw a hat and a car. Where is it?\n\nI saw a hat and a car. Where was it?"
     result = DocumentTranslator(Assistant(fake, "fake:m"), "fr").translate(document, NoUser())
     assert [len(t.turns) for t in result.paragraphs] == [1, 1]
     assert fake.steps().count("detect") == 2

@@ -379,8 +379,8 @@ def test_the_api_docs_say_clarify_answers_are_json_only(client):
 
 
 def test_clarify_skipping_gives_alternatives_when_asked_for_and_nothing_to_ask_is_done_at_once():
-    client = make_client(StepFake(detect=[ASK_IT], translate=["Il est joli."], calls=[]))
-    body = client.post("/v1/clarify", json={"text": "I saw a hat and a car. Is it pretty?", "target_lang": "fr"}).json()
+    client = make_client(StepFake(detect=[ASK_IT], translate=["Il est là."], calls=[]))
+    body = client.post("/v1/clarify", json={"text": "I saw a hat and a car. Where is it?", "target_lang": "fr"}).json()
     assert body["questions"][0]["question"].startswith("What does “it” refer to here?")
     assert body["questions"][0]["id"] == "q1"
     done = client.post(f"/v1/clarify/{body['session']}", json={"answers": [{"question": "q1", "answer": None}]}).json()
@@ -393,7 +393,7 @@ def test_clarify_skipping_gives_alternatives_when_asked_for_and_nothing_to_ask_i
                        json={"answers": [{"question": question["id"], "answer": None}]}).json()
     assert [a["assumption"] for a in done["transcript"]["alternatives"]] == ["you → formal", "you → informal"]
     quiet = client.post("/v1/clarify", json={"text": "Good morning.", "target_lang": "fr"}).json()
-    assert quiet["done"] and quiet["transcript"]["translation"] == "Il est joli."
+    assert quiet["done"] and quiet["transcript"]["translation"] == "Il est là."
 
 
 class FailingFake(StepFake):
@@ -423,8 +423,8 @@ def test_clarify_an_answer_whose_translation_failed_is_sent_again_and_billed_onc
 
 
 def test_clarify_open_questions_take_free_text():
-    client = make_client(StepFake(detect=[ASK_IT], translate=["Il est joli."], calls=[]))
-    body = client.post("/v1/clarify", json={"text": "I saw a hat and a car. Is it pretty?", "target_lang": "fr"}).json()
+    client = make_client(StepFake(detect=[ASK_IT], translate=["Il est là."], calls=[]))
+    body = client.post("/v1/clarify", json={"text": "I saw a hat and a car. Where is it?", "target_lang": "fr"}).json()
     done = client.post(f"/v1/clarify/{body['session']}", json={"answers": [{"question": "q1", "answer": " a vase "}]})
     assert done.status_code == 200 and done.json()["transcript"]["turns"][0]["answer"] == "a vase"
 

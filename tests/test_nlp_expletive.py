@@ -51,18 +51,33 @@ def test_it_that_stands_for_nothing_or_a_clause_is_not_asked(text):
 
 
 @pytest.mark.parametrize("text", [
-    # an infinitive missing its object: "it" is that object ("fun to watch": the game)
-    "You had a really good season a few back and we had a good game this year (well not so good for your "
-    "Cubs!), but it was fun to watch.",
     "it looked like nothing I had ever seen before",  # a comparison with a thing
     "It was like a device he made.",
     "because that's handmade or, I mean it is meant to disintegrate basically in a year",  # passive infinitive
     'It is written as "None".',
-    "It was pretty good.",  # the thing is outside the sentence
 ])
 def test_it_that_may_stand_for_a_thing_is_still_asked(text):
     assert labelled(text) == "referential"
     assert it_question(text)
+
+
+@pytest.mark.parametrize("text", [
+    # an infinitive missing its object: "it" is that object ("fun to watch": the game)
+    "You had a really good season a few back and we had a good game this year (well not so good for your "
+    "Cubs!), but it was fun to watch.",
+    "It was pretty good.",  # the thing is outside the sentence
+])
+def test_it_said_to_be_an_adjective_is_asked_where_the_adjective_agrees_with_the_thing(text):
+    """French says "c'est" and the masculine whatever "it" stands for (« c'était amusant à regarder »), so
+    no gender is chosen; Spanish makes the adjective agree with the thing (divertido/divertida, bueno/buena)."""
+    assert labelled(text) == "referential"
+    assert not it_question(text, "fr") and it_question(text, "es")
+
+
+def test_it_said_to_be_an_adjective_of_one_form_for_both_genders_shows_nothing_in_spanish():
+    """AmbigMT: "Is it important?" « C'est important ? », "¿Es importante?"; "Es interesante"."""
+    assert not it_question("Is it important?", "es") and not it_question("It is so interesting.", "es")
+    assert it_question("Is it important?", "de")  # er, sie or es
 
 
 @pytest.mark.parametrize("text", [
@@ -76,7 +91,7 @@ def test_it_with_a_noun_as_predicate_is_not_asked_whatever_it_stands_for(text):
     translation says "c'est", "es ist" or nothing (Spanish): no gender to choose."""
     assert labelled(text) == "referential"
     assert not it_question(text)
-    assert it_question("It's mine.") and it_question("It was red.")  # le mien or la mienne; rouge for either
+    assert it_question("It's mine.") and it_question("It was red.", "es")  # le mien/la mienne; rojo/roja
 
 
 def test_it_with_a_person_as_predicate_is_not_asked():
@@ -217,4 +232,4 @@ def test_a_for_to_infinitive_parsed_as_a_clause_is_extraposed_unless_it_leaves_a
     """GATE's dev half: the parser takes "for" as the infinitive's conjunction; an infinitive whose
     object is missing ("ready for us to use") is what "it" is."""
     assert not it_question(GATE_FOR_TO)
-    assert it_question("It was ready for us to use.")
+    assert it_question("It was ready for us to use.", "es")  # listo/lista (French: « c'était prêt »)

@@ -139,6 +139,15 @@ def _participle_verb(verb: Any) -> tuple[str, str] | None:
     return ("progressive", key) if "progressive" in uses and progressive else None
 
 
+def it_is_adjective_shows_gender(adjectives: list[Any], lang: str) -> bool:
+    """Whether saying in ``lang`` that "it" is ``adjectives`` shows the gender of the thing "it" stands for:
+    not in French (« c'est génial »), in Spanish where an adjective has two forms ("es bonita")."""
+    shown_by = _lexicon()["it_is_adjective"].get(lang, "pronoun")
+    if shown_by == "adjective":
+        return not all(epicene(a.lemma_.lower(), lang) for a in adjectives)
+    return shown_by != "nothing"
+
+
 def epicene(adjective: str, lang: str) -> bool:
     """Whether an English adjective's usual translation into ``lang`` has one form for both genders."""
     entry = _lexicon()["epicene"].get(lang, {})

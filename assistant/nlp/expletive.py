@@ -18,6 +18,8 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
+from .agreement import LINKING_VERBS
+
 SUBJECTS = {"nsubj", "nsubjpass"}
 PREDICATES = {"acomp", "attr", "oprd"}
 CLAUSES = {"ccomp", "csubj", "xcomp", "advcl"}
@@ -65,6 +67,18 @@ def stands_for_a_thing(it: Any, fixed: set[int]) -> bool:
     if it.dep_ == "nsubjpass":  # "it is said that …", not "it is meant to disintegrate"
         return not any(c.dep_ == "ccomp" and c.i > verb.i and _subordinated(c) for c in verb.children)
     return True
+
+
+def said_to_be(it: Any) -> list[Any]:
+    """The adjectives the "it" at token ``it`` is said to be, as the subject of a linking verb whose predicates
+    are adjectives alone ("it was great", "is it important?", "it got a little easier"); none for a noun
+    predicate, a participle ("it is written as …") or an "it" that is no subject."""
+    verb = it.head
+    if it.dep_ != "nsubj" or verb.lemma_ not in LINKING_VERBS:
+        return []
+    predicates = [c for c in verb.children if c.dep_ in PREDICATES]
+    predicates += [c for p in predicates for c in p.children if c.dep_ == "conj"]
+    return predicates if predicates and all(p.pos_ == "ADJ" for p in predicates) else []
 
 
 def _extraposed(clause: Any, it: Any, head: Any, has_predicate: bool) -> bool:
