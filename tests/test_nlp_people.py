@@ -104,6 +104,7 @@ def test_a_gloss_that_names_both_genders_does_not_gender_the_word():
     ("The injured were taken to hospital.", "injured", "taken"),
     ("Please call anyone present for the job interview.", "anyone", "present"),
     ("We are Japanese.", "we", "Japanese"),
+    ("The family room reminds us all of fun memories.", "us", "all"),  # GATE: "all" parsed as a second object
 ])
 def test_pronouns_quantifiers_and_nominalised_adjectives_that_something_agrees_with(text, head, agreeing):
     found = heads(find_person_mentions(text))

@@ -62,6 +62,10 @@ def agreeing_words(token: Any) -> list[Any]:
     words = [c for c in token.children if c.dep_ in ("amod", "acl", "appos") and c.pos_ in ("ADJ", "VERB", "NOUN")]
     if token.pos_ == "PRON":
         words += [c for c in token.children if c.lower_ in FLOATING_QUANTIFIERS]
+        after = token.nbor() if token.i + 1 < len(token.doc) else None
+        if after is not None and after.lower_ in FLOATING_QUANTIFIERS and after.head == token.head \
+                and after.dep_ == token.dep_:
+            words.append(after)  # "reminds us all of …", parsed as a second object
     head = token.head
     if token.dep_ in SUBJECTS and head is not token:
         # a passive participle, a predicate with a copula, or an adjective of a small clause ("make you happy")
