@@ -101,8 +101,12 @@ def _build_table() -> dict[str, list]:
 
 @lru_cache(maxsize=1)
 def person_nouns() -> dict[str, PersonNoun]:
-    """Every noun whose first or second WordNet sense is a person (or another being, see above)."""
-    return {word: PersonNoun(*entry) for word, entry in _cached("wordnet-person-nouns", _build_table).items()}
+    """Every noun whose first or second WordNet sense is a person (or another being, see above). A noun that
+    today's text uses for a device or a program first ("the printer", "your browser") is a person only where
+    the context says so, as a word whose person sense WordNet ranks second."""
+    devices = _software_lexicon()["devices_first"]
+    return {word: PersonNoun(1 if word in devices else entry[0], entry[1], entry[2] and word not in devices)
+            for word, entry in _cached("wordnet-person-nouns", _build_table).items()}
 
 
 # WordNet's verb frames (the "+ frame word" pairs of data.verb; WordNet 3.0's wninput(5WN)):
