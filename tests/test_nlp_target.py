@@ -162,6 +162,9 @@ def test_a_word_found_only_by_its_place_is_not_the_person_s_when_it_names_anothe
      "masculine"),
     ("A call to order, then a second, and the police officer picked up the corner of the sheet.", "the police officer",
      "Un rappel à l'ordre, puis un deuxième, et la policière ramasse le coin du drap.", "feminine"),
+    # a possessor becomes a « de » complement at the end of its noun phrase
+    ("Relationship between writing and creativity from the author's point of view.", "the author",
+     "Relation entre écriture et créativité du point de vue de l'autrice.", "feminine"),
 ])
 def test_a_word_found_by_its_place_is_read_in_the_person_s_role(source, span, reference, label):
     assert person_gender_reading(reference, "fr", source, span).label == label

@@ -21,7 +21,9 @@ from .lexicon import (FEMININE, MASCULINE, about_software, agent_by_ending, name
                       person_noun, person_verbs)
 
 PLURAL = "plural"
-SUBJECT_ROLE, OBJECT_ROLE = "subject", "object"
+SUBJECT_ROLE, OBJECT_ROLE, INDIRECT_OBJECT_ROLE, POSSESSOR_ROLE = "subject", "object", "indirect object", "possessor"
+ROLES = {"nsubj": SUBJECT_ROLE, "nsubjpass": SUBJECT_ROLE, "dobj": OBJECT_ROLE, "dative": INDIRECT_OBJECT_ROLE,
+         "poss": POSSESSOR_ROLE}
 PLACEHOLDER, PLACEHOLDER_STAND_IN = "[pr]", "they"  # same length: offsets stay those of the source
 TITLES = {"mr": MASCULINE, "mr.": MASCULINE, "mister": MASCULINE, "sir": MASCULINE, "lord": MASCULINE, "mrs": FEMININE,
           "mrs.": FEMININE, "ms": FEMININE, "ms.": FEMININE, "miss": FEMININE, "madam": FEMININE,
@@ -183,10 +185,10 @@ def source_nouns(source: str) -> frozenset[str]:
 
 
 def grammatical_role(source: str, mention: Mention) -> str | None:
-    """Whether ``mention`` is its clause's subject or its verb's direct object in ``source`` (None: neither): the
-    translation keeps that role far more often than it keeps the mention's place."""
-    dep = _parse(source)[mention.head_index].dep_
-    return SUBJECT_ROLE if dep in SUBJECTS else OBJECT_ROLE if dep == "dobj" else None
+    """The role of ``mention`` in ``source``: its clause's subject, its verb's direct or indirect object, or the
+    possessor of a noun ("the author's point of view"); None for any other. The translation keeps that role far
+    more often than it keeps the mention's place."""
+    return ROLES.get(_parse(source)[mention.head_index].dep_)
 
 
 def unsettled(mentions: list[Mention]) -> list[Mention]:

@@ -23,7 +23,8 @@ from ..errors import IntercptError
 from .agreement import grammatical_gender_only, never_a_person
 from .french_lexicon import french_genders
 from .lexicon import FEMININE, MASCULINE
-from .people import OBJECT_ROLE, SUBJECT_ROLE, Mention, grammatical_role, source_nouns
+from .people import (INDIRECT_OBJECT_ROLE, OBJECT_ROLE, POSSESSOR_ROLE, SUBJECT_ROLE, Mention, grammatical_role,
+                     source_nouns)
 
 PIPELINES = {"fr": ("fr_core_news_sm", "fr_core_news_md"), "es": ("es_core_news_sm", "es_core_news_md")}
 # A word farther than this (as a share of the text) from the mention's place does not translate it.
@@ -157,8 +158,10 @@ def gender_of_mention(translation: str, lang: str, mention: Mention | None = Non
 def _in_its_role(near: list[Any], role: str | None) -> list[Any]:
     """Of the words found near the mention's place, those in its grammatical role where there are any: the subject
     for a subject ("Icelanders have been turning …": « Depuis quelques années, les Islandais transforment … », not
-    « années »), the object for an object."""
-    wanted = {SUBJECT_ROLE: ("nsubj",), OBJECT_ROLE: ("obj",)}.get(role or "")
+    « années »), the object for an object, a « de » complement for a possessor (« el punto de vista de la
+    autora » for "the author's point of view")."""
+    wanted = {SUBJECT_ROLE: ("nsubj",), OBJECT_ROLE: ("obj",), INDIRECT_OBJECT_ROLE: ("iobj", "obl:arg"),
+              POSSESSOR_ROLE: ("nmod",)}.get(role or "")
     if wanted is None:
         return near
     return [t for t in near if (t.head if t.dep_ in ("det", "amod") else t).dep_.startswith(wanted)] or near
