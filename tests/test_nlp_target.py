@@ -170,6 +170,15 @@ def test_a_word_found_by_its_place_is_read_in_the_person_s_role(source, span, re
     assert person_gender_reading(reference, "fr", source, span).label == label
 
 
+def test_a_relative_clause_said_of_the_person_is_read_with_its_noun():
+    """GATE's dev half: « geek » has one form; « qui était très attachée » says she is a woman. The masculine
+    tag the tagger gives the bare noun then disagrees with it, and the check is left unchecked, not failed."""
+    source = "For example, as a geek who in the past has been very attached to screens, there are new tools for me."
+    reading = person_gender_reading("Par exemple, en tant que geek qui par le passé était très attachée aux écrans, il y "
+                                    "a de nouveaux outils.", "fr", source, "a geek")
+    assert "attachée" in reading.evidence and reading.label != "masculine"
+
+
 # Words of people as translations wrote them (the test models' .po and GATE runs), put in the other gender.
 @pytest.mark.parametrize("phrase, gender, other", [
     ("l'utilisateur", "feminine", "l'utilisatrice"),

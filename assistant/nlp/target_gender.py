@@ -32,6 +32,7 @@ MAX_DRIFT = 0.3
 _MORPH_GENDER = {"Masc": MASCULINE, "Fem": FEMININE}
 _ANCHOR_POS = {"NOUN", "PRON", "ADJ", "VERB", "PROPN", "DET"}
 _INFLECTED_POS = {"NOUN", "ADJ", "VERB"}
+RELATIVE_SUBJECTS = {"qui", "que"}  # French « qui », Spanish « que »
 
 
 @dataclass(frozen=True)
@@ -336,7 +337,16 @@ def _agreeing(anchor: Any) -> list[Any]:
         words.append(anchor.head)
     if _agrees_with_subject(anchor):
         words += [c for c in anchor.children if c.dep_.startswith("nsubj") and _gender(c)]
+    words += [clause for clause in anchor.children if clause.dep_ == "acl:relcl" and _said_of_its_relative(clause)]
     return words
+
+
+def _said_of_its_relative(clause: Any) -> bool:
+    """A relative clause whose subject is the relative pronoun and whose predicate agrees with it (« un geek qui
+    était très attachée aux écrans », « la abogada que fue elegida »): it says the noun's gender."""
+    return any(c.dep_.startswith("nsubj") and c.lower_ in RELATIVE_SUBJECTS for c in clause.children) \
+        and any(c.dep_ in ("cop", "aux:pass") for c in clause.children) and _agrees_with_subject(clause) \
+        and bool(_gender(clause))
 
 
 def _vote(words: list[Any], about_one: bool) -> Reading:
