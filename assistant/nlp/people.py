@@ -57,6 +57,8 @@ RELATIVE_ONLY = {"ones": PLURAL, "lot": PLURAL}
 # Plural proper nouns with these endings name peoples and other groups ("Greenlanders", "Bosnians",
 # "Cypriots", "Viennese"), which the entity recogniser often takes for organisations.
 _DEMONYM_SUFFIX = ("ans", "ers", "ese", "ites", "iots")
+# The recogniser files religions and doctrines with the groups who hold them ("Christianity", "Judaism"): no people.
+_DOCTRINE_SUFFIX = ("ity", "ism")
 # Nouns naming an office, and contests for one: a person noun in their "of" complement names the
 # office ("the post of Attorney General"), and so does the possessor of a contest ("the Mayor's
 # race"); the possessor of an office is a person ("the doctor's office", "the captain's seat").
@@ -292,7 +294,8 @@ def _mention_at(token: Any, source: str, sentence_of: dict[int, int]) -> Mention
                             evidence=f"the noun {token.text}" if noun.gender else None)
             mention.may_be_a_thing = not noun.only
             return mention
-        if token.dep_ in ARGUMENTS | {"ROOT"} and (token.ent_type_ == "NORP" or agent_by_ending(lower)
+        if token.dep_ in ARGUMENTS | {"ROOT"} and (token.ent_type_ == "NORP" and not lower.endswith(_DOCTRINE_SUFFIX)
+                                                   or agent_by_ending(lower)
                                                    or token.tag_ == "NNPS" and lower.endswith(_DEMONYM_SUFFIX)):
             plural = token.ent_type_ == "NORP" and lower.endswith(_DEMONYM_SUFFIX)  # "Moldavians" tagged NNP
             return _make(token, "noun", PLURAL if plural else _number(token), sentence_of=sentence_of)  # the Viennese
