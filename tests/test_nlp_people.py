@@ -121,6 +121,12 @@ def test_a_verb_whose_french_past_agrees_makes_the_pronoun_a_mention():
     assert we.agreement == ("went",)
 
 
+def test_a_predicate_of_a_verb_that_shares_the_subject_agrees_with_it():
+    # CoCoA-MT train: "… me encantó Parque Jurásico, así que estaba indecisa …"
+    (i,) = [m for m in find_person_mentions("I loved Jurassic Park so was hesitant when it came out.") if m.head == "I"]
+    assert "hesitant" in i.agreement
+
+
 def test_coordinated_plurals_form_one_group():
     groups = group_mentions(unsettled(find_person_mentions("The doctors and nurses worked all night.")))
     assert [g.text for g in groups] == ["The doctors / nurses"]

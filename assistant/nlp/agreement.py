@@ -68,16 +68,9 @@ def agreeing_words(token: Any) -> list[Any]:
             words.append(after)  # "reminds us all of …", parsed as a second object
     head = token.head
     if token.dep_ in SUBJECTS and head is not token:
-        # a passive participle, a predicate with a copula, or an adjective of a small clause ("make you happy")
-        if token.dep_ == "nsubjpass" or head.pos_ == "ADJ" or (
-                head.pos_ == "NOUN" and any(c.dep_ == "cop" for c in head.children)):
-            words.append(head)
-        if head.lemma_ in LINKING_VERBS or head.pos_ == "AUX":
-            words += [c for c in head.children if c.dep_ in ("acomp", "attr", "oprd")
-                      and c.pos_ in ("ADJ", "NOUN", "PROPN", "VERB")]
-        words += [c for c in head.children if c.dep_ == "xcomp" and c.pos_ in ("ADJ", "VERB")]
-        if token.dep_ == "nsubj" and (token.pos_ == "PROPN" or token.lower_ in PARTICIPANTS) and _participle_verb(head):
-            words.append(head)
+        words += _predicates(token, head)
+        for verb in _sharing_the_subject(head):  # "I loved Jurassic Park so was hesitant": indecisa
+            words += _predicates(token, verb)
     if token.dep_ in ("dobj",):
         words += [c for c in head.children if c.dep_ in ("oprd", "xcomp", "ccomp") and c.pos_ == "ADJ"]
         for clause in (c for c in head.children if c.dep_ == "xcomp"):  # "enable them to be qualified"
@@ -92,6 +85,28 @@ def agreeing_words(token: Any) -> list[Any]:
         words += [c for c in word.children if c.dep_ == "conj" and c.pos_ == word.pos_]
     not_agreeing = _not_agreeing()
     return list({w.i: w for w in words if w.i != token.i and w.lower_ not in not_agreeing and _inflects(w)}.values())
+
+
+def _predicates(subject: Any, head: Any) -> list[Any]:
+    """What the verb or predicate ``head`` says of ``subject`` that agrees with it: a passive participle, a
+    predicate with a copula, an adjective of a small clause ("make you happy"), an intransitive past."""
+    words = []
+    if subject.dep_ == "nsubjpass" or head.pos_ == "ADJ" or (
+            head.pos_ == "NOUN" and any(c.dep_ == "cop" for c in head.children)):
+        words.append(head)
+    if head.lemma_ in LINKING_VERBS or head.pos_ == "AUX":
+        words += [c for c in head.children if c.dep_ in ("acomp", "attr", "oprd")
+                  and c.pos_ in ("ADJ", "NOUN", "PROPN", "VERB")]
+    words += [c for c in head.children if c.dep_ == "xcomp" and c.pos_ in ("ADJ", "VERB")]
+    if subject.dep_ == "nsubj" and (subject.pos_ == "PROPN" or subject.lower_ in PARTICIPANTS) and _participle_verb(head):
+        words.append(head)
+    return words
+
+
+def _sharing_the_subject(verb: Any) -> list[Any]:
+    """Verbs coordinated with ``verb`` that have no subject of their own, and so share its subject."""
+    return [c for c in verb.children if c.dep_ == "conj" and c.pos_ in ("VERB", "AUX")
+            and not any(s.dep_ in SUBJECTS or s.dep_ == "expl" for s in c.children)]
 
 
 def _inflects(word: Any) -> bool:
