@@ -257,6 +257,8 @@ def test_a_proper_noun_taken_for_an_organisation_stays_one_elsewhere(text):
     ("The value for the built-in variable is determined when the interpreter starts.", "interpreter"),
     ("When no exception occurs in the \"try\" clause, no exception handler is executed.", "handler"),
     ("They are created by the built-in \"frozenset()\" constructor.", "constructor"),
+    ("An *asynchronous context manager* is a *context manager* that is able to suspend execution in its *enter* "
+     "and *exit* methods.", "manager"),  # the predicate of a part of a program says nothing of a person
     # an agent ending ("-ist") names a person only in a word WordNet lacks (Python's documentation)
     ("Assignment of an object to a target list, optionally enclosed in parentheses or square brackets, is "
      "recursively defined as follows.", "list"),

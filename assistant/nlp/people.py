@@ -285,8 +285,7 @@ def _mention_at(token: Any, source: str, sentence_of: dict[int, int]) -> Mention
         noun = _compound_person_noun(token)
         if noun is not None and noun.rank > 0 and not _said_of_a_person(token):
             noun = None  # "the type", "her help": a person only in the word's second sense
-        if noun is not None and names_a_part_of_a_program(token.lemma_) and about_software(token.doc) \
-                and not _said_of_a_person(token):
+        if noun is not None and _part_of_a_program(token) and not _said_of_a_person(token):
             noun = None  # "the interpreter terminates execution of the program"
         # A verb takes no noun compound: "for each guest overload his …", with "guest" a compound of "overload".
         if noun is not None and (token.dep_ != "compound" or token.head.pos_ in ("VERB", "AUX")):
@@ -463,8 +462,14 @@ def _governed_as_person(token: Any) -> bool:
 
 
 def _person_first(token: Any) -> bool:
+    """A noun whose first sense is a person, but for a part of a program in a text about programming ("a context
+    manager is a context manager that …" says nothing of a person)."""
     noun = _compound_person_noun(token) if token.pos_ in ("NOUN", "PROPN") else None
-    return noun is not None and noun.rank == 0
+    return noun is not None and noun.rank == 0 and not _part_of_a_program(token)
+
+
+def _part_of_a_program(token: Any) -> bool:
+    return names_a_part_of_a_program(token.lemma_) and about_software(token.doc)
 
 
 def _mistagged_noun(token: Any) -> bool:
