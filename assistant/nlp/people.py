@@ -269,8 +269,8 @@ def _name(ent: Any, sentence_of: dict[int, int]) -> Mention:
 
 def _role_before(ent: Any) -> Any | None:
     """A noun naming the person's role, written before the name ("neighbor Smith", "Town Solicitor Michael A.
-    Abatuno", "his protege Greene", "actress Jane Doe"): the translation inflects it (« la voisine Smith »), so
-    the question names it with the name, and a gendered one settles the person."""
+    Abatuno", "his protege Greene", "grandmother Rose Kelly"): the translation inflects it (« la voisine Smith »),
+    so the question names it with the name, and a gendered one settles the person."""
     return next((c for c in ent.root.children if c.dep_ == "compound" and c.i < ent.start
                  and (noun := _compound_person_noun(c)) is not None and noun.rank == 0), None)
 
@@ -469,6 +469,7 @@ def _person_first(token: Any) -> bool:
 
 
 def _part_of_a_program(token: Any) -> bool:
+    """A noun that names a part of a program ("handler", "context manager"), in a text about programming."""
     return names_a_part_of_a_program(token.lemma_) and about_software(token.doc)
 
 
