@@ -43,9 +43,16 @@ def _words(text: str) -> set[str]:
     return {w.lower() for w in _WORD.findall(text)}
 
 
+# A pronoun's subject form: a question about "me" is about GATE's "I" ("this case leaves me a bit perplexed").
+_SUBJECT_FORM = {"me": "i", "myself": "i", "us": "we", "ourselves": "we", "yourself": "you", "yourselves": "you",
+                 "them": "they", "themselves": "they"}
+
+
 def _covers(span: str, keywords: set[str]) -> bool:
-    """Whether a question's span names a keyword (plural or singular: "Norwegians" / "Norwegian")."""
-    return any(w == k or w.startswith(k) or k.startswith(w) and len(w) > 3 for w in _words(span) for k in keywords)
+    """Whether a question's span names a keyword (plural or singular: "Norwegians" / "Norwegian"; a pronoun in
+    any case: "me" / "I")."""
+    words, keywords = ({_SUBJECT_FORM.get(w, w) for w in found} for found in (_words(span), keywords))
+    return any(w == k or w.startswith(k) or k.startswith(w) and len(w) > 3 for w in words for k in keywords)
 
 
 def gender_question(source: str, lang: str, kw_s: str) -> Candidate | None:
