@@ -1,11 +1,13 @@
 """Is the Japanese register the person chose kept, and can the register reader be trusted?
 
-    python benchmarks/japanese_register.py [--model PATH.gguf] [--sources 50] [--before main|none] [--validate-only]
+    python benchmarks/japanese_register.py [--model PATH.gguf] [--sources 50] [--skip 0] [--before main|none] \
+        [--validate-only]
 
 Data: CoCoA-MT's train split, pair en-ja (professional translations of conversational English, two
 domains). Selection, fixed before any rule ran: the English sources of both domains, shuffled with
-``random.Random(26)``; the first ``--sources`` are translated, every other one is the reader's
-validation set. Labels, a rule written down first: a source's formal reference is polite and its
+``random.Random(26)``; the first ``--sources`` are translated (after the first ``--skip``: a later
+sample, held out from what the prompts were tuned on), every other one is the reader's validation set.
+Labels, a rule written down first: a source's formal reference is polite and its
 informal one plain, as the data set's README says ("informal was mapped to kudaketa and formal to
 teineigo").
 
@@ -46,9 +48,9 @@ ANSWERS = {"plain": 0, "polite": 1}   # the register question's options for ja, 
 DEFAULT_MODEL = Path.home() / ".cache/test-models/qwen2.5-coder-1.5b/qwen2.5-coder-1.5b-instruct-q4_k_m.gguf"
 
 
-def split_sources(data: Path, count: int) -> tuple[list, list]:
+def split_sources(data: Path, count: int, skip: int = 0) -> tuple[list, list]:
     """(an item of each source to translate, validation items): CoCoA-MT train en-ja items grouped by
-    source, shuffled once."""
+    source, shuffled once; the ``count`` sources after the first ``skip`` are translated."""
     from evaluation.data import LoadReport
     from evaluation.loaders import cocoa_mt
 
@@ -56,8 +58,8 @@ def split_sources(data: Path, count: int) -> tuple[list, list]:
     sources = list(dict.fromkeys(item.src for item in items))
     random.Random(SEED).shuffle(sources)
     by_source = {item.src: item for item in items}  # the formal and the informal item share source and type
-    chosen = set(sources[:count])
-    return [by_source[source] for source in sources[:count]], [item for item in items if item.src not in chosen]
+    chosen = sources[skip:skip + count]
+    return [by_source[source] for source in chosen], [item for item in items if item.src not in set(chosen)]
 
 
 def validate(items: list) -> list[str]:
@@ -111,11 +113,11 @@ def translate(model: str, items: list, out: Path) -> None:
                 sink.flush()
 
 
-def run_code(code_root: Path, model: str, count: int, out: Path) -> None:
+def run_code(code_root: Path, model: str, count: int, skip: int, out: Path) -> None:
     """Run the translation step in a fresh process whose ``assistant`` package is ``code_root``'s."""
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(code_root), *filter(None, [os.environ.get("PYTHONPATH")])]))
-    subprocess.run([sys.executable, __file__, "--translate-into", str(out), "--model", model, "--sources", str(count)],
-                   cwd=code_root, env=env, check=True)
+    subprocess.run([sys.executable, __file__, "--translate-into", str(out), "--model", model, "--sources", str(count),
+                    "--skip", str(skip)], cwd=code_root, env=env, check=True)
 
 
 def extract(ref: str, into: Path) -> Path:
@@ -157,11 +159,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--model", default=str(DEFAULT_MODEL))
     parser.add_argument("--sources", type=int, default=50)
+    parser.add_argument("--skip", type=int, default=0, help="translate the sources after the first SKIP")
     parser.add_argument("--before", default="main", help="git ref of the code to compare with, or 'none'")
     parser.add_argument("--validate-only", action="store_true")
     parser.add_argument("--translate-into", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
-    chosen, validation = split_sources(DATA, args.sources)
+    chosen, validation = split_sources(DATA, args.sources, args.skip)
     if args.translate_into:
         import assistant
 
@@ -181,9 +184,10 @@ def main() -> None:
             del outputs["before"]
         else:
             with tempfile.TemporaryDirectory() as tmp:
-                run_code(extract(args.before, Path(tmp)), args.model, args.sources, outputs["before"])
-        run_code(ROOT, args.model, args.sources, outputs["after"])
-        lines += ["", f"## Register of the delivered translation ({args.sources} sources, model "
+                run_code(extract(args.before, Path(tmp)), args.model, args.sources, args.skip, outputs["before"])
+        run_code(ROOT, args.model, args.sources, args.skip, outputs["after"])
+        lines += ["", f"## Register of the delivered translation ({args.sources} sources after the first {args.skip}, "
+                  f"model "
                   f"`{Path(args.model).name}`, llama.cpp, greedy, the product's repair rounds)", "",
                   ("Before: not run" if args.before == "none" else f"Before: the code of `{args.before}`")
                   + "; after: this checkout's. Both read by this checkout's reader. "
