@@ -182,6 +182,7 @@ def _referential_it(parsed: Parsed, ambiguity_type: AmbiguityType) -> list[tuple
 
 
 def _its_gender_shown(it: Any, lang: str) -> bool:
+    """Whether the translation of ``it``'s clause shows the gender of what it stands for in ``lang``."""
     adjectives = said_to_be(it)
     return not adjectives or it_is_adjective_shows_gender(adjectives, lang)
 

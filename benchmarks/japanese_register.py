@@ -59,7 +59,8 @@ def split_sources(data: Path, count: int, skip: int = 0) -> tuple[list, list]:
     random.Random(SEED).shuffle(sources)
     by_source = {item.src: item for item in items}  # the formal and the informal item share source and type
     chosen = sources[skip:skip + count]
-    return [by_source[source] for source in chosen], [item for item in items if item.src not in set(chosen)]
+    translated = set(chosen)
+    return [by_source[source] for source in chosen], [item for item in items if item.src not in translated]
 
 
 def validate(items: list) -> list[str]:

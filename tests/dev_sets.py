@@ -51,7 +51,8 @@ _SUBJECT_FORM = {"me": "i", "myself": "i", "us": "we", "ourselves": "we", "yours
 def _covers(span: str, keywords: set[str]) -> bool:
     """Whether a question's span names a keyword (plural or singular: "Norwegians" / "Norwegian"; a pronoun in
     any case: "me" / "I")."""
-    words, keywords = ({_SUBJECT_FORM.get(w, w) for w in found} for found in (_words(span), keywords))
+    words = {_SUBJECT_FORM.get(w, w) for w in _words(span)}
+    keywords = {_SUBJECT_FORM.get(k, k) for k in keywords}
     return any(w == k or w.startswith(k) or k.startswith(w) and len(w) > 3 for w in words for k in keywords)
 
 

