@@ -85,6 +85,21 @@ def test_things_counted_or_pointed_at_are_not_people(text):
     assert find_person_mentions(text) == []
 
 
+@pytest.mark.parametrize("text, language", [
+    ("Lin Hwai-min (Chinese: 林懷民; pinyin: Lín Huáimín; born 19 February 1947) is a Taiwanese dancer.", "Chinese"),
+    ("BTS (Korean: 방탄소년단; RR: Bangtan Sonyeondan) is a seven-member South Korean boy band.", "Korean"),
+])
+def test_a_language_that_labels_a_foreign_form_is_no_one(text, language):
+    """The opening of a Wikipedia biography names the person's name in another script after its language."""
+    assert language not in {m.text for m in find_person_mentions(text)}
+
+
+def test_a_name_that_modifies_a_noun_is_no_one_to_ask_about():
+    """AmbigMT dev: the award is named after someone, the winner is the person."""
+    found = [m.text for m in find_person_mentions("The latest postings with two-time Tony winner Sutton Foster.")]
+    assert len(found) == 1 and found[0].endswith("winner Sutton Foster")
+
+
 def test_a_gloss_that_names_a_relative_does_not_gender_the_word():
     found = heads(find_person_mentions("Our grandchild came over, and the widow waved."))
     assert found["grandchild"].settled is None and found["widow"].settled == "feminine"
@@ -98,6 +113,14 @@ def test_a_gloss_that_names_both_genders_does_not_gender_the_word():
     assert found["parents"].settled is None and found["consort"].settled is None
     assert found["uncle"].settled == "masculine"
 
+
+
+def test_a_gloss_whose_gendered_word_is_a_possessor_does_not_gender_the_word():
+    """WordNet's "paramour" is "a woman's lover" and "agnate" "one related on the father's side": the
+    woman and the father are someone else (GATE: "do not follow the behavior of your paramour", open)."""
+    found = heads(find_person_mentions("Do not follow the behavior of your paramour, said the agnate to the widow."))
+    assert found["paramour"].settled is None and found["agnate"].settled is None
+    assert found["widow"].settled == "feminine"
 
 @pytest.mark.parametrize("text, head, agreeing", [
     ("Consolation is available to all concerned.", "concerned", None),

@@ -32,17 +32,18 @@ _CODE_WORD = re.compile(r"\w\(\)|__\w|[a-z]_[a-z]")  # "frozenset()", "__init__"
 # A person sense ranked lower than this (WordNet orders senses by frequency) is too rare to make
 # the word denote a person: "head" (rank 3) or "star" (rank 2) are not people in most texts.
 MAX_PERSON_RANK = 1
-TABLE_RULES = 8  # version of the rules that build the table below, part of the cache file's name
+TABLE_RULES = 9  # version of the rules that build the table below, part of the cache file's name
 # Endings of agent nouns that name a person ("creationist", "fashionista"), for words WordNet lacks.
 AGENT_SUFFIXES = ("ist", "ista")
 # The roots of the beings whose gender a translation shows (see the module's docstring).
 BEING_ROOTS = ("person.n.01", "spiritual_being.n.01", "operator.n.02")
 # The first gendered word among the first five words of a gloss, before any relative or
-# prepositional phrase: "a woman whose husband died" is feminine, "a child of your son" is not.
+# prepositional phrase and not a possessor: "a woman whose husband died" is feminine, "a child of
+# your son" and "a woman's lover" are not.
 _GLOSS_GENDER = re.compile(
     r"^(?:(?!(?:of|who|whose|that|which|in|for|with|by|to|from|between)\b)\w+\s+){0,4}?"
     r"\b(?:(?P<f>woman|women|girl|female|wife|mother|daughter|sister|lady)|"
-    r"(?P<m>man|men|boy|male|husband|father|son|brother|gentleman))\b"
+    r"(?P<m>man|men|boy|male|husband|father|son|brother|gentleman))\b(?!'s)"
 )
 # That word paired with one of the other gender ("a man or woman", "a father or mother", "the husband or
 # wife of a reigning monarch", "both male and female"): both genders named, the word itself has none.

@@ -135,8 +135,11 @@ def find_person_mentions(doc_or_text: Any) -> list[Mention]:
 def _reads_as_a_name(ent: Any) -> bool:
     """Whether a span the tagger calls a person is a name: no pronoun among its words (a title-case label,
     "Please Confirm Your Email Address", is tagged so too). Its words' parts of speech say no more: names in
-    lower case ("won't you, steve?", "cody and kerry") are tagged as nouns, verbs or adjectives."""
-    return not any(t.pos_ == "PRON" for t in ent)
+    lower case ("won't you, steve?", "cody and kerry") are tagged as nouns, verbs or adjectives. A name that
+    modifies a noun names a thing after someone ("two-time Tony winner", "the Obama administration"), whose
+    translation shows no one's gender (« l'administration Obama »)."""
+    modifies_a_noun = ent.root.dep_ == "compound" and ent.root.head.pos_ == "NOUN"
+    return not modifies_a_noun and not any(t.pos_ == "PRON" for t in ent)
 
 
 def _settle_predicates(doc: Any, mentions: list[Mention]) -> None:
@@ -386,9 +389,12 @@ def _before_an_acronym(token: Any) -> bool:
 def _names_a_thing(token: Any) -> bool:
     """The context makes a person-looking noun a thing or an office: a "which" relative clause
     ("the types to which ..."), the predicate of a thing ("experience is a demanding teacher"),
-    an office ("the post of Secretary of Agriculture", "the Mayor's race"), or a role played ("to
-    play the trouble-maker": the player is the person)."""
+    an office ("the post of Secretary of Agriculture", "the Mayor's race"), a role played ("to
+    play the trouble-maker": the player is the person), or a language that labels the form after it
+    ("Lin Hwai-min (Chinese: 林懷民; …)")."""
     head = token.head
+    if token.ent_type_ in ("NORP", "LANGUAGE") and token.i + 1 < len(token.doc) and token.nbor().text == ":":
+        return True
     if any(c.dep_ == "relcl" and _relative_word(c) == "which" and token.nbor().text != ","
            for c in token.children) and not token.ent_type_:
         return True  # a restrictive "which" clause: ", which ..." may be about the whole clause
