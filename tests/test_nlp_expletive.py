@@ -111,6 +111,15 @@ def test_it_with_a_person_as_predicate_is_not_asked():
     # a noun is never the "it" of its own modifier
     "This account also has the following username associated with it: <x1/>.",
     "This locale cannot be deleted because there are pages and/or other objects using it.",
+    # a sentence that opens with "it" goes on about the subject before, not that subject's object
+    "This object doesn’t have a change history. It probably wasn’t added via this admin site.",
+    "“<x1/>” value has an invalid date format. It must be in YYYY-MM-DD format.",
+    # a relative clause on the subject says which thing it is; the thing is the subject
+    "The URL you entered, <x1/><x2/><x3/>, looks like it matches the internal page <x4/>, which has the URL "
+    "<x5/><x6/><x7/>.",
+    # a gerund as subject is about its object
+    "Active workflows can be added to pages/snippets. Deactivating a workflow does not remove it from existing "
+    "pages/snippets.",
 ])
 def test_it_whose_thing_the_string_names_as_subject_is_not_asked(text):
     """The subject of the clause before "it" is what the string is about: the translation names

@@ -26,12 +26,33 @@ def named_antecedent(it: Any) -> Any | None:
     A subject keeps being what a text is about, so this is how a reader takes it too. None where
     the text does not say: that subject is a pronoun, a plural, a person or a name, or another
     thing competes (``_competes``)."""
-    subject = next((t for t in reversed(it.doc[:it.i]) if (t.dep_ in SUBJECTS or _existential(t))
-                    and it not in t.subtree), None)
+    subject = next((_topic(t) for t in reversed(it.doc[:it.i]) if (t.dep_ in SUBJECTS or _existential(t)
+                                                                  or _gerund_subject(t))
+                    and it not in t.subtree and not _inside_the_subjects_relative(t)), None)
     if subject is None or subject.pos_ not in NOUNS or subject.tag_ in ("NNS", "NNPS") or not subject.is_alpha \
             or _person(subject):
         return None
     return None if _competes(it, subject) else subject
+
+
+def _gerund_subject(token: Any) -> bool:
+    """A gerund clause as subject ("Deactivating a workflow does not remove it …")."""
+    return token.dep_ == "csubj" and token.tag_ == "VBG"
+
+
+def _topic(subject: Any) -> Any:
+    """What a subject is about: the object of a gerund subject (the workflow of "Deactivating a workflow"),
+    else the subject itself."""
+    if _gerund_subject(subject):
+        return next((c for c in subject.children if c.dep_ == "dobj"), subject)
+    return subject
+
+
+def _inside_the_subjects_relative(token: Any) -> bool:
+    """The subject of a relative clause on a subject ("The URL you entered … looks like it matches"): the
+    clause says which thing the outer subject is, and that subject is the one the text goes on about."""
+    clause = token.head
+    return clause.dep_ == "relcl" and clause.head.dep_ in SUBJECTS
 
 
 def _existential(noun: Any) -> bool:
@@ -55,8 +76,10 @@ def _competes(it: Any, subject: Any) -> bool:
     to make it bigger") or is the subject of a relative clause on another noun ("the class where
     it is defined");
     the subject sits in a relative clause itself ("where the error is detected"), belongs to
-    another thing ("its type"), or its clause names a second thing as object ("A match statement
-    may have one case block, and it must be last"). A noun is never the "it" of its own modifier
+    another thing ("its type"), or its clause names a second thing as object in the sentence of "it"
+    ("A match statement may have one case block, and it must be last"; but a sentence that opens with
+    "it" goes on about the subject before: "This object doesn't have a change history. It probably
+    wasn't added via this admin site."). A noun is never the "it" of its own modifier
     ("the following username associated with it", "other objects using it")."""
     verb = subject.head
     inside = [subject, *(c for c in verb.children if c.dep_ in SAID_OF_SUBJECT)]
@@ -68,7 +91,7 @@ def _competes(it: Any, subject: Any) -> bool:
     if any(c.dep_ == "poss" and (c.lower_ in ("its", "their") or c.pos_ in NOUNS) for c in subject.children):
         return True  # "its type", "the page's title": the possessor is a thing too ("your password" is not)
     return any(c.dep_ == "dobj" and c.pos_ == "NOUN" and c.tag_ == "NN" and c.i < it.i and it not in c.subtree
-               for c in verb.children)  # "the username associated with it" is not "it"
+               and c.sent == it.sent and c != subject for c in verb.children)  # "the username associated with it" is not "it"
 
 
 def _infinitive_between(it: Any, verb: Any) -> bool:
