@@ -61,6 +61,10 @@ _FORMALITY = {
     }),
 }
 
+# A word ending in -en after « sie » is mostly its plural verb (« sie waren »), but for the article of an object
+# (« erreichte sie den vierzigsten Platz »).
+_GERMAN_PLURAL_VERB = r"(?!(?:den|einen|keinen|diesen|jenen|seinen|ihren|meinen|deinen|unseren|euren|allen|ihnen)\b)\w+en"
+
 # Gender of a person: third-person pronouns, possessives (German) and past-participle or
 # adjective agreement after a copula (French, Spanish). Japanese marks none of these.
 _PERSON_GENDER = {
@@ -71,9 +75,12 @@ _PERSON_GENDER = {
                    r"\bnée\b", r"\b(?:une|la)\s+(?:actrice|autrice|chanteuse|directrice|professeure|doctoresse)\b"],
     }),
     "de": _patterns({
-        MASCULINE: [r"\b[Ee]r\b", r"\bihn\b", r"\bihm\b", r"\b[Ss]ein(?:e[mnrs]?)?\b"],
-        FEMININE: [r"\bsie\b(?!\s+(?:sind|haben|werden|waren|hatten|wurden))",
-                   r"^Sie\b(?!\s+(?:sind|haben|werden|waren|hatten|wurden))", r"(?<![.!?]\s)(?<!^)\bihre?[mnrs]?\b"],
+        # not the infinitive « sein » at a clause's end (« gefangen sein. »); not « sie »/« Sie » with a plural verb
+        # (« Sie klingen », « sie waren »: they, or you); not « ihr » as the plural "you" (« ihr seid », « Wisst ihr, »)
+        MASCULINE: [r"\b[Ee]r\b", r"\bihn\b", r"\bihm\b",
+                    r"\b[Ss]ein(?:e[mnrs]?)?\b(?!\s*(?:[,.;:!?]|$))"],
+        FEMININE: [rf"\bsie\b(?!\s+(?:sind|{_GERMAN_PLURAL_VERB})\b)", rf"^Sie\b(?!\s+(?:sind|{_GERMAN_PLURAL_VERB})\b)",
+                   r"(?<![.!?]\s)(?<!^)\bihre?[mnrs]?\b(?!\s*[,.;:!?]|\s+[a-zäöüß]\w*t\b)"],
     }, flags=0),
     "es": _patterns({
         MASCULINE: [r"\bél\b", r"\bnacido\b", r"\b(?:es|está|fue|era|estaba)\s+(?:muy\s+)?\w+o\b", r"\bsolo\b"],

@@ -209,3 +209,46 @@ def test_a_word_the_same_in_both_numbers_takes_the_number_of_the_word_before_it_
 
     assert phrase_in_gender("chinois", "feminine", before="Les") == "chinoises"
     assert phrase_in_gender("Chinois", "feminine", before="un") == "Chinoise"
+
+
+# AmbigMT dev half (neutral_names, neutral_professions): references whose words were read for a person they are
+# not about, and the control whose words are (tests/data/ambigmt_names_reference_readings.yaml: a person's reading).
+@pytest.mark.parametrize("lang, source, span, reference, label", [
+    # a masked pronoun is read in its English role: an object shows only after a preposition, a possessor never
+    ("fr", "Tell [pr] she has to be different with Jessie.", "[pr]",
+     "Dis lui qu'elle doit être différente avec Jessie.", None),
+    ("es", "Remy is displaying an unusual combination of sleep symptoms, but i'm more concerned about what the stress "
+     "is doing to [pr] physically.", "[pr]", "Remy tiene una combinación inusual de síntomas del sueño, pero creo que "
+     "es más el estrés lo que hace que actúe así.", None),
+    ("es", "Julia campbell asked permission to go to the prom with [pr] girlfriend, and [pr] was denied.", "[pr]",
+     "Julia campbell pidió permiso para ir al baile con su novia y le fue denegado.", None),
+    ("es", "Campbell mentioned another guy, somebody [pr] met at a bar last night.", "[pr]",
+     "Campbell mencionó a otro tipo. estuvo anoche con él en un bar.", None),
+    # every [pr] is the same person: the possessor first, the subject after
+    ("es", "Following an untimely demise of [pr] mother, [pr] was adopted by Madhusudan Das.", "[pr]",
+     "Tras la inesperada muerte de su madre, fue adoptada por Madhusudan Das.", "feminine"),
+    ("es", "In 1962, [pr] was the first Bahamian to become matron of the public hospital.", "[pr]",
+     "En 1962, fue la primera bahameña en convertirse en matrona del hospital público.", "feminine"),
+    # « haberse ido » keeps the participle masculine; « pueda verte » is a verb, not a noun
+    ("es", "Brother landry thinks [pr] may have gone outside the gate.", "[pr]",
+     "El hermano landry piensa que pudo haberse ido fuera del portón.", None),
+    ("es", "Yeah, well, robbie's fine as long as [pr] can see you.", "[pr]",
+     "Robbie está tranquilo mientras pueda verte.", None),
+    # a name is said of its subject, never agrees with it; a plural takes in someone else
+    ("fr", "It's like the diminutive of Emerson is Emma.", "Emma", "Tout comme le diminutif d'Emerson est Emma.", None),
+    ("fr", "Since when did you and Roy Carlin become so friendly?", "Roy Carlin",
+     "Depuis quand Roy Carlin et toi êtes devenus de si bons amis ?", None),
+    ("fr", "Perhaps Naples is afraid you cannot beat Milan.", "Naples",
+     "Naples craint que vous ne puissiez battre Milan.", None),  # « craint » tagged a present participle
+    ("fr", "I know Blair came here to see you.", "Blair", "Je sais que Blair est venue vous voir..", "feminine"),
+    # German: « sie » with a plural verb, « ihr » as the plural "you", the infinitive « sein »
+    ("de", "You sound just like Jackie Sharp.", "Jackie Sharp", "Sie klingen wie Jackie Sharp.", None),
+    ("de", "You know what Pete Campbell just said to me?", "Pete Campbell",
+     "Wisst ihr, was Pete Campbell gerade zu mir gesagt hat?", None),
+    ("de", "You shouldn't be caught between Blair and me.", "Blair",
+     "Du solltest nicht zwischen Blair und mir gefangen sein.", None),
+    ("de", "In the Olympic marathon race [pr] placed fortieth in the rankings.", "[pr]",
+     "Beim olympischen Marathonlauf erreichte sie den vierzigsten Platz.", "feminine"),
+])
+def test_words_that_are_someone_else_s_or_no_one_s_are_not_read(lang, source, span, reference, label):
+    assert person_gender_reading(reference, lang, source, span).label == label

@@ -192,6 +192,12 @@ def grammatical_role(source: str, mention: Mention) -> str:
     return _parse(source)[mention.head_index].dep_
 
 
+def placeholder_roles(source: str) -> list[tuple[int, str]]:
+    """Where each ``[pr]`` of ``source`` starts and its dependency: every one stands for the same masked person
+    ("Following an untimely demise of [pr] mother, [pr] was adopted"), so any of them may be read."""
+    return [(t.idx, t.dep_) for t in _parse(source) if source[t.idx:t.idx + len(PLACEHOLDER)] == PLACEHOLDER]
+
+
 def unsettled(mentions: list[Mention]) -> list[Mention]:
     """The mentions whose gender the target must choose and the source does not say."""
     return [m for m in mentions if m.settled is None]
@@ -257,12 +263,21 @@ def _name(ent: Any, sentence_of: dict[int, int]) -> Mention:
     start = ent.start_char
     role, noun = _role_before(ent)
     if role is not None:
-        start = doc[role.left_edge.i].idx
+        start = _role_phrase_start(role).idx
         if settled is None and noun.gender is not None:
             settled, evidence = noun.gender, f"the noun {role.text}"
     return Mention(doc.user_data.get("source", doc.text)[start:ent.end_char], start, ent.end_char, head.text, head.i,
                    sentence_of[head.i], _number(head), "name", settled, evidence, _agreement(head), _conjunct_of(head),
                    likely=name_gender(first.text)[1])
+
+
+def _role_phrase_start(role: Any) -> Any:
+    """The first word of the role's phrase ("Town Solicitor", "his protege"), not a name that modifies it: in "two-time
+    Tony winner Sutton Foster" the person is the winner, and the Tony is an award."""
+    start = role
+    while start.i > role.left_edge.i and not start.nbor(-1).ent_type_ and start.nbor(-1) in role.subtree:
+        start = start.nbor(-1)
+    return start
 
 
 def _role_before(ent: Any) -> tuple[Any, Any] | tuple[None, None]:
@@ -352,6 +367,8 @@ def _surname_beside_a_pronoun(token: Any) -> bool:
     if token.head.dep_ == "compound" or any(c.pos_ == "PROPN" and c.dep_ in ("compound", "flat")
                                             for c in token.children):
         return False  # a multi-word name ("Stanford University") is an institution as often as a person
+    if token.is_upper or any(c.dep_ == "det" for c in token.children):
+        return False  # "the FBI needs to talk to this guy … we can't locate him": an acronym, a name with an article
     return any(t.lower_ in GENDERED_PRONOUNS and t.pos_ == "PRON" for t in token.doc)
 
 

