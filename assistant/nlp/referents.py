@@ -91,7 +91,8 @@ def _competes(it: Any, subject: Any) -> bool:
     if any(c.dep_ == "poss" and (c.lower_ in ("its", "their") or c.pos_ in NOUNS) for c in subject.children):
         return True  # "its type", "the page's title": the possessor is a thing too ("your password" is not)
     return any(c.dep_ == "dobj" and c.pos_ == "NOUN" and c.tag_ == "NN" and c.i < it.i and it not in c.subtree
-               and c.sent == it.sent and c != subject for c in verb.children)  # "the username associated with it" is not "it"
+               and c.sent == it.sent and c != subject
+               for c in verb.children)  # "the username associated with it" is not "it"
 
 
 def _infinitive_between(it: Any, verb: Any) -> bool:
