@@ -64,6 +64,11 @@ _FORMALITY = {
 # A word ending in -en after « sie » is mostly its plural verb (« sie waren »), but for the article of an object
 # (« erreichte sie den vierzigsten Platz »).
 _GERMAN_PLURAL_VERB = r"(?!(?:den|einen|keinen|diesen|jenen|seinen|ihren|meinen|deinen|unseren|euren|allen|ihnen)\b)\w+en"
+# Verbs in the plural "you" form only (« Habt ihr … gefunden? »): « ihr » after one is "you", not "her".
+_NOT_AFTER_A_PLURAL_YOU_VERB = "".join(
+    rf"(?<!\b[{verb[0].upper()}{verb[0]}]{verb[1:]}\s)"
+    for verb in ("habt", "seid", "wart", "könnt", "wollt", "sollt", "müsst", "dürft", "wisst", "werdet", "hattet",
+                 "wurdet"))
 
 # Gender of a person: third-person pronouns, possessives (German) and past-participle or
 # adjective agreement after a copula (French, Spanish). Japanese marks none of these.
@@ -80,7 +85,7 @@ _PERSON_GENDER = {
         MASCULINE: [r"\b[Ee]r\b", r"\bihn\b", r"\bihm\b",
                     r"\b[Ss]ein(?:e[mnrs]?)?\b(?!\s*(?:[,.;:!?]|$))"],
         FEMININE: [rf"\bsie\b(?!\s+(?:sind|{_GERMAN_PLURAL_VERB})\b)", rf"^Sie\b(?!\s+(?:sind|{_GERMAN_PLURAL_VERB})\b)",
-                   r"(?<![.!?]\s)(?<!^)\bihre?[mnrs]?\b(?!\s*[,.;:!?]|\s+[a-zäöüß]\w*t\b)"],
+                   rf"(?<![.!?]\s)(?<!^){_NOT_AFTER_A_PLURAL_YOU_VERB}\bihre?[mnrs]?\b(?!\s*[,.;:!?]|\s+[a-zäöüß]\w*t\b)"],
     }, flags=0),
     "es": _patterns({
         MASCULINE: [r"\bél\b", r"\bnacido\b", r"\b(?:es|está|fue|era|estaba)\s+(?:muy\s+)?\w+o\b", r"\bsolo\b"],
@@ -186,11 +191,31 @@ def person_gender_reading(text: str, lang: str, source: str | None = None, span:
         return gender_of_name(text, lang, mention, source)  # its own words: no one else's to tell apart
     others = _other_people(source, span, mention) if mention is not None else ()
     if mention is None or mention.kind in ("name", "placeholder"):
+        if mention is not None and mention.kind == "name" and lang == "de":
+            text = _without_the_name_s_clause_mates(text, mention.text)
         reading = _marked(text, _PERSON_GENDER.get(lang, {}), UD_GENDER)
         if others and reading.label is not None:  # the pronouns of the whole text may be someone else's
             return replace(reading, doubt=f"the words read may be about “{others[0].text}”")
         return reading
     return gender_of_mention(text, lang, mention, source, others)
+
+
+# A clause of a German text: a subordinate clause is always set off by commas.
+_GERMAN_CLAUSE = re.compile(r"[^,.;:!?…–—\"„“]+")
+_GERMAN_PERSONAL_PRONOUN = re.compile(r"\b(?:er|ihn|ihm|sie)\b", re.IGNORECASE)
+
+
+def _without_the_name_s_clause_mates(text: str, name: str) -> str:
+    """A German ``text`` with the personal pronouns blanked that share a clause with ``name``: a pronoun in the
+    name's own clause is someone else (« Remy hat sie … gebracht », « Wenn Artie ihm vertraut »; the name's own
+    would be « sich »), while a possessive there may be the name's (« Remy und seine Frau »)."""
+    words = [w for w in re.findall(r"\w+", name) if w[:1].isupper()]
+
+    def blank(clause: re.Match) -> str:
+        if not any(re.search(rf"\b{re.escape(w)}\b", clause.group(0)) for w in words):
+            return clause.group(0)
+        return _GERMAN_PERSONAL_PRONOUN.sub(lambda pronoun: " " * len(pronoun.group(0)), clause.group(0))
+    return _GERMAN_CLAUSE.sub(blank, text)
 
 
 def beside_another_gender(source: str, span: str, gender: str, answered: Mapping[str, str]) -> bool:
@@ -234,8 +259,12 @@ def asked_mention(source: str, span: str | None) -> Mention | None:
 def _place_of(source: str, span: str | None) -> int:
     """Where ``span`` stands in ``source`` as a word of its own ("you", not the start of "your"),
     in this case or another; -1 where it does not."""
+    if not span:
+        return -1
+    before = r"(?<!\w)" if span[0].isalnum() else ""  # a span may end on a quote the name was written with
+    after = r"(?!\w)" if span[-1].isalnum() else ""
     for flags in (0, re.IGNORECASE):
-        found = re.search(rf"(?<!\w){re.escape(span)}(?!\w)", source, flags) if span else None
+        found = re.search(rf"{before}{re.escape(span)}{after}", source, flags)
         if found:
             return found.start()
     return -1

@@ -11,8 +11,8 @@ person on tests/data/two_people_real.yaml, expletive "it" and person-looking thi
 question about "it"; and AmbigMT's French "it" sources, every N-th), each set's tuning and
 held-out halves apart; the share of needed questions in the labelled
 tests/data/asked_questions.yaml; accuracy and coverage of the gender, formality and register
-readers against references (for AmbigMT's names also against a person's reading of each reference,
-tests/data/ambigmt_names_reference_readings.yaml); milliseconds per sentence.
+readers against references (for AmbigMT's names and Spanish professions also against a person's
+reading of each reference, tests/data/ambigmt_reference_readings.yaml); milliseconds per sentence.
 """
 
 from __future__ import annotations
@@ -93,7 +93,7 @@ def ambigmt_people(data: Path, rows: list[str]) -> None:
             readings = [checked_gender(i.refs[0], lang, i.src, asked[i.src]) if asked[i.src] else None for i in gold]
             accuracy_rows(f"AmbigMT {kind} {lang} reference", list(zip(readings, (i.attributes["gender"] for i in gold))),
                           rows)
-            if any(key[0] == kind for key in PERSON_READ):
+            if any(key[:2] == (kind, lang) for key in PERSON_READ):
                 read_by_a_person(f"AmbigMT {kind} {lang} reference", [
                     (reading, PERSON_READ.get((kind, lang, i.src, asked[i.src])))
                     for i, reading in zip(gold, readings) if reading is not None], rows)
@@ -108,7 +108,7 @@ def read_by_a_person(name: str, readings: list[tuple[str, str | None]], rows: li
     rows.append(f"| {name} | readings no person has read | {len(readings) - len(labelled)} |")
 
 
-PERSON_READ_FILE = "tests/data/ambigmt_names_reference_readings.yaml"
+PERSON_READ_FILE = "tests/data/ambigmt_reference_readings.yaml"
 PERSON_READ = {(r["type"], r["lang"], r["source"], r["span"]): r["shows"]  # "none": the reference shows none
                for r in yaml.safe_load((ROOT / PERSON_READ_FILE).read_text(encoding="utf-8"))}
 

@@ -100,6 +100,12 @@ def test_a_name_that_modifies_a_noun_is_no_one_to_ask_about():
     assert found == ["winner Sutton Foster"]
 
 
+def test_a_name_is_asked_about_without_the_quotes_the_tagger_took_in_with_it():
+    """AmbigMT dev: subtitles quoted line by line."""
+    text = "'But what we don't have is direct testimony' 'that someone saw Andrew Campbell' 'at the scene of a crime.'"
+    assert [m.text for m in find_person_mentions(text) if m.kind == "name"] == ["Andrew Campbell"]
+
+
 def test_a_gloss_that_names_a_relative_does_not_gender_the_word():
     found = heads(find_person_mentions("Our grandchild came over, and the widow waved."))
     assert found["grandchild"].settled is None and found["widow"].settled == "feminine"

@@ -212,7 +212,7 @@ def test_a_word_the_same_in_both_numbers_takes_the_number_of_the_word_before_it_
 
 
 # AmbigMT dev half (neutral_names, neutral_professions): references whose words were read for a person they are
-# not about, and the control whose words are (tests/data/ambigmt_names_reference_readings.yaml: a person's reading).
+# not about, and the control whose words are (tests/data/ambigmt_reference_readings.yaml: a person's reading).
 @pytest.mark.parametrize("lang, source, span, reference, label", [
     # a masked pronoun is read in its English role: an object shows only after a preposition, a possessor never
     ("fr", "Tell [pr] she has to be different with Jessie.", "[pr]",
@@ -249,6 +249,41 @@ def test_a_word_the_same_in_both_numbers_takes_the_number_of_the_word_before_it_
      "Du solltest nicht zwischen Blair und mir gefangen sein.", None),
     ("de", "In the Olympic marathon race [pr] placed fortieth in the rankings.", "[pr]",
      "Beim olympischen Marathonlauf erreichte sie den vierzigsten Platz.", "feminine"),
+    # German: a pronoun in the name's own clause is someone else; « ihr » after a plural "you" verb is "you"
+    ("de", "It was Remy who alerted them to the footage.", "Remy", "Remy hat sie auf das Videomaterial gebracht.", None),
+    ("de", "If Artie trusts him, that's good enough for me.", "Artie", "Wenn Artie ihm vertraut, reicht mir das.", None),
+    ("de", "-Have you found Vince Larkin?", "Vince Larkin", "- Habt ihr Vince Larkin gefunden?", None),
+    # a name with a definite article is a ship's; an adverb before a name is no adjective of it; a noun beside a name
+    # is its apposition only where the source says who the person is with a noun
+    ("fr", "Natividad is not a prize ship, Mr. Bush.", "Natividad", "Le Natividad n'est pas une prise de guerre.", None),
+    ("fr", "So then why not rape Vanessa Campbell for the second time?", "Vanessa Campbell",
+     "Pourquoi ne pas avoir violé de nouveau Vanessa Campbell ?", None),
+    ("fr", 'Here\'s a kid writes, "Kris Kringle, New York County Courthouse. "', "Kris Kringle",
+     'Cet enfant a écrit : "Kris Kringle, Cour suprême. "', None),
+    ("fr", "Fortunately, it doesn't look like Dr. Sutton will be doing much of that anymore.", "Dr. Sutton",
+     "Heureusement, il semble que le Dr Sutton ne fera plus subir cela.", "masculine"),  # the title's article
+    ("fr", "By Jack Campbell speaking The President of the University of Montana.", "Jack Campbell",
+     "Ici Jack Campbell, président de l'université du Montana.", "masculine"),
+    ("es", "Jessie, i really appreciate you doing that for me, but i just... i-i haven't made up my mind yet.", "Jessie",
+     "Jessie, aprecio muchísimo lo que estás haciendo por mí, pero... no me he decidido todavía.", None),
+    # a masked pronoun before a noun is its possessor, shown only by « de él »; a span ending on a quote is found
+    ("fr", "I thought you said that James' letter named Riley as [pr] killer.", "[pr]",
+     "Je pensais que vous avez dit que la lettre de James nommait Riley comme étant le tueur.", None),
+    ("es", "He's just minding [pr] business, kerry.", "[pr]", "Eso es cosa de él, kerry.", "masculine"),
+    ("fr", "'But what we don't have is direct testimony' 'that someone saw Andrew Campbell' 'at the scene of a crime.'",
+     "Andrew Campbell' '", "Mais nous n'avons pas de déposition directe stipulant que quelqu'un ait vu Andrew Campbell sur "
+     "la scène de crime.", None),
+    # Spanish: a form whose ending says the other gender than the tagger, a bare noun one form serves both genders
+    # for; what "as" says of someone is the predicate with its copula
+    ("es", "[pr] is a native of Diyarbakır, southeastern Turkey.", "[pr]",
+     "Es oriunda de Diyarbakir, una región al sudeste de Turquía.", None),
+    ("es", "In 2004, [pr] made the Finnish National Team.", "[pr]", "En 2004 fue parte del equipo nacional finlandés.",
+     None),
+    ("es", "Lyder served as dean of the UCLA School of Nursing from 2008 till 2015.", "dean",
+     "Fue decano de la Escuela de Enfermería de UCLA de 2008 a 2015.", "masculine"),
+    ("es", "But my brother, who knows the boss better thinks that if you get another piece of that category the boss is "
+     "able to pay you with two suitcases.", "the boss", "Pero mi hermano, que conoce mejor al jefe piensa que si "
+     "consigues otra pieza de aquella categoría el jefe es capaz de pagarte con dos maletas.", "masculine"),
 ])
 def test_words_that_are_someone_else_s_or_no_one_s_are_not_read(lang, source, span, reference, label):
     assert person_gender_reading(reference, lang, source, span).label == label

@@ -41,6 +41,7 @@ QUANTIFIERS = {"one": SINGULAR, "another": SINGULAR, "each": SINGULAR, "none": P
                "either": SINGULAR, "neither": SINGULAR, "enough": PLURAL}
 INDEFINITE = PERSON_INDEFINITE | QUANTIFIERS
 PERSONAL_POSSESSIVES = {"my", "our", "your", "his", "her", "their"}
+PREDICATIVE = "as"  # the role of what "as" says of someone ("served as dean")
 RESTATING = {"attr", "acomp", "oprd", "appos"}  # the dependencies of a word that restates a mention
 # Quantifiers that also mean everything or much of something ("all is well", "all you have to do").
 MASS_QUANTIFIERS = {"all", "most", "enough"}
@@ -188,14 +189,41 @@ def source_nouns(source: str) -> frozenset[str]:
 
 def grammatical_role(source: str, mention: Mention) -> str:
     """The dependency of ``mention``'s head in the parse of ``source`` ("nsubj", "dobj", "poss" …): the translation
-    keeps a person's role far more often than it keeps the person's place."""
-    return _parse(source)[mention.head_index].dep_
+    keeps a person's role far more often than it keeps the person's place. What "as" introduces is said of someone
+    ("served as dean"): ``PREDICATIVE``."""
+    head = _parse(source)[mention.head_index]
+    return PREDICATIVE if head.dep_ == "pobj" and head.head.lower_ == "as" else head.dep_
 
 
 def placeholder_roles(source: str) -> list[tuple[int, str]]:
     """Where each ``[pr]`` of ``source`` starts and its dependency: every one stands for the same masked person
-    ("Following an untimely demise of [pr] mother, [pr] was adopted"), so any of them may be read."""
-    return [(t.idx, t.dep_) for t in _parse(source) if source[t.idx:t.idx + len(PLACEHOLDER)] == PLACEHOLDER]
+    ("Following an untimely demise of [pr] mother, [pr] was adopted"), so any of them may be read. One before a
+    noun is its possessor ("named Riley as [pr] killer"), whatever the parse of the pronoun standing in makes of it."""
+    return [(t.idx, "poss" if _before_its_noun(t) else t.dep_) for t in _parse(source)
+            if source[t.idx:t.idx + len(PLACEHOLDER)] == PLACEHOLDER]
+
+
+def _before_its_noun(token: Any) -> bool:
+    """Whether the next word is a noun, or a modifier of a noun after it ("[pr] six-month training program")."""
+    after = token.nbor() if token.i + 1 < len(token.doc) else None
+    return after is not None and (after.tag_ in ("NN", "NNS") and after.dep_ != "npadvmod"  # "with [pr] today"
+                                  or after.dep_ in ("amod", "compound", "nummod")
+                                  and after.head.i > after.i and after.head.tag_ in ("NN", "NNS"))
+
+
+def person_nouns(source: str) -> frozenset[str]:
+    """The lower-cased nouns of ``source`` that name people ("president", not "courthouse")."""
+    return frozenset(t.lower_ for t in _parse(source)
+                     if t.pos_ in ("NOUN", "PROPN") and person_noun(t.lemma_.lower()) is not None)
+
+
+def named_with_a_noun(source: str, mention: Mention) -> bool:
+    """Whether ``source`` says who the named person is with a noun beside the name ("Riley, the lawyer", "lawyer
+    Riley", "the lawyer, Riley"): only then is a noun beside the name in a translation the person's (« Kris Kringle,
+    Cour suprême » translates "Kris Kringle, New York County Courthouse", an address)."""
+    name = _parse(source)[mention.head_index]
+    return any(c.dep_ in ("appos", "compound") and c.pos_ == "NOUN" for c in name.children) \
+        or name.dep_ == "appos" and name.head.pos_ == "NOUN"
 
 
 def unsettled(mentions: list[Mention]) -> list[Mention]:
@@ -266,7 +294,9 @@ def _name(ent: Any, sentence_of: dict[int, int]) -> Mention:
         start = _role_phrase_start(role).idx
         if settled is None and noun.gender is not None:
             settled, evidence = noun.gender, f"the noun {role.text}"
-    return Mention(doc.user_data.get("source", doc.text)[start:ent.end_char], start, ent.end_char, head.text, head.i,
+    # the tagger may take in the quotes a name is written with ("Andrew Campbell' '"): they are no part of it
+    end = max((t.idx + len(t.text) for t in ent if any(c.isalnum() for c in t.text)), default=ent.end_char)
+    return Mention(doc.user_data.get("source", doc.text)[start:end], start, end, head.text, head.i,
                    sentence_of[head.i], _number(head), "name", settled, evidence, _agreement(head), _conjunct_of(head),
                    likely=name_gender(first.text)[1])
 

