@@ -294,6 +294,7 @@ def test_a_proper_noun_taken_for_an_organisation_stays_one_elsewhere(text):
     # a device or a program first in today's text, whatever the text is about (django-allauth's catalogue)
     ("If you choose to trust this browser, you will not be asked for a verification code.", "browser"),
     ("The printer is out of paper.", "printer"),
+    ("the speed controller on his turntable was not working properly", "controller"),  # WordNet 3.0's example
     # a religion the recogniser files with the groups who hold it (GATE's dev half)
     ("A Judeo-Christian shares values from both Judaism and Christianity.", "christianity"),
 ])
@@ -315,6 +316,7 @@ def test_person_looking_things_are_not_people(text, word):
     # a grammar parse that reads "the learner" as an adjective of "time" (GATE's dev half)
     ("It grants the learner enough time and space to correct driving errors.", "learner"),
     ("The printer who set the type for the first edition was a woman.", "printer"),  # a "who" clause
+    ("The air traffic controller, who was on duty alone, cleared the flight to land.", "controller"),
 ])
 def test_people_whose_context_says_so_stay_people(text, word):
     found = {m.text.split()[-1].lower(): m for m in find_person_mentions(text)}
