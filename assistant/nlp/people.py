@@ -211,7 +211,7 @@ def _before_its_noun(token: Any) -> bool:
                                   and after.head.i > after.i and after.head.tag_ in ("NN", "NNS"))
 
 
-def person_nouns(source: str) -> frozenset[str]:
+def source_person_nouns(source: str) -> frozenset[str]:
     """The lower-cased nouns of ``source`` that name people ("president", not "courthouse")."""
     return frozenset(t.lower_ for t in _parse(source)
                      if t.pos_ in ("NOUN", "PROPN") and person_noun(t.lemma_.lower()) is not None)

