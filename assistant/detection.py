@@ -17,8 +17,9 @@ from .ambiguity import AmbiguityType, ambiguity_types
 from .inputs import OPAQUE_TOKEN, blank_opaque_tokens
 from .nlp.address import SECOND_PERSON as _SECOND_PERSON
 from .nlp.address import address_candidates, address_cues, names_a_role
-from .nlp.agreement import agreeing_words, it_is_adjective_shows_gender, shows_gender
+from .nlp.agreement import agreeing_words, it_is_adjective_shows_gender, names_a_person, shows_gender
 from .nlp.expletive import fixed_phrase_tokens, said_to_be, stands_for_a_thing
+from .nlp.lexicon import name_gender
 from .nlp.people import GENDERED_PRONOUNS as _GENDERED_PRONOUNS
 from .nlp.people import INDEFINITE, PLURAL, TITLES as _TITLES, Mention, MentionGroup, find_person_mentions, group_mentions, unsettled
 from .nlp.pipelines import english_pipeline
@@ -65,7 +66,7 @@ class Parsed:
         one question covers coordinated or repeated mentions. The person spoken to ("Hello dear
         friend, ...", "Anna, ...") is the listener, whom the formality question is about."""
         mentions = [m for m in unsettled(self.people) if m.head_index not in self._listeners]
-        return group_mentions(mentions)
+        return [g for g in group_mentions(mentions) if _its_gender_shown_in(g, self.doc, self.target_lang)]
 
     @cached_property
     def settled_people(self) -> list[Mention]:
@@ -205,6 +206,31 @@ def _gendered_in(mention: Mention, doc: Any, lang: str) -> bool:
                                       or lang == "fr" and _object_clitic(token)):
         return shows_gender(agreeing_words(token), lang)
     return not (lang == "de" and mention.number == PLURAL and mention.kind in ("pronoun", "indefinite"))
+
+
+def _its_gender_shown_in(group: MentionGroup, doc: Any, lang: str) -> bool:
+    """Whether the translation into ``lang`` will show the gender of a group of open mentions. A
+    person's name shows none ("Alex's instruction was rapid": l'instruction d'Alex), unlike a
+    people's ("Mormons": mormones, mormonas); a word that agrees with the name does ("Alex left":
+    Alex est parti, partie), and so does a title it carries ("Doctor Fraud": le docteur, la
+    docteure) or a noun or pronoun that stands for the same person. Where a gendered pronoun stands
+    in the name's sentence, whose it is is a reading the parse may get wrong ("Bill called and he
+    got Mary"), so the name stays asked about."""
+    if not lang or any(m.kind != "name" or m.number == PLURAL or _pronoun_beside(m, doc) for m in group.mentions):
+        return True
+    return any(shows_gender(agreeing_words(doc[m.head_index]), lang) or _titled(m, doc) for m in group.mentions)
+
+
+def _pronoun_beside(name: Mention, doc: Any) -> bool:
+    """Whether a gendered pronoun stands in the name's sentence."""
+    return any(t.lower_ in GENDERED_PRONOUNS and t.pos_ == "PRON" for t in doc[name.head_index].sent)
+
+
+def _titled(name: Mention, doc: Any) -> bool:
+    """Whether a word before the name's last names a person and is no first name ("Doctor", not
+    "Arthur"): a title the translation carries."""
+    span = doc.char_span(name.start, name.end, alignment_mode="expand")
+    return span is not None and any(names_a_person(t) and not name_gender(t.text)[0] for t in span[:-1])
 
 
 def _object_clitic(token: Any) -> bool:

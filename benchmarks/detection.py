@@ -5,7 +5,8 @@
 
 Question recall (a question of the right family about the right words, the upper bound of ask
 recall: the decide call may still drop it) on GATE (fr/es), CoCoA-MT train (de/es/fr), AmbigMT
-names/professions/it and the Japanese set in tests/data; questions about the settled and the open
+names/professions/it (people also apart where the gender reader reads the person's gender in the
+reference and where it reads none) and the Japanese set in tests/data; questions about the settled and the open
 person on tests/data/two_people_real.yaml, expletive "it" and person-looking things asked (with
 ``--model``, also by the chain on that model: its decide call, or the call that writes the
 question about "it"; and AmbigMT's French "it" sources, every N-th), each set's tuning and
@@ -33,9 +34,11 @@ from assistant.backends import GenerationConfig, ModelSpec, load_chat_model  # n
 from assistant.chain import MAX_QUESTIONS_LIMIT, Assistant, ChainOptions  # noqa: E402
 from assistant.checks import read_formality  # noqa: E402
 from assistant.detection import PLACEHOLDER, find_candidates  # noqa: E402
+from assistant.nlp.people import find_person_mentions  # noqa: E402
 from assistant.usage import total  # noqa: E402
-from evaluation.data import LoadReport  # noqa: E402
+from evaluation.data import Item, LoadReport  # noqa: E402
 from evaluation.loaders import ambigmt  # noqa: E402
+from evaluation.metrics.asking import gold_words, words  # noqa: E402
 from tests.dev_sets import (IT_SETS, PERSON_LOOKING_THINGS, address_question, asked_heads, asked_in_dialogue,
                             checked_gender, cocoa_gender_shown, cocoa_items,  # noqa: E402
                             expletive_it, formality_reading, gate_items, gender_question, gender_reading,
@@ -87,6 +90,12 @@ def ambigmt_people(data: Path, rows: list[str]) -> None:
             candidates = {i.src: find_candidates(i.src, lang) for i in items}
             found = sum(any(family_of(c.ambiguity) == "gender" for c in candidates[i.src]) for i in items)
             rows.append(f"| AmbigMT {kind} {lang} | gender question | {pct(found, len(items))} |")
+            shown = {i.src: _reads_a_gender(i) for i in items}
+            for reads, where in ((True, "the reader reads that person's gender in the reference"),
+                                 (False, "the reader reads none in the reference (it may show none)")):
+                these = [i for i in items if shown[i.src] is reads]
+                asked_here = sum(any(family_of(c.ambiguity) == "gender" for c in candidates[i.src]) for i in these)
+                rows.append(f"| AmbigMT {kind} {lang} | gender question where {where} | {pct(asked_here, len(these))} |")
             gold = [i for i in items if i.attributes.get("gender")]
             asked = {i.src: PLACEHOLDER if PLACEHOLDER in i.src else  # the masked pronoun the label is about
                      next((c.span for c in candidates[i.src] if c.ambiguity == kind), None) for i in gold}
@@ -97,6 +106,15 @@ def ambigmt_people(data: Path, rows: list[str]) -> None:
                 read_by_a_person(f"AmbigMT {kind} {lang} reference", [
                     (reading, PERSON_READ.get((kind, lang, i.src, asked[i.src])))
                     for i, reading in zip(gold, readings) if reading is not None], rows)
+
+
+def _reads_a_gender(item: Item) -> bool:
+    """Whether the gender reader reads a gender in the item's reference for the person its label is about:
+    its masked pronoun, else the first name or person noun of the source that the label's words name."""
+    gold = gold_words(item)
+    span = PLACEHOLDER if PLACEHOLDER in item.src else next(
+        (m.text for m in find_person_mentions(item.src) if m.kind in ("name", "noun") and words(m.text) & gold), None)
+    return span is not None and checked_gender(item.refs[0], item.lang, item.src, span) is not None
 
 
 def read_by_a_person(name: str, readings: list[tuple[str, str | None]], rows: list[str]) -> None:

@@ -12,7 +12,7 @@ ASK = '{"ambiguous": true, "question": "Formal or informal?", "options": ["forma
 ASK_IT = '{"ambiguous": true, "question": "What is it?", "options": ["a hat", "a car"]}'
 IT_SOURCE = "I saw a hat and a car. Do you know where it is?"  # the options of ASK_IT are in the text
 NOT_AMBIGUOUS = '{"ambiguous": false}'
-YOU_AND_IT_AND_NAME = "Blair asked whether you liked the hat or the car, and where it was."
+YOU_AND_IT_AND_NAME = "Blair was surprised that you liked the hat or the car, and asked where it was."
 # Brown Corpus (tests/data/two_people_real.yaml): "he" may be Stiggs's or the goon's for the parse
 TWO_PEOPLE_ONE_HE = "Stiggs sneered at the weaseling hotel goon when he appeared at our door."
 

@@ -102,7 +102,7 @@ def test_role_markers_in_the_source_do_not_become_turns(hf_model):
 
 def test_a_real_run_counts_the_tokens_of_detection_and_of_the_streamed_translation(embedded_model, embedded_spec):
     assistant = Assistant.for_model(embedded_model, ModelSpec.parse(embedded_spec))
-    transcript = assistant.run("Can you help Blair?", "fr", user=OracleUser({"formality": "formal"}),
+    transcript = assistant.run("Can you wait until Blair is ready?", "fr", user=OracleUser({"formality": "formal"}),
                                options=ChainOptions(max_questions=1))  # the decide call reads the name "Blair"
     for step in ("detect", "translate"):
         usage = transcript.usage[step]

@@ -12,7 +12,7 @@ from assistant.users import HumanUser, NoUser
 from tests.fakes import StepFake
 
 LETTER = ("Thank you for your letter.\n\nCan you send me the report?\n\n"
-          "Blair will call you tomorrow.\n\nBlair says that you are right.")
+          "Blair will be glad to call you tomorrow.\n\nBlair is sure that you are right.")
 
 
 def distinct(turns):

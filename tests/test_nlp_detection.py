@@ -37,8 +37,27 @@ def test_the_pronoun_the_grammar_attributes_settles_one_person_and_the_other_is_
 
 
 def test_a_first_name_is_asked_about_even_when_the_list_knows_it():
-    assert asked("John met Blair at the station.") == [("neutral_names", "John"), ("neutral_names", "Blair")]
+    assert asked("John left before Blair arrived.") == [("neutral_names", "John"), ("neutral_names", "Blair")]
     assert asked("Blair said [pr] would come.") == [("neutral_names", "Blair")]
+
+
+@pytest.mark.parametrize("text, fr, es, de", [
+    # AmbigMT dev sources: « Quand as-tu vu Riley ? » shows nothing of Riley; « après que Riley est
+    # morte » does, « después de que Riley murió » and « nachdem Riley starb » do not.
+    ("When was the last time you saw Riley?", False, False, False),
+    ("Ronald dropped of school right after Riley died.", True, False, False),
+    # Brown Corpus: the title is translated and shows the gender in every target.
+    ("And there was the case of Tom Hepker, a machinist, who was referred by a friend to a health machine quack "
+     "who treated him with a so-called diagnostic machine for what Doctor Fraud said was a system full of arsenic "
+     "and strychnine.", True, True, True),
+])
+def test_a_name_is_asked_about_only_where_the_translation_shows_its_gender(text, fr, es, de):
+    name = "Doctor Fraud" if "Fraud" in text else "Riley"
+    assert [("neutral_names", name) in asked(text, lang) for lang in ("fr", "es", "de")] == [fr, es, de]
+
+
+def test_a_people_named_like_a_name_shows_its_gender_as_a_noun_does():
+    assert ("group_gender", "Mormons") in asked("A brief introduction that explains Mormons and their beliefs.", "es")
 
 
 def test_two_roles_of_one_person_are_one_question_about_a_person_and_two_people_are_two():

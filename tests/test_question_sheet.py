@@ -15,7 +15,7 @@ from assistant.usage import total
 from tests.fakes import StepFake
 
 ASK_IT = '{"ambiguous": true, "question": "What is it?", "options": ["the message", "the file"]}'
-SEGMENTS = ["Can you help me?", "Alex sent you a message.", "Alex is here, and she is happy.", "Can you help me?",
+SEGMENTS = ["Can you help me?", "Alex was glad to send you a message.", "Alex is here, and she is happy.", "Can you help me?",
             "Delete the message or the file? Delete it?", "Ask the doctor.", "The doctor will call you."]
 
 
@@ -34,7 +34,7 @@ def test_one_question_per_register_person_and_text_with_counts_and_examples():
     register = sheet.questions[0]
     assert register.options[:2] == ["formal", "informal"] and "“you”" in register.question
     assert [e.segment for e in register.examples] == [1, 2, 5]  # three examples, a repeated text once
-    assert register.examples[1].words == ((10, 13),) and SEGMENTS[1][10:13] == "you"
+    assert register.examples[1].words == ((22, 25),) and SEGMENTS[1][22:25] == "you"
     # "it" in one string would settle that string alone: kept for review (guessed, flagged), not asked
     assert [(q.id, q.ambiguity, q.segments, q.options) for q in sheet.for_review] == [
         ("r1", "it_resolution", [5], ["the message", "the file"])]
@@ -46,7 +46,7 @@ def test_one_question_per_register_person_and_text_with_counts_and_examples():
 
 
 def test_settled_words_are_not_on_the_sheet():
-    _, _, sheet = sheet_of(["Alex sent you a message."], decide=['{"1": "no"}'])
+    _, _, sheet = sheet_of(["Alex was glad to send you a message."], decide=['{"1": "no"}'])
     assert [q.ambiguity for q in sheet.questions] == ["formality"]  # Alex is settled; "you" is never
 
 
@@ -147,7 +147,7 @@ def test_the_profile_answers_people_the_sheet_did_not_list():
 def test_identical_segments_after_the_sheet_cost_one_translation_and_no_detection():
     """The sheet read every segment: translating the file asks the model nothing again, and a segment met
     before is not translated again."""
-    segments = ["Can you help me?", "Alex sent you a message.", "Can you help me?", "Alex sent you a message.",
+    segments = ["Can you help me?", "Alex was glad to send you a message.", "Can you help me?", "Alex was glad to send you a message.",
                 "Can you help me?"]
     fake = StepFake(translate=["Pouvez-vous m’aider ?"], calls=[])
     assistant = Assistant(fake, "fake:m")

@@ -20,7 +20,7 @@ from tests.test_http_api import make_client
 
 REPLY_USAGE = {"input_tokens": 100, "output_tokens": 7, "total_tokens": 107, "input_token_details": {"cache_read": 60}}
 ONE_REPLY = StepUsage(calls=1, input_tokens=100, evaluated_tokens=40, output_tokens=7)
-SOURCE = "Can you help Blair?"  # the register of "you" is asked at once; the decide call reads "Blair" (a name may be a famous person's)
+SOURCE = "Can you wait until Blair is ready?"  # the register of "you" is asked at once; the decide call reads "Blair" (a name may be a famous person's)
 
 
 def reporting_fake(**queues) -> StepFake:
