@@ -180,8 +180,9 @@ class AmbiguityType:
 def word_key(span: str) -> str:
     """The words an answer is kept under: the head word asked about, lower-cased, after its possessive
     if it has one. "A user", "Dear user" and "at least one user" are one person of a file, "Johnny
-    Mercer" and "Mercer" one name; "your user" is another."""
-    words = _WORDS.findall(span.lower())
+    Mercer" and "Mercer" one name, and so is "Tom Hepker, a machinist" with "Hepker" (the words
+    before an apposition); "your user" is another."""
+    words = _WORDS.findall(span.split(",")[0].lower())
     if not words:
         return span.lower()
     head = re.sub(r"['’]s$", "", words[-1])

@@ -240,11 +240,15 @@ def _object_clitic(token: Any) -> bool:
 
 def _group_span(parsed: Parsed, group: MentionGroup) -> tuple[str, int]:
     """The words one question about a group names: coordinated mentions as the source writes them
-    ("the doctors and nurses", "the professor and politician"), otherwise the first mention."""
+    ("the doctors and nurses", "the professor and politician"), a name with the noun in apposition
+    that the translation inflects ("Lloyd L. Simpkins, his administrative assistant"), otherwise the
+    first mention."""
     first, last = min(group.mentions, key=lambda m: m.start), max(group.mentions, key=lambda m: m.end)
     heads = {m.head_index for m in group.mentions}
-    coordinated = all(m.sentence == first.sentence for m in group.mentions) \
-        and (_coordinated(group) or any(m.role_of in heads for m in group.mentions)) and last.end - first.start < 80
+    apposition = any(m.kind == "noun" and parsed.doc[m.head_index].dep_ == "appos"
+                     and parsed.doc[m.head_index].head.i in heads for m in group.mentions)
+    coordinated = all(m.sentence == first.sentence for m in group.mentions) and last.end - first.start < 80 \
+        and (_coordinated(group) or apposition or any(m.role_of in heads for m in group.mentions))
     return (parsed.source[first.start:last.end] if coordinated else first.text), first.start
 
 

@@ -184,6 +184,7 @@ def test_the_new_type_gets_its_own_table_in_the_report(toy_type, tmp_path):
     (("A user", "the user", "Dear user", "at least one user", "User"), "user"),  # accounts_200.po's strings
     (("your user", "Your user"), "your user"),  # a possessive is another person: "my doctor", "your doctor"
     (("Johnny Mercer", "Mercer", "Mercer's"), "mercer"),
+    (("Tom Hepker, a machinist", "Hepker"), "hepker"),  # a name with its apposition
 ])
 def test_an_answer_is_kept_under_the_head_word_after_its_possessive(spans, key):
     assert {word_key(span) for span in spans} == {key}

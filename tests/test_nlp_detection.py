@@ -68,6 +68,12 @@ def test_two_roles_of_one_person_are_one_question_about_a_person_and_two_people_
         ("neutral_names", "Johnny Mercer"), ("neutral_names", "Harold Arlen")]
 
 
+def test_a_name_and_the_noun_in_apposition_the_translation_inflects_are_one_question_naming_both():
+    # Brown Corpus (asked_questions.yaml): « Tom Hepker, un machiniste / une machiniste »
+    assert asked("And there was the case of Tom Hepker, a machinist, who was referred by a friend to a health "
+                 "machine quack.")[0] == ("neutral_names", "Tom Hepker, a machinist")
+
+
 def test_a_people_named_by_a_plural_demonym_is_a_group_even_when_tagged_singular():
     assert asked("Moldavians voted against the plan.") == [("group_gender", "Moldavians")]
 
