@@ -6,10 +6,10 @@
 Question recall (a question of the right family about the right words, the upper bound of ask
 recall: the decide call may still drop it) on GATE (fr/es), CoCoA-MT train (de/es/fr), AmbigMT
 names/professions/it (people also apart where the gender reader reads the person's gender in the
-reference and where it reads none) and the Japanese set in tests/data; questions about the settled and the open
-person on tests/data/two_people_real.yaml, expletive "it" and person-looking things asked (with
-``--model``, also by the chain on that model: its decide call, or the call that writes the
-question about "it"; and AmbigMT's French "it" sources, every N-th), each set's tuning and
+reference and where it reads none) and the Japanese set in tests/data; questions about the settled
+and the open person on tests/data/two_people_real.yaml, expletive "it" and person-looking things
+asked (with ``--model``, also by the chain on that model: its decide call, or the call that writes
+the question about "it"; and AmbigMT's French "it" sources, every N-th), each set's tuning and
 held-out halves apart; the share of needed questions in the labelled
 tests/data/asked_questions.yaml; accuracy and coverage of the gender, formality and register
 readers against references (for AmbigMT's names and Spanish professions also against a person's
