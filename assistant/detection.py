@@ -18,6 +18,7 @@ from .inputs import OPAQUE_TOKEN, blank_opaque_tokens
 from .nlp.address import SECOND_PERSON as _SECOND_PERSON
 from .nlp.address import address_candidates, address_cues, names_a_role
 from .nlp.agreement import agreeing_words, it_is_adjective_shows_gender, names_a_person, shows_gender
+from .nlp.coreference import gendered_pronouns
 from .nlp.expletive import fixed_phrase_tokens, said_to_be, stands_for_a_thing
 from .nlp.lexicon import name_gender
 from .nlp.people import GENDERED_PRONOUNS as _GENDERED_PRONOUNS
@@ -223,7 +224,7 @@ def _its_gender_shown_in(group: MentionGroup, doc: Any, lang: str) -> bool:
 
 def _pronoun_beside(name: Mention, doc: Any) -> bool:
     """Whether a gendered pronoun stands in the name's sentence."""
-    return any(t.lower_ in GENDERED_PRONOUNS and t.pos_ == "PRON" for t in doc[name.head_index].sent)
+    return bool(gendered_pronouns(doc[name.head_index].sent))
 
 
 def _titled(name: Mention, doc: Any) -> bool:

@@ -88,14 +88,15 @@ def ambigmt_people(data: Path, rows: list[str]) -> None:
         for lang in ambigmt.LAYOUT[kind].langs:
             items = ambigmt.load(data / "ambigmt-dev", [lang], LoadReport(), types=[kind])
             candidates = {i.src: find_candidates(i.src, lang) for i in items}
-            found = sum(any(family_of(c.ambiguity) == "gender" for c in candidates[i.src]) for i in items)
-            rows.append(f"| AmbigMT {kind} {lang} | gender question | {pct(found, len(items))} |")
+            questioned = {src: any(family_of(c.ambiguity) == "gender" for c in found) for src, found in candidates.items()}
+            rows.append(f"| AmbigMT {kind} {lang} | gender question | "
+                        f"{pct(sum(questioned[i.src] for i in items), len(items))} |")
             shown = {i.src: _reads_a_gender(i) for i in items}
             for reads, where in ((True, "the reader reads that person's gender in the reference"),
                                  (False, "the reader reads none in the reference (it may show none)")):
                 these = [i for i in items if shown[i.src] is reads]
-                asked_here = sum(any(family_of(c.ambiguity) == "gender" for c in candidates[i.src]) for i in these)
-                rows.append(f"| AmbigMT {kind} {lang} | gender question where {where} | {pct(asked_here, len(these))} |")
+                rows.append(f"| AmbigMT {kind} {lang} | gender question where {where} | "
+                            f"{pct(sum(questioned[i.src] for i in these), len(these))} |")
             gold = [i for i in items if i.attributes.get("gender")]
             asked = {i.src: PLACEHOLDER if PLACEHOLDER in i.src else  # the masked pronoun the label is about
                      next((c.span for c in candidates[i.src] if c.ambiguity == kind), None) for i in gold}

@@ -33,12 +33,17 @@ class Mention(Protocol):
     undecided_pronouns: list[str]
 
 
+def gendered_pronouns(tokens: Any) -> list[Any]:
+    """The gendered personal pronouns among ``tokens`` (a doc, a sentence): "her" as a pronoun, not a name."""
+    return [t for t in tokens if t.lower_ in GENDERED_PRONOUNS and t.pos_ == "PRON"]
+
+
 def attribute_pronouns(doc: Any, mentions: list[Mention], same_referent: Callable[[Mention, Mention], bool]) -> None:
     """Settle the gender of the mention a gendered pronoun refers to, where the grammar leaves one
     candidate; otherwise record the pronoun on every candidate as undecided, and settle none."""
     by_head = {m.head_index: m for m in mentions}
     unnamed: set[str] = set()  # genders of pronouns that stand for someone the text does not name
-    for pronoun in (t for t in doc if t.lower_ in GENDERED_PRONOUNS and t.pos_ == "PRON"):
+    for pronoun in gendered_pronouns(doc):
         gender = GENDERED_PRONOUNS[pronoun.lower_]
         compatible = [m for m in mentions if m.kind in ("name", "noun", "placeholder", "indefinite")
                       and m.number == SINGULAR and (m.settled or m.likely) in (None, gender)

@@ -16,7 +16,7 @@ from functools import lru_cache
 from typing import Any
 
 from .agreement import agreeing_words
-from .coreference import GENDERED_PRONOUNS, SINGULAR, SUBJECTS, attribute_pronouns, clause_subject
+from .coreference import GENDERED_PRONOUNS, SINGULAR, SUBJECTS, attribute_pronouns, clause_subject, gendered_pronouns
 from .lexicon import (FEMININE, MASCULINE, about_software, agent_by_ending, name_gender, names_a_part_of_a_program,
                       person_noun, person_verbs)
 
@@ -399,7 +399,7 @@ def _surname_beside_a_pronoun(token: Any) -> bool:
         return False  # a multi-word name ("Stanford University") is an institution as often as a person
     if token.is_upper or any(c.dep_ == "det" for c in token.children):
         return False  # "the FBI needs to talk to this guy … we can't locate him": an acronym, a name with an article
-    return any(t.lower_ in GENDERED_PRONOUNS and t.pos_ == "PRON" for t in token.doc)
+    return bool(gendered_pronouns(token.doc))
 
 
 def _noun_read_as_an_adjective(token: Any) -> bool:
