@@ -42,14 +42,16 @@ PLACEHOLDER = "[pr]"
 class Candidate:
     """A word that may be ambiguous: its type, its text and where it starts in the source;
     ``pronouns``: the gendered pronouns that may refer to this person, which the parse could not
-    attribute (the person's answers settle them: ``Dialogue._eliminate``); ``may_be_a_thing``:
-    the words also name things ("the guard", "a target"), and only reading the text tells which."""
+    attribute (the person's answers settle them: ``Dialogue._eliminate``), and ``likely_for`` those of them a
+    reader most often takes for this person (asked about last); ``may_be_a_thing``: the words also name things
+    ("the guard", "a target"), and only reading the text tells which."""
 
     ambiguity: str
     span: str
     start: int
     pronouns: tuple[str, ...] = ()
     may_be_a_thing: bool = False
+    likely_for: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -91,6 +93,10 @@ class Parsed:
     def undecided_pronouns(self, start: int) -> tuple[str, ...]:
         """The pronouns that may refer to the open people whose words start at ``start``."""
         return tuple(dict.fromkeys(p for m in self._open_mentions_at(start) for p in m.undecided_pronouns))
+
+    def likely_pronouns(self, start: int) -> tuple[str, ...]:
+        """Those of ``undecided_pronouns(start)`` that a reader most often takes for these people."""
+        return tuple(dict.fromkeys(p for m in self._open_mentions_at(start) for p in m.likely_for))
 
     def may_be_a_thing(self, start: int) -> bool:
         """Whether the words of the open people starting at ``start`` also name things."""
@@ -136,7 +142,8 @@ def candidates_in(parsed: Parsed) -> list[Candidate]:
     """The candidates of a parsed source (see ``find_candidates``)."""
     target_lang = parsed.target_lang
     found = [
-        Candidate(ambiguity_type.name, span, start, parsed.undecided_pronouns(start), parsed.may_be_a_thing(start))
+        Candidate(ambiguity_type.name, span, start, parsed.undecided_pronouns(start), parsed.may_be_a_thing(start),
+                  parsed.likely_pronouns(start))
         for ambiguity_type in ambiguity_types().values()
         if ambiguity_type.detect and target_lang in ambiguity_type.languages
         for span, start in RULES[ambiguity_type.detect](parsed, ambiguity_type)

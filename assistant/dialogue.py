@@ -62,6 +62,7 @@ class Dialogue:
         self._queue: list[Turn | Candidate] | None = None
         # (type, words) of each person question -> the pronouns the parse could not attribute that may be theirs
         self._pronouns: dict[tuple[str, str], tuple[str, ...]] = {}
+        self._likely: dict[tuple[str, str], tuple[str, ...]] = {}
 
     def drive(self, user: User | None) -> Iterator[Step]:
         """Ask, let ``user`` answer, translate: one ``Step`` per event. With ``user=None`` (a person
@@ -120,17 +121,21 @@ class Dialogue:
             read = self._read(unknown)
         plan = [remembered.get(c) or read[c] for c in candidates if remembered.get(c) or c in read]
         self._pronouns = {(c.ambiguity, c.span): c.pronouns for c in candidates if c.pronouns}
+        self._likely = {(c.ambiguity, c.span): c.likely_for for c in candidates if c.likely_for}
         return self._later_first(sorted(plan, key=lambda item: get_type(item.ambiguity).rank))
 
     def _later_first(self, plan: list[Turn | Candidate]) -> list[Turn | Candidate]:
-        """``plan`` with the people a pronoun may refer to asked in reverse order: a pronoun mostly takes
-        up an earlier person (the subject), so the later one is more often the person left open, and
-        once that one is answered with the other gender the pronoun settles the earlier (``_eliminate``)."""
+        """``plan`` with the people a pronoun may refer to asked in reverse order, and the one a reader most
+        often takes it for (``Candidate.likely_for``) last: a pronoun mostly takes up an earlier person (the
+        subject), so the others are more often the people left open, and once they are answered with the
+        other gender the pronoun settles the last (``_eliminate``)."""
         plan = list(plan)
         for pronoun in {p for pronouns in self._pronouns.values() for p in pronouns}:
             places = [n for n, item in enumerate(plan)
                       if pronoun in self._pronouns.get((item.ambiguity, item.span), ())]
-            for n, item in zip(places, [plan[n] for n in reversed(places)]):
+            order = sorted((plan[n] for n in reversed(places)),
+                           key=lambda item: pronoun in self._likely.get((item.ambiguity, item.span), ()))
+            for n, item in zip(places, order):
                 plan[n] = item
         return plan
 

@@ -17,6 +17,19 @@ def test_a_subject_pronoun_with_two_candidates_settles_neither():
     assert found["accountant"].undecided_pronouns == found["lawyer"].undecided_pronouns == ["she"]
 
 
+@pytest.mark.parametrize("source, likely, other", [
+    # Brown Corpus (tests/data/two_people_real.yaml): the subject of the pronoun's clause, else of the clause above
+    ("Instead of answering, the hunter showed the ranger his game bag, which contained twelve more loons.",
+     "hunter", "ranger"),
+    ("Juet demanded that Hudson prove his charges in an open trial.", "hudson", "juet"),
+    ("\"It was Brenner's idea\", Jess mumbled, dabbing at his nose.", "jess", "brenner"),
+])
+def test_the_person_a_reader_most_often_takes_a_pronoun_for_is_marked_likely_and_left_open(source, likely, other):
+    found = heads(find_person_mentions(source))
+    assert found[likely].settled is None and found[other].settled is None  # a preference settles no one
+    assert (found[likely].likely_for, found[other].likely_for) == (["his"], [])
+
+
 def test_object_pronoun_is_not_its_own_clause_subject():
     found = heads(find_person_mentions("The manager called the plumber and asked him to come early."))
     assert found["plumber"].settled == "masculine"

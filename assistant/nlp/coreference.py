@@ -31,6 +31,7 @@ class Mention(Protocol):
     evidence: str | None
     likely: str | None
     undecided_pronouns: list[str]
+    likely_for: list[str]
 
 
 def gendered_pronouns(tokens: Any) -> list[Any]:
@@ -57,6 +58,9 @@ def attribute_pronouns(doc: Any, mentions: list[Mention], same_referent: Callabl
         if chosen is None:
             for m in candidates:
                 m.undecided_pronouns.append(pronoun.text)
+            preferred = _preferred(pronoun, candidates, by_head)
+            if preferred is not None:
+                preferred.likely_for.append(pronoun.text)
         elif chosen.settled is None:
             chosen.settled, chosen.evidence = gender, f"pronoun {pronoun.text!r} refers to it"
             for m in mentions:  # a repeated noun or name is the same person
@@ -65,6 +69,7 @@ def attribute_pronouns(doc: Any, mentions: list[Mention], same_referent: Callabl
     for m in mentions:
         if m.settled is not None:
             m.undecided_pronouns.clear()
+            m.likely_for.clear()
 
 
 def _inside(pronoun: Any, head: Any) -> bool:
@@ -108,9 +113,7 @@ def _antecedent(pronoun: Any, candidates: list[Mention], by_head: dict[int, Ment
     designer for her help"), one on a conjunct to the first conjunct ("the manager and his chef").
     Preferences (the subject, the nearest) are not enough: reading most pronouns takes knowledge of
     the world, and a wrong guess settles the person the text leaves open."""
-    subject = clause_subject(pronoun)
-    if subject is not None and subject.lower_ in ("who", "that", "which") and subject.head.dep_ == "relcl":
-        subject = subject.head.head  # "the teacher, who thanked her": the teacher
+    subject = _taken_up(clause_subject(pronoun))
     own = by_head.get(subject.i) if subject is not None else None
     if pronoun.lower_ in REFLEXIVES:
         if pronoun.dep_ in SUBJECTS:  # "sees himself seated": the subject of the verb above
@@ -135,6 +138,28 @@ def _antecedent(pronoun: Any, candidates: list[Mention], by_head: dict[int, Ment
         main_subject = next((c for c in clause.head.children if c.dep_ in SUBJECTS), None)
         return candidates[0] if main_subject is not None and main_subject.i == candidates[0].head_index else None
     return candidates[0]
+
+
+def _preferred(pronoun: Any, candidates: list[Mention], by_head: dict[int, Mention]) -> Mention | None:
+    """The candidate a reader most often takes a pronoun for: the subject of its clause for a possessive or an
+    object ("the hunter showed the ranger his game bag"), else of the nearest clause above ("Jess mumbled, dabbing
+    at his nose"; "Juet demanded that Hudson prove his charges"). On real sentences this is right about four
+    times in five (``tests/data/two_people_real.yaml``): enough to ask about that person last, so that an answer
+    about the others may settle them, never enough to settle them unasked."""
+    subject = None if pronoun.dep_ in SUBJECTS else clause_subject(pronoun)
+    above = iter(pronoun.ancestors)
+    while subject is None and (word := next(above, None)) is not None:
+        subject = next((c for c in word.children if c.dep_ in SUBJECTS and pronoun not in c.subtree), None)
+    subject = _taken_up(subject)
+    found = by_head.get(subject.i) if subject is not None else None
+    return found if found in candidates else None
+
+
+def _taken_up(subject: Any | None) -> Any | None:
+    """A relative pronoun read as the noun its clause is about ("the teacher, who thanked her": the teacher)."""
+    if subject is not None and subject.lower_ in ("who", "that", "which") and subject.head.dep_ == "relcl":
+        return subject.head.head
+    return subject
 
 
 def _co_arguments(pronoun: Any) -> list[Any]:

@@ -86,6 +86,7 @@ class Mention:
     # head index of the noun whose determiner it shares: "the professor and politician" is one person
     role_of: int | None = None
     undecided_pronouns: list[str] = field(default_factory=list)  # gendered pronouns that may be its
+    likely_for: list[str] = field(default_factory=list)  # those of them a reader most often takes for it
     # What a first name usually is. Never enough to settle a gender (Jessie, Alex, Sasha; the product
     # cannot know the person), but a pronoun of the other gender is not this person's.
     likely: str | None = None
