@@ -338,7 +338,7 @@ def _mention_at(token: Any, source: str, sentence_of: dict[int, int]) -> Mention
             mention.may_be_a_thing = not noun.only
             return mention
         if token.dep_ in ARGUMENTS | {"ROOT"} and (token.ent_type_ == "NORP" and not lower.endswith(_DOCTRINE_SUFFIX)
-                                                   or agent_by_ending(lower)
+                                                   or agent_by_ending(lower) or _who_clause_of_its_own(token)
                                                    or token.tag_ == "NNPS" and lower.endswith(_DEMONYM_SUFFIX)):
             plural = token.ent_type_ == "NORP" and lower.endswith(_DEMONYM_SUFFIX)  # "Moldavians" tagged NNP
             return _make(token, "noun", PLURAL if plural else _number(token), sentence_of=sentence_of)  # the Viennese
@@ -380,8 +380,9 @@ def _mention_at(token: Any, source: str, sentence_of: dict[int, int]) -> Mention
         noun = person_noun(lower)  # "the cleaner" tagged as a comparative
         return _make(token, "noun", PLURAL if lower.endswith("s") else SINGULAR, sentence_of=sentence_of,
                      settled=noun.gender, evidence=f"the noun {token.text}" if noun.gender else None)
-    if token.pos_ in ("ADJ", "VERB") and token.dep_ in SUBJECTS | {"dobj", "pobj"} \
-            and any(c.dep_ in ("det", "predet") and c.lower_ in ("the", "all", "those") for c in token.children):
+    determined = any(c.dep_ in ("det", "predet") and c.lower_ in ("the", "all", "those") for c in token.children)
+    if token.pos_ in ("ADJ", "VERB") and determined and (token.dep_ in SUBJECTS | {"dobj", "pobj"}
+                                                         or token.dep_ in ARGUMENTS and _who_clause_of_its_own(token)):
         return _make(token, "noun", PLURAL, sentence_of=sentence_of)  # "the injured", "all concerned"
     return None
 
@@ -639,6 +640,14 @@ def _plural_antecedent(token: Any) -> bool:
     subject = None if token.dep_ in SUBJECTS else clause_subject(token)  # "the eggs were broken by them"
     return any((t.tag_ in ("NNS", "NNPS") or t.lower_ in ("they", "them")) and (subject is None or t.i != subject.i)
                for t in token.doc[:token.i])
+
+
+def _who_clause_of_its_own(token: Any) -> bool:
+    """A word WordNet does not list as a person, with a "who" clause of its own: "a xenophile, who is attracted
+    to …", "these are the undocumented who were at the center" (not "whose", which things take too). A name the
+    entity recogniser files as a place or a firm is left to it."""
+    return not token.ent_type_ and any(c.dep_ == "relcl" and _relative_word(c) in ("who", "whom")
+                                       for c in token.children)
 
 
 def _has_who_clause(token: Any) -> bool:
