@@ -181,12 +181,15 @@ def word_key(span: str) -> str:
     """The words an answer is kept under: the head word asked about, lower-cased, after its possessive
     if it has one. "A user", "Dear user" and "at least one user" are one person of a file, "Johnny
     Mercer" and "Mercer" one name, and so is "Tom Hepker, a machinist" with "Hepker" (the words
-    before an apposition); "your user" is another."""
-    words = _WORDS.findall(span.split(",")[0].lower())
+    before an apposition); "your user" is another, but "his close friend Robert Henri" is "henri" (a name
+    written after its noun is the person's whoever's friend they are)."""
+    written = _WORDS.findall(span.split(",")[0])
+    words = [w.lower() for w in written]
     if not words:
         return span.lower()
     head = re.sub(r"['’]s$", "", words[-1])
-    return f"{words[0]} {head}" if len(words) > 1 and words[0] in _POSSESSIVES else head
+    named = written[-1][:1].isupper() and not written[0][:1].isupper()
+    return f"{words[0]} {head}" if len(words) > 1 and words[0] in _POSSESSIVES and not named else head
 
 
 def parse_table(data: Mapping[str, Any], reminders: Mapping[str, Any] | None = None,

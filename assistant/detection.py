@@ -257,7 +257,21 @@ def _group_span(parsed: Parsed, group: MentionGroup) -> tuple[str, int]:
                      and parsed.doc[m.head_index].head.i in heads for m in group.mentions)
     coordinated = all(m.sentence == first.sentence for m in group.mentions) and last.end - first.start < 80 \
         and (_coordinated(group) or apposition or any(m.role_of in heads for m in group.mentions))
-    return (parsed.source[first.start:last.end] if coordinated else first.text), first.start
+    if not coordinated:
+        return first.text, first.start
+    end = last.end
+    if _opens_a_quote(parsed.source[first.start:end], parsed.source[end:end + 1]):
+        end += 1  # "the user 'Alex'": the name's mention leaves out the quotes around it
+    return parsed.source[first.start:end], first.start
+
+
+def _opens_a_quote(text: str, after: str) -> bool:
+    """Whether ``text`` opens a quote that the character ``after`` it closes."""
+    pairs = {"'": "'", '"': '"', "’": "‘", "”": "“"}
+    if after not in pairs:
+        return False
+    opening = pairs[after]
+    return text.count(opening) % 2 == 1 if opening == after else text.count(opening) > text.count(after)
 
 
 def _people_rule(name: str, wanted: Callable[[MentionGroup], bool]) -> None:

@@ -150,8 +150,12 @@ def needless(rows: list[str], assistant: Assistant | None) -> None:
         heads = [asked(i["text"]) for i in items]
         rows += split_rows(f"{name}, {reader}", "question about the settled person (≤ 30 %)",
                            [i["settled"].lower() in h for i, h in zip(items, heads)])
-        rows += split_rows(f"{name}, {reader}", "question about the open person (≥ 95 %)",
-                           [i["unsettled"].lower() in h for i, h in zip(items, heads)])
+        open_asked = [i["unsettled"].lower() in h for i, h in zip(items, heads)]
+        rows += split_rows(f"{name}, {reader}", "question about the open person (≥ 95 %)", open_asked)
+        for shown, measure in ((True, "an open name or title whose gender the French shows, asked"),
+                               (False, "an open name or title whose gender the French does not show, asked (needless)")):
+            rows += split_rows(f"{name}, {reader}", f"{measure} (`unsettled_shown_fr`)",
+                               [a if i.get("unsettled_shown_fr") is shown else None for i, a in zip(items, open_asked)])
         if calls:
             rows.append(f"| {name}, {reader} | model calls per sentence | {sum(calls) / len(calls):.2f} |")
     # answered with the pronoun's gender instead, every question is asked: the rows above

@@ -185,6 +185,7 @@ def test_the_new_type_gets_its_own_table_in_the_report(toy_type, tmp_path):
     (("your user", "Your user"), "your user"),  # a possessive is another person: "my doctor", "your doctor"
     (("Johnny Mercer", "Mercer", "Mercer's"), "mercer"),
     (("Tom Hepker, a machinist", "Hepker"), "hepker"),  # a name with its apposition
+    (("his close friend Robert Henri", "Henri"), "henri"),  # a name after its noun: the person's, whoever's friend
 ])
 def test_an_answer_is_kept_under_the_head_word_after_its_possessive(spans, key):
     assert {word_key(span) for span in spans} == {key}

@@ -361,7 +361,9 @@ def test_two_people_real_set_has_its_fields_and_its_words_in_each_text():
     assert len(items) >= 200
     assert len({item["text"] for item in items}) == len(items)
     for item in items:
-        assert set(item) == {"text", "pronoun", "settled", "unsettled", "kind", "source"}, item
+        shown = {"unsettled_shown_fr"} if item["unsettled"][:1].isupper() else set()  # labelled for every name
+        assert set(item) == {"text", "pronoun", "settled", "unsettled", "kind", "source"} | shown, item
+        assert item.get("unsettled_shown_fr", False) in (True, False), item
         assert GENDERED_PRONOUN.findall(item["text"]) == [item["pronoun"]], item
         assert item["settled"] != item["unsettled"], item
         assert _as_word(item["settled"], item["text"]) and _as_word(item["unsettled"], item["text"]), item

@@ -260,8 +260,8 @@ def test_a_person_s_words_left_in_the_other_gender_are_put_in_the_answered_one_w
     fake = StepFake(decide=['{"1": "yes"}'], translate=[draft], calls=[])
     transcript = run(fake, source, user=HumanUser(lambda turn: "formal" if "formally" in turn.question else "a woman"))
     assert transcript.translation == delivered and fake.steps().count("translate") == 1
-    (gender,) = [c for c in transcript.checks if c.about in ("the user", "sender", "someone", "A user", "some users",
-                                                             "Undefined recipient")]
+    (gender,) = [c for c in transcript.checks if c.about in ("the user 'Alex'", "sender", "someone", "A user",
+                                                             "some users", "Undefined recipient")]
     assert (gender.status, gender.attempts) == ("pass", 1)
 
 

@@ -74,6 +74,24 @@ def test_a_name_and_the_noun_in_apposition_the_translation_inflects_are_one_ques
                  "machine quack.")[0] == ("neutral_names", "Tom Hepker, a machinist")
 
 
+@pytest.mark.parametrize("text, span", [
+    # Brown Corpus (tests/data/two_people_real.yaml): « son ami proche Robert Henri / son amie proche »
+    ("Obviously Sloan's early years were influenced by his close friend Robert Henri.",
+     "his close friend Robert Henri"),
+    # AmbigMT dev: « mon ami Carey »
+    ("This is my friend Carey I was telling you about.", "my friend Carey"),
+])
+def test_a_name_in_apposition_to_a_noun_is_one_question_with_it(text, span):
+    assert ("neutral_names", span) in asked(text)
+
+
+def test_names_listed_beside_one_noun_are_not_all_that_person():
+    # AmbigMT dev: a counselor and a boyfriend, each with a name
+    text = ("Hartley's counselor, dr. emerson, boyfriend, joseph young, were eventually found to have ties to the "
+            "occult.")
+    assert not any("emerson" in span and "young" in span for _, span in asked(text, "es"))
+
+
 def test_a_people_named_by_a_plural_demonym_is_a_group_even_when_tagged_singular():
     assert asked("Moldavians voted against the plan.") == [("group_gender", "Moldavians")]
 

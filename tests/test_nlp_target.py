@@ -287,3 +287,9 @@ def test_a_word_the_same_in_both_numbers_takes_the_number_of_the_word_before_it_
 ])
 def test_words_that_are_someone_else_s_or_no_one_s_are_not_read(lang, source, span, reference, label):
     assert person_gender_reading(reference, lang, source, span).label == label
+
+
+def test_a_noun_right_after_a_pronoun_that_only_stands_before_verbs_is_a_misread_verb():
+    # AmbigMT dev, French reference: the tagger reads « mets » (tu te mets) as the noun « mets », a dish
+    source = "Officer Landry, you'll partner up with officer Rinaldi for the time being."
+    assert person_gender_reading("Landry, tu te mets avec Rinaldi.", "fr", source, "officer Rinaldi").label is None

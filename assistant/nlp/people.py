@@ -83,7 +83,8 @@ class Mention:
     evidence: str | None = None
     agreement: tuple[str, ...] = ()
     conjunct_of: int | None = None  # head index of the mention it is coordinated with
-    # head index of the noun whose determiner it shares: "the professor and politician" is one person
+    # head index of the noun whose determiner it shares ("the professor and politician" is one person), or, for a
+    # name, of the noun it is in apposition to ("his close friend Robert Henri")
     role_of: int | None = None
     undecided_pronouns: list[str] = field(default_factory=list)  # gendered pronouns that may be its
     likely_for: list[str] = field(default_factory=list)  # those of them a reader most often takes for it
@@ -297,9 +298,11 @@ def _name(ent: Any, sentence_of: dict[int, int]) -> Mention:
             settled, evidence = noun.gender, f"the noun {role.text}"
     # the tagger may take in the quotes a name is written with ("Andrew Campbell' '"): they are no part of it
     end = max((t.idx + len(t.text) for t in ent if any(c.isalnum() for c in t.text)), default=ent.end_char)
+    named = head.head.i if head.dep_ == "appos" and head.head.pos_ == "NOUN" and sum(
+        c.dep_ == "appos" and c.pos_ == "PROPN" for c in head.head.children) == 1 else None  # not a list of names
     return Mention(doc.user_data.get("source", doc.text)[start:end], start, end, head.text, head.i,
                    sentence_of[head.i], _number(head), "name", settled, evidence, _agreement(head), _conjunct_of(head),
-                   likely=name_gender(first.text)[1])
+                   role_of=named, likely=name_gender(first.text)[1])
 
 
 def _role_phrase_start(role: Any) -> Any:

@@ -32,6 +32,9 @@ MAX_DRIFT = 0.3
 _MORPH_GENDER = {"Masc": MASCULINE, "Fem": FEMININE}
 _ANCHOR_POS = {"NOUN", "PRON", "ADJ", "VERB", "PROPN", "DET"}
 _INFLECTED_POS = {"NOUN", "ADJ", "VERB"}
+# French and Spanish pronouns that only ever stand before a verb: a "noun" right after one is a verb the tagger
+# misread (« tu te mets » read as « mets », a dish), whatever it tagged the pronoun as.
+_BEFORE_A_VERB_ONLY = {"me", "te", "se", "m'", "t'", "s'"}
 RELATIVE_SUBJECTS = {"qui", "que"}  # French « qui », Spanish « que »
 # The dependencies (Universal Dependencies) a French or Spanish parse gives the word in the role an English
 # mention has (spaCy's English labels): a subject, a direct or an indirect object, a possessor (« de » complement).
@@ -387,6 +390,8 @@ def _marks_a_gender(token: Any) -> bool:
     an article); not a participle said with avoir or haber, which is masculine whoever did it."""
     article = token.pos_ == "DET" and token.dep_ != "fixed"
     if token.pos_ not in _ANCHOR_POS or article or (token.pos_ == "VERB" and not _agrees_with_subject(token)):
+        return False
+    if token.pos_ == "NOUN" and token.i > 0 and token.nbor(-1).lower_ in _BEFORE_A_VERB_ONLY:
         return False
     marking = ("det", "amod", "acl") if token.pos_ == "NOUN" else ("det",)
     return bool(_gender(token)) or any(c.dep_ in marking and _gender(c) for c in token.children)
