@@ -93,6 +93,12 @@ def test_quantifiers_numbers_groups_and_unnamed_they_stand_for_people(text, head
     assert head in found and found[head].settled is None
 
 
+def test_a_who_clause_the_parse_took_from_a_possessor_makes_no_thing_a_person():
+    # CoCoA-MT train (tests/data/expletive_it.yaml): the clause is someone's, not the time's
+    found = heads(find_person_mentions("because it's not you're taking someone's time who could be selling to you."))
+    assert "someone" in found and "time" not in found
+
+
 @pytest.mark.parametrize("text", [
     "Some of the water was lost.", "I prefer this one.", "In 1998 the plant closed.",
     "The boxes arrived and they were heavy.", "We crossed the Alps and the Netherlands.",

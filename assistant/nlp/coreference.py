@@ -143,9 +143,9 @@ def _antecedent(pronoun: Any, candidates: list[Mention], by_head: dict[int, Ment
 def _preferred(pronoun: Any, candidates: list[Mention], by_head: dict[int, Mention]) -> Mention | None:
     """The candidate a reader most often takes a pronoun for: the subject of its clause for a possessive or an
     object ("the hunter showed the ranger his game bag"), else of the nearest clause above ("Jess mumbled, dabbing
-    at his nose"; "Juet demanded that Hudson prove his charges"). On real sentences this is right about four
-    times in five (``tests/data/two_people_real.yaml``): enough to ask about that person last, so that an answer
-    about the others may settle them, never enough to settle them unasked."""
+    at his nose"; "Juet demanded that Hudson prove his charges"). On real sentences this is right about two times
+    in three (``tests/data/two_people_real.yaml``): enough to ask about that person last, so that an answer about
+    the others may settle them, never enough to settle them unasked."""
     subject = None if pronoun.dep_ in SUBJECTS else clause_subject(pronoun)
     above = iter(pronoun.ancestors)
     while subject is None and (word := next(above, None)) is not None:

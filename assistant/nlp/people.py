@@ -647,10 +647,11 @@ def _plural_antecedent(token: Any) -> bool:
 
 def _who_clause_of_its_own(token: Any) -> bool:
     """A word WordNet does not list as a person, with a "who" clause of its own: "a xenophile, who is attracted
-    to …", "these are the undocumented who were at the center" (not "whose", which things take too). A name the
-    entity recogniser files as a place or a firm is left to it."""
-    return not token.ent_type_ and any(c.dep_ == "relcl" and _relative_word(c) in ("who", "whom")
-                                       for c in token.children)
+    to …", "these are the undocumented who were at the center" (not "whose", which things take too). Not a word
+    with a possessor, whose clause the parse may have taken from it ("taking someone's time who could be
+    selling"); a name the entity recogniser files as a place or a firm is left to it."""
+    return not token.ent_type_ and not any(c.dep_ == "poss" for c in token.children) \
+        and any(c.dep_ == "relcl" and _relative_word(c) in ("who", "whom") for c in token.children)
 
 
 def _has_who_clause(token: Any) -> bool:
