@@ -383,9 +383,9 @@ def _mention_at(token: Any, source: str, sentence_of: dict[int, int]) -> Mention
         noun = person_noun(lower)  # "the cleaner" tagged as a comparative
         return _make(token, "noun", PLURAL if lower.endswith("s") else SINGULAR, sentence_of=sentence_of,
                      settled=noun.gender, evidence=f"the noun {token.text}" if noun.gender else None)
-    determined = any(c.dep_ in ("det", "predet") and c.lower_ in ("the", "all", "those") for c in token.children)
-    if token.pos_ in ("ADJ", "VERB") and determined and (token.dep_ in SUBJECTS | {"dobj", "pobj"}
-                                                         or token.dep_ in ARGUMENTS and _who_clause_of_its_own(token)):
+    if token.pos_ in ("ADJ", "VERB") and (token.dep_ in SUBJECTS | {"dobj", "pobj"}
+                                          or token.dep_ in ARGUMENTS and _who_clause_of_its_own(token)) \
+            and any(c.dep_ in ("det", "predet") and c.lower_ in ("the", "all", "those") for c in token.children):
         return _make(token, "noun", PLURAL, sentence_of=sentence_of)  # "the injured", "all concerned"
     return None
 
