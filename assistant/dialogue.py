@@ -281,7 +281,10 @@ class PreferenceMemory:
             self.answered[key] = replace(turn, answer=answer)
 
     def recall(self, candidate: Candidate) -> Turn | None:
-        """The remembered answer for ``candidate`` as a turn answered by the memory's ``answered_by``, or None."""
+        """The remembered answer for ``candidate`` as a turn answered by the memory's ``answered_by``, or None.
+        The turn has no place in the text, so the translator reads the answer without the person's words marked:
+        marked in a catalogue's short strings, the 1.5B test model left them in English (« Recipient non
+        définie », « pour user », accounts_200.po), where unmarked it translated them."""
         key = self._key(candidate.ambiguity, candidate.span)
         known = self.answered.get(key) if key is not None else None
         return replace(known, span=candidate.span, answered_by=self.answered_by) if known else None

@@ -227,6 +227,13 @@ def test_a_word_the_same_in_both_numbers_takes_the_number_of_the_word_before_it_
     # every [pr] is the same person: the possessor first, the subject after
     ("es", "Following an untimely demise of [pr] mother, [pr] was adopted by Madhusudan Das.", "[pr]",
      "Tras la inesperada muerte de su madre, fue adoptada por Madhusudan Das.", "feminine"),
+    # a subject says its gender in a predicate whose subject is left out where the English says something of it that
+    # agrees, or where the predicate heads the sentence: not in a clause inside another, whose subject is the ball
+    ("es", "Like the peyton manning football i gave [pr] that wasn't really signed by peyton manning, [pr] just "
+     "doesn't need to know.", "[pr]", "Como la pelota de fútbol firmada por peyton manning que le dí que no estaba "
+     "firmada por peyton manning, simplemente no necesitaba saber.", None),
+    ("es", "[pr] was head of the Banking Department from September 1986 through May 1989.", "[pr]",
+     "Fue director del Departamento de Banca desde septiembre de 1986 hasta mayo de 1989.", "masculine"),
     ("es", "In 1962, [pr] was the first Bahamian to become matron of the public hospital.", "[pr]",
      "En 1962, fue la primera bahameña en convertirse en matrona del hospital público.", "feminine"),
     # « haberse ido » keeps the participle masculine; « pueda verte » is a verb, not a noun

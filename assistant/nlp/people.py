@@ -197,11 +197,13 @@ def grammatical_role(source: str, mention: Mention) -> str:
     return PREDICATIVE if head.dep_ == "pobj" and head.head.lower_ == "as" else head.dep_
 
 
-def placeholder_roles(source: str) -> list[tuple[int, str]]:
-    """Where each ``[pr]`` of ``source`` starts and its dependency: every one stands for the same masked person
-    ("Following an untimely demise of [pr] mother, [pr] was adopted"), so any of them may be read. One before a
-    noun is its possessor ("named Riley as [pr] killer"), whatever the parse of the pronoun standing in makes of it."""
-    return [(t.idx, "poss" if _before_its_noun(t) else t.dep_) for t in _parse(source)
+def placeholder_roles(source: str) -> list[tuple[int, str, bool]]:
+    """Where each ``[pr]`` of ``source`` starts, its dependency, and whether the source says something of it that
+    agrees with it in French or Spanish ("[pr] was elected": « fue elegida »): every one stands for the same
+    masked person ("Following an untimely demise of [pr] mother, [pr] was adopted"), so any of them may be read.
+    One before a noun is its possessor ("named Riley as [pr] killer"), whatever the parse of the pronoun standing
+    in makes of it."""
+    return [(t.idx, "poss" if _before_its_noun(t) else t.dep_, bool(agreeing_words(t))) for t in _parse(source)
             if source[t.idx:t.idx + len(PLACEHOLDER)] == PLACEHOLDER]
 
 

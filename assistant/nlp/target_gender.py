@@ -198,7 +198,7 @@ def gender_of_name(translation: str, lang: str, mention: Mention, source: str) -
     doc = parsed(translation, lang)
     if mention.kind == "placeholder":
         near = [(_drift(t, translation, start / max(len(source), 1)), t.i, t)
-                for start, role in placeholder_roles(source) for t in doc if _in_the_role(t, role)]
+                for start, role, agreed in placeholder_roles(source) for t in doc if _in_the_role(t, role, agreed)]
         anchors = [t for _, _, t in sorted((n for n in near if n[0] <= MAX_DRIFT), key=lambda n: n[:2])[:1]]
     else:
         words = {w.lower() for w in re.findall(r"\w+", mention.text) if w[:1].isupper()}
@@ -224,18 +224,30 @@ def _its_article(word: Any) -> bool:
     return before is not None and before.pos_ == "DET" and "Def" in before.morph.get("Definite")
 
 
-def _in_the_role(token: Any, role: str) -> bool:
+def _in_the_role(token: Any, role: str, agreed: bool) -> bool:
     """A word that may say the gender of a pronoun in the English role ``role``: for a subject, a subject pronoun
-    or a predicate whose subject is left out (« elle est partie », « fue designada »); for an object, a pronoun
-    after a preposition (« avec lui »: « lui » said to someone is either gender); for a possessor, none (« son
-    fils », « su novia »: the possessive shows the thing's gender, not the possessor's)."""
+    or a predicate whose subject is left out (« elle est partie », « fue designada ») where it may be the
+    pronoun's: the English says something of the pronoun that agrees (``agreed``), or the predicate heads its
+    sentence (« Fue director » for "[pr] was head"; in a clause inside another, the left-out subject is as often
+    someone's or something else's: « la pelota … que le dí que no estaba firmada » for "[pr] just doesn't need
+    to know"); for an object, a pronoun after a preposition (« avec lui »: « lui » said to someone is either
+    gender); for a possessor, none (« son fils », « su novia »: the possessive shows the thing's gender, not the
+    possessor's)."""
     if role == "poss":  # but a stressed pronoun after « de » (« cosa de él », « la maison d'elle »)
         return _person_pronoun(token) and any(c.dep_ == "case" and c.lower_ in ("de", "d'") for c in token.children)
     if role in ("nsubj", "nsubjpass"):
-        return _person_pronoun(token) and token.dep_.startswith("nsubj") or _subjectless_predicate(token)
+        return _person_pronoun(token) and token.dep_.startswith("nsubj") \
+            or _subjectless_predicate(token) and (agreed or _heads_its_sentence(token))
     if role in ("dobj", "dative", "pobj"):
         return _person_pronoun(token) and not token.dep_.startswith("nsubj")
     return _person_pronoun(token) or _subjectless_predicate(token)
+
+
+def _heads_its_sentence(token: Any) -> bool:
+    """Whether ``token`` is its sentence's root, or coordinated with it (« … y fue candidata »)."""
+    while token.dep_ == "conj":
+        token = token.head
+    return token.dep_ == "ROOT"
 
 
 NEUTER_PRONOUNS = {"ello"}  # "por ello": tagged masculine, stands for a clause
