@@ -17,7 +17,7 @@ from .ambiguity import AmbiguityType, ambiguity_types
 from .inputs import OPAQUE_TOKEN, blank_opaque_tokens
 from .nlp.address import SECOND_PERSON as _SECOND_PERSON
 from .nlp.address import address_candidates, address_cues, names_a_role
-from .nlp.agreement import agreeing_words, it_is_adjective_shows_gender, names_a_person, shows_gender
+from .nlp.agreement import agreeing_words, it_is_adjective_shows_gender, names_a_person, shows_gender, title_noun
 from .nlp.coreference import gendered_pronouns
 from .nlp.expletive import fixed_phrase_tokens, said_to_be, stands_for_a_thing
 from .nlp.lexicon import name_gender
@@ -236,9 +236,10 @@ def _pronoun_beside(name: Mention, doc: Any) -> bool:
 
 def _titled(name: Mention, doc: Any) -> bool:
     """Whether a word before the name's last names a person and is no first name ("Doctor", not
-    "Arthur"): a title the translation carries."""
+    "Arthur"), or is a listed title ("Sen.", "Judge"): a title the translation carries."""
     span = doc.char_span(name.start, name.end, alignment_mode="expand")
-    return span is not None and any(names_a_person(t) and not name_gender(t.text)[0] for t in span[:-1])
+    return span is not None and any(names_a_person(t) and not name_gender(t.text)[0] or title_noun(t.text)
+                                    for t in span[:-1])
 
 
 def _object_clitic(token: Any) -> bool:

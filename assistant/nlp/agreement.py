@@ -122,6 +122,13 @@ def _inflects(word: Any) -> bool:
     return word.pos_ == "ADJ" or word.lower_ in FLOATING_QUANTIFIERS
 
 
+def title_noun(word: str) -> str | None:
+    """The noun a title written before a name stands for ("Sen." or "Sen": senator; "Judge": judge), where the
+    title is in ``prompts/agreement.yaml``'s list, else None."""
+    titles, key = _lexicon()["titles"], word.lower().removesuffix(".")
+    return titles["abbreviations"].get(key) or (key if key in titles["words"] else None)
+
+
 def names_a_person(word: Any) -> bool:
     return person_noun(word.lemma_) is not None or person_noun(word.lower_) is not None or word.ent_type_ == "NORP"
 

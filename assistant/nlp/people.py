@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from .agreement import agreeing_words
+from .agreement import agreeing_words, title_noun
 from .coreference import GENDERED_PRONOUNS, SINGULAR, SUBJECTS, attribute_pronouns, clause_subject, gendered_pronouns
 from .lexicon import (FEMININE, MASCULINE, about_software, agent_by_ending, name_gender, names_a_part_of_a_program,
                       person_noun, person_verbs)
@@ -119,10 +119,10 @@ def find_person_mentions(doc_or_text: Any) -> list[Mention]:
     sentence_of = {t.i: n for n, sent in enumerate(doc.sents) for t in sent}
     mentions: list[Mention] = []
     taken: set[int] = set()
-    for ent in doc.ents:
-        if ent.label_ == "PERSON" and _reads_as_a_name(ent):
-            mentions.append(_name(ent, sentence_of))
-            taken.update(range(ent.start, ent.end))
+    names = [ent for ent in doc.ents if ent.label_ == "PERSON" and _reads_as_a_name(ent)]
+    for ent in names + _titled_names(doc):
+        mentions.append(_name(ent, sentence_of))
+        taken.update(range(ent.start, ent.end))
     for token in doc:
         if token.i in taken:
             continue
@@ -133,6 +133,20 @@ def find_person_mentions(doc_or_text: Any) -> list[Mention]:
     attribute_pronouns(doc, mentions, _same_referent)
     _settle_predicates(doc, mentions)
     return mentions
+
+
+def _titled_names(doc: Any) -> list[Any]:
+    """Proper nouns that a title before them makes names where the recogniser took them for nothing or for something
+    other than a person ("against Dallas and Sen. Parkhouse", "Col. Faget's information"), each without its title
+    (the name's role, ``_role_before``)."""
+    spans = []
+    for token in doc:
+        before = [c for c in token.children if c.dep_ == "compound" and c.i < token.i]
+        titles = [c for c in before if title_noun(c.text) or c.lower_ in TITLES or c.text == "."]
+        if token.pos_ == "PROPN" and token.ent_type_ != "PERSON" and token.dep_ != "compound" and titles \
+                and before[0] in titles:
+            spans.append(doc[max(c.i for c in titles) + 1:token.i + 1])
+    return spans
 
 
 def _reads_as_a_name(ent: Any) -> bool:
@@ -287,7 +301,9 @@ def _number(token: Any, default: str = SINGULAR) -> str:
 
 def _name(ent: Any, sentence_of: dict[int, int]) -> Mention:
     doc = ent.doc
-    title_token = ent[0] if ent[0].lower_ in TITLES else doc[ent.start - 1] if ent.start > 0 else None
+    before = doc[ent.start - 2] if ent.start > 1 and doc[ent.start - 1].text == "." else \
+        doc[ent.start - 1] if ent.start > 0 else None  # "mr. emery", where the tokenizer splits off the dot
+    title_token = ent[0] if ent[0].lower_ in TITLES else before
     first = ent[1] if ent[0].lower_ in TITLES and len(ent) > 1 else ent[0]
     title = title_token.lower_ if title_token is not None else ""
     settled, evidence = TITLES.get(title), f"title {title_token.text}" if title in TITLES else None
@@ -318,10 +334,12 @@ def _role_phrase_start(role: Any) -> Any:
 
 def _role_before(ent: Any) -> tuple[Any, Any] | tuple[None, None]:
     """A noun naming the person's role, written before the name ("neighbor Smith", "Town Solicitor Michael A.
-    Abatuno", "his protege Greene", "grandmother Rose Kelly"), and its person reading: the translation inflects it
-    (« la voisine Smith »), so the question names it with the name, and a gendered one settles the person."""
+    Abatuno", "his protege Greene", "grandmother Rose Kelly"), or a title's abbreviation ("Sen. Parkhouse"), and its
+    person reading: the translation inflects it (« la voisine Smith », « la sénatrice »), so the
+    question names it with the name, and a gendered one settles the person."""
     return next(((c, noun) for c in ent.root.children if c.dep_ == "compound" and c.i < ent.start
-                 and (noun := _compound_person_noun(c)) is not None and noun.rank == 0), (None, None))
+                 and (noun := _compound_person_noun(c) or person_noun(title_noun(c.text) or "")) is not None
+                 and noun.rank == 0), (None, None))
 
 
 def _mention_at(token: Any, source: str, sentence_of: dict[int, int]) -> Mention | None:
