@@ -17,8 +17,8 @@ from typing import Any
 
 from .agreement import agreeing_words, title_noun
 from .coreference import GENDERED_PRONOUNS, SINGULAR, SUBJECTS, attribute_pronouns, clause_subject, gendered_pronouns
-from .lexicon import (FEMININE, MASCULINE, about_software, agent_by_ending, name_gender, names_a_part_of_a_program,
-                      person_noun, person_verbs)
+from .lexicon import (FEMININE, MASCULINE, PersonNoun, about_software, agent_by_ending, name_gender,
+                      names_a_part_of_a_program, person_noun, person_verbs)
 
 PLURAL = "plural"
 PLACEHOLDER, PLACEHOLDER_STAND_IN = "[pr]", "they"  # same length: offsets stay those of the source
@@ -338,8 +338,14 @@ def _role_before(ent: Any) -> tuple[Any, Any] | tuple[None, None]:
     person reading: the translation inflects it (« la voisine Smith », « la sénatrice »), so the
     question names it with the name, and a gendered one settles the person."""
     return next(((c, noun) for c in ent.root.children if c.dep_ == "compound" and c.i < ent.start
-                 and (noun := _compound_person_noun(c) or person_noun(title_noun(c.text) or "")) is not None
-                 and noun.rank == 0), (None, None))
+                 and (noun := _compound_person_noun(c) or _title_reading(c)) is not None and noun.rank == 0),
+                (None, None))
+
+
+def _title_reading(token: Any) -> PersonNoun | None:
+    """The person reading of the noun a listed title stands for ("Sen.": senator), or None."""
+    title = title_noun(token.text)
+    return person_noun(title) if title else None
 
 
 def _mention_at(token: Any, source: str, sentence_of: dict[int, int]) -> Mention | None:
