@@ -140,11 +140,12 @@ def _titled_names(doc: Any) -> list[Any]:
     other than a person ("against Dallas and Sen. Parkhouse", "Col. Faget's information"), each without its title
     (the name's role, ``_role_before``)."""
     spans = []
-    for token in doc:
+    for token in doc:  # every word of every text the pre-pass reads: its class and role before its children
+        if token.pos_ != "PROPN" or token.ent_type_ == "PERSON" or token.dep_ == "compound":
+            continue
         before = [c for c in token.children if c.dep_ == "compound" and c.i < token.i]
         titles = [c for c in before if title_noun(c.text) or c.lower_ in TITLES or c.text == "."]
-        if token.pos_ == "PROPN" and token.ent_type_ != "PERSON" and token.dep_ != "compound" and titles \
-                and before[0] in titles:
+        if titles and before[0] in titles:
             spans.append(doc[max(c.i for c in titles) + 1:token.i + 1])
     return spans
 
