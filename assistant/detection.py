@@ -86,7 +86,8 @@ class Parsed:
 
     @cached_property
     def _listeners(self) -> set[int]:
-        return {token.i for cue, token in address_cues(self.doc) if cue == "vocative"} | {
+        return {token.i for cue, token in address_cues(self.doc)  # "You, be brave": "you" itself, asked as "you"
+                if cue == "vocative" and token.lower_ not in SECOND_PERSON} | {
             t.i for t in self.doc if t.dep_ in ("npadvmod", "intj") and t.pos_ in ("NOUN", "PROPN")
             and any(n.text == "," for n in self.doc[max(t.i - 1, 0):t.i + 2])}
 

