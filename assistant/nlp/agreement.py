@@ -130,7 +130,8 @@ def title_noun(word: str) -> str | None:
 
 
 def names_a_person(word: Any) -> bool:
-    return person_noun(word.lemma_) is not None or person_noun(word.lower_) is not None or word.ent_type_ == "NORP"
+    return person_noun(word.lemma_, word.text) is not None or person_noun(word.lower_, word.text) is not None \
+        or word.ent_type_ == "NORP"
 
 
 def shows_gender(words: list[Any], lang: str) -> bool:

@@ -121,7 +121,8 @@ def _antecedent(pronoun: Any, candidates: list[Mention], by_head: dict[int, Ment
             own = by_head.get(binder.i) if binder is not None else None
         return own if own in candidates else None
     if pronoun.dep_ in ("dobj", "dative", "pobj"):
-        excluded = {t.i for t in _co_arguments(pronoun)} | ({own.head_index} if own is not None else set())
+        subject_known = own is not None and not _coordinated_antecedent(clause_subject(pronoun))
+        excluded = {t.i for t in _co_arguments(pronoun)} | ({own.head_index} if subject_known else set())
         candidates = [m for m in candidates if m.head_index not in excluded]
     if pronoun.dep_ in SUBJECTS and pronoun.head.dep_ == "relcl":  # "the prisoner he was transporting": the
         candidates = [m for m in candidates if m.head_index != pronoun.head.head.i]  # noun fills another gap
@@ -153,6 +154,15 @@ def _preferred(pronoun: Any, candidates: list[Mention], by_head: dict[int, Menti
     subject = _taken_up(subject)
     found = by_head.get(subject.i) if subject is not None else None
     return found if found in candidates else None
+
+
+def _coordinated_antecedent(subject: Any | None) -> bool:
+    """Whether a relative pronoun's clause hangs on one of coordinated nouns, where the parse cannot tell
+    which it is about ("your little sister and her friend who came with her")."""
+    if subject is None or subject.lower_ not in ("who", "that") or subject.head.dep_ != "relcl":
+        return False
+    noun = subject.head.head
+    return noun.dep_ == "conj" or any(c.dep_ == "conj" for c in noun.children)
 
 
 def _taken_up(subject: Any | None) -> Any | None:

@@ -32,7 +32,7 @@ _CODE_WORD = re.compile(r"\w\(\)|__\w|[a-z]_[a-z]")  # "frozenset()", "__init__"
 # A person sense ranked lower than this (WordNet orders senses by frequency) is too rare to make
 # the word denote a person: "head" (rank 3) or "star" (rank 2) are not people in most texts.
 MAX_PERSON_RANK = 1
-TABLE_RULES = 9  # version of the rules that build the table below, part of the cache file's name
+TABLE_RULES = 13  # version of the rules that build the table below, part of the cache file's name
 # Endings of agent nouns that name a person ("creationist", "fashionista"), for words WordNet lacks.
 AGENT_SUFFIXES = ("ist", "ista")
 # The roots of the beings whose gender a translation shows (see the module's docstring).
@@ -61,6 +61,7 @@ class PersonNoun:
     rank: int
     gender: str | None
     only: bool = False  # every sense of the noun is a person: it names nothing else ("surgeon", not "guard")
+    proper: bool = False  # a person only as a capitalised name, and a common word in lower case ("More", "more")
 
 
 def _gloss_gender(definition: str) -> str | None:
@@ -69,6 +70,19 @@ def _gloss_gender(definition: str) -> str | None:
     if match is None or (_OR_A_WOMAN if match.group("m") else _OR_A_MAN).match(gloss, match.end()):
         return None
     return FEMININE if match.group("f") else MASCULINE
+
+
+def _capitalised_only(wordnet: Any, lemma: str, people: set) -> bool:
+    """Whether a word names a person only as a capitalised name while it is also a common word written in
+    lower case: "More" (the statesman) and "more", "Same" (the Lapps) and "same"; not "Riley", which
+    subtitles write "riley" and which is no other word, nor a first name ("terry", "roman")."""
+    word = lemma.lower().replace(" ", "_")
+    if name_gender(word)[0]:
+        return False
+    forms = [(synset, name) for synset in wordnet.synsets(word) for name in synset.lemma_names()
+             if name.lower() == word]
+    return all(name[:1].isupper() for synset, name in forms if synset in people) \
+        and any(name == word for _, name in forms)
 
 
 def _build_table() -> dict[str, list]:
@@ -93,7 +107,7 @@ def _build_table() -> dict[str, list]:
                 continue  # "sheep" (a timid person) is first an animal
             gender = _gloss_gender(senses[rank].definition())
             table[word] = [rank, FEMININE if gender is None and word.endswith("woman") else gender,
-                           all(s in people for s in senses)]
+                           all(s in people for s in senses), _capitalised_only(wordnet, lemma, people)]
     for word, entry in table.items():  # chairman/chairwoman: the -man of a pair is masculine
         if entry[1] is None and word.endswith("man") and f"{word[:-3]}woman" in table:
             entry[1] = MASCULINE
@@ -106,7 +120,7 @@ def person_nouns() -> dict[str, PersonNoun]:
     today's text uses for a device or a program first ("the printer", "your browser") is a person only where
     the context says so, as a word whose person sense WordNet ranks second."""
     devices = _software_lexicon()["devices_first"]
-    return {word: PersonNoun(1 if word in devices else entry[0], entry[1], entry[2] and word not in devices)
+    return {word: PersonNoun(1 if word in devices else entry[0], entry[1], entry[2] and word not in devices, entry[3])
             for word, entry in _cached("wordnet-person-nouns", _build_table).items()}
 
 
@@ -196,11 +210,16 @@ def agent_by_ending(word: str) -> bool:
     return singular.endswith(AGENT_SUFFIXES) and singular not in agent_ending_nouns()
 
 
-def person_noun(lemma: str) -> PersonNoun | None:
+def person_noun(lemma: str, written: str | None = None) -> PersonNoun | None:
     """The person reading of a noun lemma ("users" must be lemmatised to "user" first), or None. A
-    spelling WordNet lacks is read as its other one: American "councilor" as "councillor"."""
+    spelling WordNet lacks is read as its other one: American "councilor" as "councillor". ``written``: the
+    word as the text writes it, where there is a text; a common word that WordNet knows as a person only by a
+    capitalised name is none written in lower case ("learn more", "the same": not Thomas More, not the Same
+    people)."""
     nouns, word = person_nouns(), lemma.lower()
-    return nouns.get(word) or nouns.get(_other_spelling(word))
+    found = nouns.get(word) or nouns.get(_other_spelling(word))
+    return None if found is not None and found.proper and written is not None and not written[:1].isupper() \
+        else found
 
 
 def _other_spelling(word: str) -> str:

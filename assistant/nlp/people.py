@@ -233,7 +233,7 @@ def _before_its_noun(token: Any) -> bool:
 def source_person_nouns(source: str) -> frozenset[str]:
     """The lower-cased nouns of ``source`` that name people ("president", not "courthouse")."""
     return frozenset(t.lower_ for t in _parse(source)
-                     if t.pos_ in ("NOUN", "PROPN") and person_noun(t.lemma_.lower()) is not None)
+                     if t.pos_ in ("NOUN", "PROPN") and person_noun(t.lemma_, t.text) is not None)
 
 
 def named_with_a_noun(source: str, mention: Mention) -> bool:
@@ -406,11 +406,11 @@ def _mention_at(token: Any, source: str, sentence_of: dict[int, int]) -> Mention
         return None
     if token.pos_ == "NUM" and token.dep_ in SUBJECTS and _stands_for_people(token):
         return _standing_alone(token, SINGULAR if lower == "one" else PLURAL, sentence_of)
-    if token.pos_ == "ADJ" and _noun_read_as_an_adjective(token) and person_noun(lower) is not None:
-        noun = person_noun(lower)  # "the cleaner" tagged as a comparative
+    noun = person_noun(lower, token.text) if token.pos_ == "ADJ" and _noun_read_as_an_adjective(token) else None
+    if noun is not None and not _partitive(token):  # "the cleaner" tagged as a comparative
         return _make(token, "noun", PLURAL if lower.endswith("s") else SINGULAR, sentence_of=sentence_of,
                      settled=noun.gender, evidence=f"the noun {token.text}" if noun.gender else None)
-    if token.pos_ in ("ADJ", "VERB") and (token.dep_ in SUBJECTS | {"dobj", "pobj"}
+    if token.pos_ in ("ADJ", "VERB") and not _partitive(token) and (token.dep_ in SUBJECTS | {"dobj", "pobj"}
                                           or token.dep_ in ARGUMENTS and _who_clause_of_its_own(token)) \
             and any(c.dep_ in ("det", "predet") and c.lower_ in ("the", "all", "those") for c in token.children):
         return _make(token, "noun", PLURAL, sentence_of=sentence_of)  # "the injured", "all concerned"
@@ -560,7 +560,8 @@ def _mistagged_noun(token: Any) -> bool:
     """A person noun the tagger took for another word class ("A disciple finds meaning …", tagged an
     adverb; "the accused", a participle): an argument of a verb, after an article. Not an adjective:
     "the poor", "the elderly" name people in general, whom the translation names in the masculine."""
-    return token.pos_ in ("ADV", "VERB") and token.dep_ in ARGUMENTS and person_noun(token.lemma_) is not None \
+    return token.pos_ in ("ADV", "VERB") and token.dep_ in ARGUMENTS \
+        and person_noun(token.lemma_, token.text) is not None \
         and any(c.dep_ == "det" and c.lower_ in ("a", "an", "the") for c in token.children)
 
 
@@ -571,16 +572,23 @@ def _compound_person_noun(token: Any):
     if token.i >= 2 and doc[token.i - 1].text == "-" and not doc[token.i - 2].whitespace_ \
             and not doc[token.i - 1].whitespace_:
         first = doc[token.i - 2].lower_
-        found = person_noun(f"{first}-{token.lower_}") or person_noun(f"{first}{token.lower_}")
+        written = doc[token.i - 2].text
+        found = person_noun(f"{first}-{token.lower_}", written) or person_noun(f"{first}{token.lower_}", written)
         if found is not None:
             return found
     compounds = [c for c in token.children if c.dep_ == "compound" and c.i < token.i]
     if compounds:
-        found = person_noun(" ".join([compounds[-1].lower_, token.lemma_.lower()]))
+        found = person_noun(" ".join([compounds[-1].lower_, token.lemma_.lower()]), compounds[-1].text)
         if found is not None:
             return found
-    return person_noun(token.lemma_) or person_noun(token.lower_) or (
-        person_noun(_singular(token.lower_)) if token.tag_ in ("NNS", "NNPS") else None)
+    return person_noun(token.lemma_, token.text) or person_noun(token.lower_, token.text) or (
+        person_noun(_singular(token.lower_), token.text) if token.tag_ in ("NNS", "NNPS") else None)
+
+
+def _partitive(token: Any) -> bool:
+    """A superlative with an "of" phrase, the best part of something ("enjoy the best of the city"); among
+    people, the people are the "of" phrase's ("the youngest of the children")."""
+    return token.tag_ == "JJS" and any(c.dep_ == "prep" and c.lower_ == "of" for c in token.children)
 
 
 def _singular(word: str) -> str:
@@ -642,7 +650,7 @@ def _echoes_a_thing(token: Any) -> bool:
         return False
     named = [t for t in token.doc[:token.i] if t.pos_ == "NOUN" and t.tag_ == "NN"
              and any(c.dep_ == "det" and c.lower_ in ("a", "an") for c in t.children)]
-    return bool(named) and person_noun(named[-1].lemma_.lower()) is None
+    return bool(named) and person_noun(named[-1].lemma_, named[-1].text) is None
 
 
 def _mass(token: Any) -> bool:

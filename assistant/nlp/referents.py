@@ -64,7 +64,7 @@ def _existential(noun: Any) -> bool:
 def _person(noun: Any) -> bool:
     """Whether a noun names a person first ("the user", "Chloe"), not a thing that may also name one
     ("the page"): "it" stands for no person."""
-    entry = person_noun(noun.lemma_.lower())
+    entry = person_noun(noun.lemma_, noun.text)
     return noun.ent_type_ in ("PERSON", "NORP") or entry is not None and entry.rank == 0 \
         or noun.pos_ == "PROPN" and name_gender(noun.text)[0]
 
