@@ -347,6 +347,9 @@ def test_a_proper_noun_taken_for_an_organisation_stays_one_elsewhere(text):
     ("We spoke exclusively with the Salvadoran model to learn more about style, idea of a perfect date and "
      "experiences in fashion.", "more"),
     ("Show respondents some objects that are all the same except one.", "same"),
+    # a noun alone between quotes or emphasis marks is a term of the text (Python's documentation)
+    ("Finally, the *type* determines how the data should be presented.", "type"),
+    ("If the pattern failed, the \"guard\" is not evaluated and the next \"case\" block is checked.", "guard"),
     # a superlative is the best of things, not people like "the injured" (GATE's dev half)
     ("This superb apartment with an ideal location is the opportunity to enjoy the best of the city of London "
      "just among themselves.", "best"),

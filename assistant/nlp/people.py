@@ -361,6 +361,8 @@ def _mention_at(token: Any, source: str, sentence_of: dict[int, int]) -> Mention
             noun = None  # "the type", "her help": a person only in the word's second sense
         if noun is not None and _part_of_a_program(token) and not _said_of_a_person(token):
             noun = None  # "the interpreter terminates execution of the program"
+        if noun is not None and _quoted_alone(token):
+            noun = None  # a term: 'the "guard" is not evaluated', 'a British term for `quarry''
         # A verb takes no noun compound: "for each guest overload his …", with "guest" a compound of "overload".
         if noun is not None and (token.dep_ != "compound" or token.head.pos_ in ("VERB", "AUX")):
             mention = _make(token, "noun", _number(token), sentence_of=sentence_of, settled=noun.gender,
@@ -554,6 +556,16 @@ def _person_first(token: Any) -> bool:
 def _part_of_a_program(token: Any) -> bool:
     """A noun that names a part of a program ("handler", "context manager"), in a text about programming."""
     return names_a_part_of_a_program(token.lemma_) and about_software(token.doc)
+
+
+_QUOTE_MARKS = frozenset({'"', "'", "`", "“", "”", "‘", "’", "«", "»", "*"})
+
+
+def _quoted_alone(token: Any) -> bool:
+    """A common noun alone between quotes or emphasis marks: the word itself, a term of the text ('the "guard"
+    is not evaluated', "the *type* determines", "assign the “Editor” role"), not a person it names."""
+    doc = token.doc
+    return 0 < token.i < len(doc) - 1 and doc[token.i - 1].text in _QUOTE_MARKS and doc[token.i + 1].text in _QUOTE_MARKS
 
 
 def _mistagged_noun(token: Any) -> bool:
