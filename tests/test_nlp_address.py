@@ -107,3 +107,13 @@ def test_a_negative_or_reported_imperative_raises_formality_and_names_what_is_to
 ])
 def test_a_sentence_that_only_opens_with_never_or_always_addresses_no_one(text):
     assert address_candidates(text, "fr") == []
+
+
+@pytest.mark.parametrize("text", [
+    # Python 3.11's documentation (pydoc_data/topics.py, tests/data/expletive_it.yaml's sources): a keyword named
+    '"pass" is a null operation — when it is executed, nothing happens.',
+    'It is not possible to mix "except" and "except*" in the same "try". "break", "continue" and "return" cannot '
+    'appear in an "except*" clause.',
+])
+def test_a_verb_named_in_quotes_is_no_command(text):
+    assert address_candidates(text, "fr") == []

@@ -101,14 +101,18 @@ def address_cues(doc: Any) -> list[tuple[str, Any]]:
     return sorted(found, key=lambda cue: (order.index(cue[0]), cue[1].i))
 
 
+# The roles of a noun phrase: a verb in one is a word named, not a command ('"pass" is a null operation').
+_NOMINAL = frozenset({"nsubj", "nsubjpass", "dobj", "pobj", "attr", "appos", "compound", "nmod", "npadvmod"})
+
+
 def _opening_imperative(words: list[Any], vocative: Any | None) -> Any | None:
     """The verb a sentence opens with in the imperative, or None: a base form with no subject, whether it heads
     the sentence or a quote a speech verb reports (« "Don't bother", Mike answered »). ``words``: the
     sentence's words but for punctuation, greetings and the vocative."""
     verb = next((t for t in words if not _leads_an_imperative(t, t.head)), None)
-    if verb is None or verb.tag_ != "VB" or verb.pos_ not in ("VERB", "AUX") \
+    if verb is None or verb.tag_ != "VB" or verb.pos_ not in ("VERB", "AUX") or verb.dep_ in _NOMINAL \
             or not all(_leads_an_imperative(t, verb) for t in words if t.i < verb.i):
-        return None
+        return None  # a verb that is a noun phrase is a word quoted: '"pass" is a null operation'
     if any(c.dep_ in ("nsubj", "expl") and (vocative is None or c.i != vocative.i)
            or c.dep_ == "aux" and not _do_support(c) for c in verb.children):
         return None
