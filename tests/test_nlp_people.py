@@ -41,8 +41,11 @@ def test_a_relative_clause_on_coordinated_nouns_leaves_its_pronoun_undecided():
 @pytest.mark.parametrize("text, head", [
     ("The youngest seems to be having a lot of fun.", "youngest"),  # GATE's dev half: a superlative for a person
     ("The smallest can stay in the front.", "smallest"),
+    # GATE's dev half: "themselves" with no plural before it, people the text does not name (entre eux/elles)
+    ("This superb apartment with an ideal location is the opportunity to enjoy the best of the city of London just "
+     "among themselves.", "themselves"),
 ])
-def test_a_superlative_standing_alone_is_a_person(text, head):
+def test_a_superlative_or_an_unbound_themselves_stands_for_people(text, head):
     assert head in heads(find_person_mentions(text))
 
 

@@ -390,7 +390,7 @@ def _mention_at(token: Any, source: str, sentence_of: dict[int, int]) -> Mention
         number = PERSONAL[lower] or _you_number(token)
         if lower in ("they", "them") and _plural_antecedent(token):
             return None  # the plural before it is what it stands for, and that is the mention if any
-        if agreement or (lower in ("they", "them") and token.dep_ in ARGUMENTS):
+        if agreement or (lower in ("they", "them") and token.dep_ in ARGUMENTS) or _unbound_themselves(token):
             mention = _make(token, "pronoun", number, sentence_of=sentence_of, agreement=agreement)
             mention.may_be_a_thing = lower in THING_PRONOUNS  # "you can set them up": things as well as people
             return mention
@@ -684,6 +684,13 @@ def _reduced_relative(token: Any) -> bool:
 
 def _of_phrase(token: Any) -> Any | None:
     return next((c for c in token.children if c.dep_ == "prep" and c.lower_ == "of"), None)
+
+
+def _unbound_themselves(token: Any) -> bool:
+    """"themselves" after a preposition with no plural before it ("just among themselves"): people the text does
+    not name, said « entre eux » or « entre elles »; after a plural or "they" it is theirs, asked about there."""
+    return token.lower_ == "themselves" and token.dep_ == "pobj" and not any(
+        t.tag_ in ("NNS", "NNPS") or t.lower_ in ("they", "them") for t in token.doc[:token.i])
 
 
 def _plural_antecedent(token: Any) -> bool:
