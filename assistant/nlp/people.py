@@ -565,7 +565,8 @@ def _quoted_alone(token: Any) -> bool:
     """A common noun alone between quotes or emphasis marks: the word itself, a term of the text ('the "guard"
     is not evaluated', "the *type* determines", "assign the “Editor” role"), not a person it names."""
     doc = token.doc
-    return 0 < token.i < len(doc) - 1 and doc[token.i - 1].text in _QUOTE_MARKS and doc[token.i + 1].text in _QUOTE_MARKS
+    return 0 < token.i < len(doc) - 1 and doc[token.i - 1].text in _QUOTE_MARKS \
+        and doc[token.i + 1].text in _QUOTE_MARKS
 
 
 def _mistagged_noun(token: Any) -> bool:
