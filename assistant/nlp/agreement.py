@@ -58,7 +58,7 @@ def _not_agreeing(lang: str = DEFAULT) -> set[str]:
 
 def agreeing_words(token: Any) -> list[Any]:
     """Words whose translation agrees with the person ``token`` names, in French or Spanish:
-    attributes, predicate adjectives and nouns, past participles, floating quantifiers."""
+    attributes, predicate adjectives and nouns, past participles, floating quantifiers, what "as" says they are."""
     words = [c for c in token.children if c.dep_ in ("amod", "acl", "appos") and c.pos_ in ("ADJ", "VERB", "NOUN")]
     if token.pos_ == "PRON":
         words += [c for c in token.children if c.lower_ in FLOATING_QUANTIFIERS]
@@ -73,6 +73,7 @@ def agreeing_words(token: Any) -> list[Any]:
             words += _predicates(token, verb)
     if token.dep_ in ("dobj",):
         words += [c for c in head.children if c.dep_ in ("oprd", "xcomp", "ccomp") and c.pos_ == "ADJ"]
+        words += said_as(head)
         for clause in (c for c in head.children if c.dep_ == "xcomp"):  # "enable them to be qualified"
             words += [c for c in clause.children if clause.lemma_ == "be" and c.dep_ in ("acomp", "attr")
                       and c.pos_ in ("ADJ", "NOUN")]
@@ -100,7 +101,18 @@ def _predicates(subject: Any, head: Any) -> list[Any]:
     words += [c for c in head.children if c.dep_ == "xcomp" and c.pos_ in ("ADJ", "VERB")]
     if subject.dep_ == "nsubj" and (subject.pos_ == "PROPN" or subject.lower_ in PARTICIPANTS) and _participle_verb(head):
         words.append(head)
+    if not any(c.dep_ == "dobj" for c in head.children):  # with an object, "as" is said of it ("hired him as …")
+        words += said_as(head)
     return words
+
+
+def said_as(verb: Any) -> list[Any]:
+    """The person nouns an "as" phrase of ``verb`` says its subject or object is ("worked as a nurse", "was hired as
+    a consultant", "As a consumer, you …"): « infirmière », « consultante », « consommatrice »."""
+    if verb.pos_ not in ("VERB", "AUX"):
+        return []
+    return [noun for prep in verb.children if prep.dep_ == "prep" and prep.lower_ == "as"
+            for noun in prep.children if noun.dep_ == "pobj" and noun.pos_ == "NOUN" and names_a_person(noun)]
 
 
 def _sharing_the_subject(verb: Any) -> list[Any]:

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from .agreement import agreeing_words, title_noun
+from .agreement import agreeing_words, said_as, title_noun
 from .coreference import GENDERED_PRONOUNS, SINGULAR, SUBJECTS, attribute_pronouns, clause_subject, gendered_pronouns
 from .lexicon import (FEMININE, MASCULINE, PersonNoun, about_software, agent_by_ending, name_gender,
                       names_a_part_of_a_program, person_noun, person_verbs)
@@ -163,15 +163,21 @@ def _reads_as_a_name(ent: Any) -> bool:
 def _settle_predicates(doc: Any, mentions: list[Mention]) -> None:
     """A predicate noun is its subject's person: "she is a teacher", "my sister is a teacher"
     settle the teacher's gender, and so does "he is a great guy and a tremendous actor" the actor's
-    (a conjunct with no subject of its own says more of the same subject)."""
+    (a conjunct with no subject of its own says more of the same subject), and "she worked as a nurse" the
+    nurse's (what "as" says is its verb's object's where it has one: "hired him as a consultant")."""
     by_head = {m.head_index: m for m in mentions}
     for mention in mentions:
         predicate = doc[mention.head_index]
         while predicate.dep_ == "conj" and not any(c.dep_ in SUBJECTS for c in predicate.children):
             predicate = predicate.head
-        if mention.settled is not None or predicate.dep_ not in ("attr", "acomp", "oprd"):
+        said_of = predicate.head.head if predicate.dep_ == "pobj" and predicate.head.lower_ == "as" else None
+        if mention.settled is not None or predicate.dep_ not in ("attr", "acomp", "oprd") and (
+                said_of is None or predicate not in said_as(said_of)):
             continue
-        subject = next((c for c in predicate.head.children if c.dep_ in SUBJECTS), None)
+        if said_of is not None:  # "hired him as a consultant": the object; "worked as a nurse": the subject
+            subject = next((c for c in said_of.children if c.dep_ == "dobj"), None) or _subject(said_of)
+        else:
+            subject = _subject(predicate.head)
         if subject is None:
             continue
         if subject.lower_ in GENDERED_PRONOUNS:
