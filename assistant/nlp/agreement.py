@@ -112,7 +112,7 @@ def said_as(verb: Any) -> list[Any]:
     if verb.pos_ not in ("VERB", "AUX"):
         return []
     return [noun for prep in verb.children if prep.dep_ == "prep" and prep.lower_ == "as"
-            for noun in prep.children if noun.dep_ == "pobj" and noun.pos_ == "NOUN" and names_a_person(noun)]
+            for noun in prep.children if noun.dep_ == "pobj" and noun.pos_ in ("NOUN", "ADJ") and names_a_person(noun)]
 
 
 def _sharing_the_subject(verb: Any) -> list[Any]:

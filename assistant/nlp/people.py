@@ -175,7 +175,8 @@ def _settle_predicates(doc: Any, mentions: list[Mention]) -> None:
                 said_of is None or predicate not in said_as(said_of)):
             continue
         if said_of is not None:  # "hired him as a consultant": the object; "worked as a nurse": the subject
-            subject = next((c for c in said_of.children if c.dep_ == "dobj"), None) or _subject(said_of)
+            subject = next((c for c in said_of.children if c.dep_ == "dobj"), None) or _subject(said_of) or (
+                _subject(said_of.head) if said_of.dep_ == "conj" else None)  # "had been … and served as"
         else:
             subject = _subject(predicate.head)
         if subject is None:
