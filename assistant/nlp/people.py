@@ -565,15 +565,11 @@ def _part_of_a_program(token: Any) -> bool:
     return names_a_part_of_a_program(token.lemma_) and about_software(token.doc)
 
 
-_QUOTE_MARKS = frozenset({'"', "'", "`", "“", "”", "‘", "’", "«", "»", "*"})
-
-
 def _quoted_alone(token: Any) -> bool:
-    """A common noun alone between quotes or emphasis marks: the word itself, a term of the text ('the "guard"
-    is not evaluated', "the *type* determines", "assign the “Editor” role"), not a person it names."""
+    """A common noun alone between quotes (spaCy's ``is_quote``) or emphasis marks: the word itself, a term of the
+    text ('the "guard" is not evaluated', "the *type* determines", "assign the “Editor” role"), not a person."""
     doc = token.doc
-    return 0 < token.i < len(doc) - 1 and doc[token.i - 1].text in _QUOTE_MARKS \
-        and doc[token.i + 1].text in _QUOTE_MARKS
+    return 0 < token.i < len(doc) - 1 and all(t.is_quote or t.text == "*" for t in (doc[token.i - 1], doc[token.i + 1]))
 
 
 def _mistagged_noun(token: Any) -> bool:
