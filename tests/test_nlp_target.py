@@ -154,6 +154,17 @@ def test_a_word_found_only_by_its_place_is_not_the_person_s_when_it_names_anothe
     assert kept.label == "feminine" and kept.evidence == ("expéditrice",)
 
 
+@pytest.mark.parametrize("translation, label", [
+    ("Dépôt non défini.", None),  # the 1.5B model's, in the .po sheet benchmark: « dépôt » is "depot", no one
+    ("Expéditeur non défini.", "masculine"),
+    ("Expéditrice non définie.", "feminine"),
+])
+def test_a_word_found_by_its_place_that_is_an_english_thing_shows_no_one_s_gender(translation, label):
+    """A django-postman string of the .po sheet (tests/data/formats/accounts_200.po): where the translator wrote a
+    thing for the person, neither it nor its adjective says the person's gender; the person's own noun does."""
+    assert person_gender_reading(translation, "fr", "Undefined sender.", "Undefined sender").label == label
+
+
 @pytest.mark.parametrize("source, span, reference, label", [
     # GATE's dev half: the person's word is no cognate (Islandais, policière), and another noun stands nearer to
     # the person's place; the translation keeps the person the subject

