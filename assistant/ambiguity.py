@@ -109,6 +109,7 @@ class AmbiguityType:
     lexicon: frozenset[str] = field(default_factory=frozenset)
     options_in_text: bool = False
     remember: str = FOR_WORD
+    asks_about: str | None = None
     preset: str | None = None
     decided: str = DECIDED_ALWAYS
     implied_by: frozenset[str] = frozenset()
@@ -137,12 +138,12 @@ class AmbiguityType:
         in every text)."""
         if not every_answer or self.remember == FOR_SESSION:
             return ""
-        return None if self.remember == FOR_TEXT else word_key(span)
+        return None if self.remember == FOR_TEXT else self.same_question_key(span)
 
     def same_question_key(self, span: str) -> str:
         """What makes two questions of this type one question in a document: "" where the answer holds
         for the session (one register for all of a file), otherwise the words asked about, as remembered."""
-        return "" if self.remember == FOR_SESSION else word_key(span)
+        return "" if self.remember == FOR_SESSION else word_key(self.asks_about or span)
 
     def options(self, lang: str) -> tuple[str, ...]:
         """The answer buttons for ``lang``; empty when the translator model proposes them."""
@@ -220,6 +221,7 @@ def parse_table(data: Mapping[str, Any], reminders: Mapping[str, Any] | None = N
             lexicon=frozenset(entry.get("lexicon") or ()),
             options_in_text=bool(entry.get("options_in_text")),
             remember=entry.get("remember", FOR_WORD),
+            asks_about=entry.get("asks_about"),
             preset=entry.get("preset"),
             decided=entry.get("decided", DECIDED_ALWAYS),
             implied_by=frozenset(entry.get("implied_by") or ()),

@@ -17,12 +17,14 @@ from .ambiguity import AmbiguityType, ambiguity_types
 from .inputs import OPAQUE_TOKEN, blank_opaque_tokens
 from .nlp.address import SECOND_PERSON as _SECOND_PERSON
 from .nlp.address import address_candidates, address_cues, names_a_role
-from .nlp.agreement import agreeing_words, it_is_adjective_shows_gender, names_a_person, shows_gender, title_noun
+from .nlp.agreement import (agreeing_words, it_is_adjective_shows_gender, names_a_person, said_of_the_addressed,
+                            shows_gender, title_noun)
 from .nlp.coreference import gendered_pronouns
 from .nlp.expletive import fixed_phrase_tokens, said_to_be, stands_for_a_thing
 from .nlp.lexicon import name_gender
 from .nlp.people import GENDERED_PRONOUNS as _GENDERED_PRONOUNS
-from .nlp.people import INDEFINITE, PLURAL, TITLES as _TITLES, Mention, MentionGroup, find_person_mentions, group_mentions, unsettled
+from .nlp.people import (ADDRESSEE, INDEFINITE, PLURAL, TITLES as _TITLES, Mention, MentionGroup, find_person_mentions,
+                         group_mentions, unsettled)
 from .nlp.pipelines import english_pipeline
 from .nlp.referents import named_antecedent
 from .transcript import Settled
@@ -211,6 +213,8 @@ def _gendered_in(mention: Mention, doc: Any, lang: str) -> bool:
     "them" as a verb's object ("set them up": les configurer, "tell them": leur dire), but for a
     word that agrees with it or a past participle ("I saw them": je les ai vus/vues)."""
     token = doc[mention.head_index]
+    if mention.kind == ADDRESSEE:
+        return shows_gender(said_of_the_addressed(token), lang)
     if mention.kind == "pronoun" and (mention.head.lower() in SPEECH_PARTICIPANTS
                                       or lang == "fr" and _object_clitic(token)):
         return shows_gender(agreeing_words(token), lang)
@@ -299,5 +303,6 @@ def _plural(group: MentionGroup) -> bool:
 
 _people_rule("person_names", lambda g: not _plural(g) and bool(_kinds(g) & {"name", "placeholder"}))
 _people_rule("person_nouns", lambda g: not _plural(g) and "noun" in _kinds(g) and not _kinds(g) & {"name", "placeholder"})
-_people_rule("one_person", lambda g: not _plural(g) and not _kinds(g) & {"name", "placeholder", "noun"})
+_people_rule("one_person", lambda g: not _plural(g) and not _kinds(g) & {"name", "placeholder", "noun", ADDRESSEE})
+_people_rule("implied_addressee", lambda g: ADDRESSEE in _kinds(g))
 _people_rule("people_groups", _plural)

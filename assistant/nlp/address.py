@@ -71,6 +71,11 @@ def addressee(span: str) -> str:
     return f"the “you” of “{span}”" if span.lower() in SECOND_PERSON else f"told to “{span}”"
 
 
+def imperatives(doc: Any) -> list[tuple[Any, Any]]:
+    """(first word, verb) of each imperative that addresses someone ("Don't", "be" of "Don't be shy"), in order."""
+    return [(_negation(token), token) for cue, token in address_cues(doc) if cue == "imperative"]
+
+
 def address_cues(doc: Any) -> list[tuple[str, Any]]:
     """(cue, token) pairs, strongest first: second person, imperative, request, question, vocative,
     greeting, conversation (a first-person statement or an interjection)."""

@@ -82,6 +82,30 @@ def agreeing_words(token: Any) -> list[Any]:
         if clause.dep_ == "relcl" and any(c.dep_ in SUBJECTS and c.lower_ in ("who", "that") for c in clause.children):
             words += [c for c in clause.children if c.dep_ in ("acomp", "attr", "oprd") and c.pos_ in ("ADJ", "NOUN")]
             words += [clause] if any(c.dep_ == "nsubjpass" for c in clause.children) else []
+    return _inflecting(words, token)
+
+
+def said_of_the_addressed(verb: Any) -> list[Any]:
+    """What an imperative says of the person it addresses, who has no word of their own in English: an adjective or
+    a participle ("Be careful": prudent, prudente; "Don't be shy", "Get ready", "Please be seated"). A noun it says
+    they are is a mention of its own ("Be a good boy"), asked about or settled there."""
+    if verb.dep_ == "auxpass":  # "be seated": the participle heads the clause
+        return _inflecting([verb.head], verb)
+    words = [c for c in verb.children if c.dep_ in ("acomp", "oprd") and c.pos_ in ("ADJ", "VERB")
+             or c.dep_ == "xcomp" and c.pos_ == "ADJ"] if verb.lemma_ in LINKING_VERBS or verb.pos_ == "AUX" else []
+    return [w for w in _inflecting(words, verb) if not _said_with_a_verb(w)]
+
+
+def _said_with_a_verb(adjective: Any) -> bool:
+    """An imperative's adjective that French and Spanish say with a verb ("Be sure to save": Assurez-vous de)."""
+    idioms = _lexicon()["imperative_idioms"]
+    clause = any(c.dep_ in ("xcomp", "ccomp") for c in adjective.children)
+    return adjective.lower_ in idioms["words"] or clause and adjective.lower_ in idioms["before_a_clause"]
+
+
+def _inflecting(words: list[Any], token: Any) -> list[Any]:
+    """Of ``words`` said of ``token``'s person, with the words coordinated with them ("happy and proud"), those that
+    can agree at all, once each."""
     for word in list(words):
         words += [c for c in word.children if c.dep_ == "conj" and c.pos_ == word.pos_]
     not_agreeing = _not_agreeing()

