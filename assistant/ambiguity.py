@@ -178,6 +178,15 @@ class AmbiguityType:
         return template.format(value=value) if template else None
 
 
+def sharing(name: str) -> list[str]:
+    """``name`` and the types whose question about a word is the same as its: of one family, with the same options,
+    kept as long (a person's gender asked about a name, a noun, "you" or the person an imperative addresses)."""
+    own = get_type(name)
+    return [name] + [other.name for other in ambiguity_types().values() if other.name != name
+                     and (other.family, other.options_by_lang, other.remember) == (own.family, own.options_by_lang,
+                                                                                   own.remember)]
+
+
 def word_key(span: str) -> str:
     """The words an answer is kept under: the head word asked about, lower-cased, after its possessive
     if it has one. "A user", "Dear user" and "at least one user" are one person of a file, "Johnny

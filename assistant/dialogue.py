@@ -12,7 +12,7 @@ from collections.abc import Generator, Iterator
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
-from .ambiguity import family_of, get_type
+from .ambiguity import family_of, get_type, sharing
 from .checks import expected
 from .detection import Candidate, candidates_in, parse, settled_by_text
 from .nlp.coreference import GENDERED_PRONOUNS
@@ -276,9 +276,12 @@ class PreferenceMemory:
         self.answered: dict[tuple[str, str], Turn] = {}
 
     def remember(self, turn: Turn, answer: str) -> None:
+        """Keep ``answer`` for the turn's word, under its own type and under each type that asks the same of the
+        same word (``sharing``): "a woman" for the person told "Be patient" is the answer for "you"."""
         key = self._key(turn.ambiguity, turn.span)
         if key is not None and (self.every_answer or _LASTING.search(answer)):
-            self.answered[key] = replace(turn, answer=answer)
+            for ambiguity in sharing(turn.ambiguity):
+                self.answered[ambiguity, key[1]] = replace(turn, answer=answer)
 
     def recall(self, candidate: Candidate) -> Turn | None:
         """The remembered answer for ``candidate`` as a turn answered by the memory's ``answered_by``, or None.

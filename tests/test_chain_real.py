@@ -19,6 +19,7 @@ from assistant.backends import ModelSpec
 from assistant.backends.hf import load_engine
 from assistant.chain import Assistant, ChainOptions
 from assistant.detection import Candidate
+from assistant.dialogue import PreferenceMemory
 from assistant.inputs import neutralize_control_tokens
 from assistant.prompts import load_prompt, marked, prompt_tags
 from assistant.steps import ModelSteps, answered_marks
@@ -169,6 +170,24 @@ def test_the_answered_person_reaches_the_real_model_marked_and_the_delivered_tex
     assert transcript.translation and "<" not in transcript.translation
     answer_checks = {t.check for t in ambiguity_types().values() if t.check}
     assert any(c.name in answer_checks for c in transcript.checks)
+
+
+def test_the_person_an_imperative_addresses_is_asked_once_and_the_answer_holds_for_you(embedded_model,
+                                                                                     embedded_spec):
+    # tests/data/formats/accounts_200.po (django-allauth): « Soyez patient, patiente »; then a "you" the answer,
+    # kept as "you"'s, already gives
+    assistant = Assistant.for_model(embedded_model, ModelSpec.parse(embedded_spec))
+    asked, memory = [], PreferenceMemory(every_answer=True)  # a file's: every answer kept
+    user = HumanUser(lambda turn: asked.append(turn.question) or ("a woman" if "man or a woman" in turn.question
+                                                                  else "formal"))
+    first = assistant.run("Be patient, you are sending too many requests.", "fr", user=user, preferences=memory)
+    assert "Is the person told to “Be patient” a man or a woman?" in asked
+    assert ("Be patient", "a woman", "human") in [(t.span, t.answer, t.answered_by) for t in first.turns]
+    assert any(c.about == "Be patient" and c.status in ("pass", "fail", "unchecked") for c in first.checks)
+    asked.clear()
+    second = assistant.run("You are already logged in as <x1/>.", "fr", user=user, preferences=memory)
+    assert not [q for q in asked if "man or a woman" in q]
+    assert ("You", "a woman", "preference") in [(t.span, t.answer, t.answered_by) for t in second.turns]
 
 
 def test_a_user_the_real_model_left_masculine_is_delivered_feminine_without_another_model_call(embedded_model,

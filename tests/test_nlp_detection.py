@@ -261,8 +261,9 @@ def test_the_person_an_imperative_addresses_is_asked_about_where_an_adjective_ag
     "Be sure it's out when you leave.",  # cn05
     '"Be quiet, Devol!!',  # cn28
     '"Be a good turtle".',  # cn25; a noun: its own mention
+    "Look priya, the truth about krishna the world is about to discover..",  # AmbigMT dev (es): a name, no adjective
 ])
-def test_an_imperative_said_with_a_verb_or_a_noun_asks_no_gender_of_its_addressee(text):
+def test_an_imperative_said_with_a_verb_a_noun_or_a_name_asks_no_gender_of_its_addressee(text):
     assert not [kind for kind, _ in asked(text) + asked(text, "es") if kind == "addressee_gender"]
 
 

@@ -12,6 +12,7 @@ from assistant.formats import read_document, translate_document, translator_segm
 from assistant.profile import Profile
 from assistant.sheet import build_sheet, prepared_sheet
 from assistant.usage import total
+from assistant.users import HumanUser
 from tests.fakes import StepFake
 
 ASK_IT = '{"ambiguous": true, "question": "What is it?", "options": ["the message", "the file"]}'
@@ -126,6 +127,19 @@ def test_the_person_an_imperative_addresses_and_you_are_one_question():
     answers = {(turn.span, turn.answer, turn.answered_by) for t in transcripts for turn in t.turns
                if turn.ambiguity != "formality"}
     assert answers == {("Be patient", "a woman", "preference"), ("You", "a woman", "preference")}
+
+
+def test_a_file_translated_in_reading_order_asks_the_addressee_once_for_you_too():
+    """Without a sheet (``translate --file`` asking as it reads), the answer about the person told "Be patient"
+    is the answer for the next string's "you"."""
+    segments = ["Be patient, you are sending too many requests.", "You are already logged in as <x1/>."]
+    fake, assistant, _ = sheet_of(segments)
+    asked = []
+    user = HumanUser(lambda turn: asked.append(turn.span) or ("a woman" if "man or a woman" in turn.question
+                                                              else "formal"))
+    transcripts = list(DocumentTranslator(assistant, "fr").translate_units(segments, user))
+    assert [span for span in asked if span != "you"] == ["Be patient"]
+    assert ("You", "a woman", "preference") in [(t.span, t.answer, t.answered_by) for t in transcripts[1].turns]
 
 
 def test_unknown_question_ids_are_refused():
