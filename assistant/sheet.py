@@ -324,9 +324,11 @@ def _singular(parsed: Parsed, candidate: Candidate, key: str) -> str:
 def _one_per_word(found: dict[tuple[str, str], SheetQuestion], words: Mapping[tuple[str, str], tuple[str, str]]) -> None:
     """Fold the questions of one family about one word in both numbers into one (a person: "a user" and
     "some users"): the question with fewer options (the singular's "a man / a woman") stays and answers
-    the others option by option ("men / women")."""
+    the others option by option ("men / women"); of two alike, the one that names the word itself ("you", not
+    the person told "Be patient")."""
     kept: dict[tuple[str, str], SheetQuestion] = {}
-    for key, question in sorted(found.items(), key=lambda item: len(item[1].options)):
+    for key, question in sorted(found.items(), key=lambda item: (len(item[1].options),
+                                                                 bool(get_type(item[1].ambiguity).asks_about))):
         word = words.get(key)
         first = kept.setdefault(word, question) if word else question
         if first is not question:

@@ -120,7 +120,8 @@ def test_the_person_an_imperative_addresses_and_you_are_one_question():
     segments = ["Be patient, you are sending too many requests.", "You are already logged in as <x1/>."]
     fake, assistant, sheet = sheet_of(segments)
     people = [q for q in sheet.questions if q.ambiguity != "formality"]
-    assert [(q.key, q.segments, len(q.also)) for q in people] == [("you", [1, 2], 1)]
+    assert [(q.span, q.key, q.segments, [other.span for other in q.also]) for q in people] == [
+        ("You", "you", [1, 2], ["Be patient"])]  # the question names "you", not the command
     sheet.answer(people[0].id, "a woman")
     transcripts = list(DocumentTranslator(assistant, "fr").translate_units(segments, sheet.user(),
                                                                          preferences=sheet.memory()))
