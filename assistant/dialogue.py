@@ -276,12 +276,9 @@ class PreferenceMemory:
         self.answered: dict[tuple[str, str], Turn] = {}
 
     def remember(self, turn: Turn, answer: str) -> None:
-        """Keep ``answer`` for the turn's word, under its own type and under each type that asks the same of the
-        same word (``sharing``): "a woman" for the person told "Be patient" is the answer for "you"."""
         key = self._key(turn.ambiguity, turn.span)
         if key is not None and (self.every_answer or _LASTING.search(answer)):
-            for ambiguity in sharing(turn.ambiguity):
-                self.answered[ambiguity, key[1]] = replace(turn, answer=answer)
+            self.answered[key] = replace(turn, answer=answer)
 
     def recall(self, candidate: Candidate) -> Turn | None:
         """The remembered answer for ``candidate`` as a turn answered by the memory's ``answered_by``, or None.
@@ -289,8 +286,14 @@ class PreferenceMemory:
         marked in a catalogue's short strings, the 1.5B test model left them in English (« Recipient non
         définie », « pour user », accounts_200.po), where unmarked it translated them."""
         key = self._key(candidate.ambiguity, candidate.span)
-        known = self.answered.get(key) if key is not None else None
-        return replace(known, span=candidate.span, answered_by=self.answered_by) if known else None
+        if key is None:
+            return None
+        # its own type's answer, else that of a type that asks the same of the same word (``sharing``): "a woman"
+        # for the person told "Be patient" is the answer for "you"
+        known = next((self.answered[other, key[1]] for other in sharing(candidate.ambiguity)
+                      if (other, key[1]) in self.answered), None)
+        return replace(known, ambiguity=candidate.ambiguity, span=candidate.span,
+                       answered_by=self.answered_by) if known else None
 
     def _key(self, ambiguity: str, span: str) -> tuple[str, str] | None:
         """Under which key an answer is kept: per type and word, or per type (the type's ``remember``)."""
