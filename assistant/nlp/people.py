@@ -19,7 +19,7 @@ from .address import imperatives, plural_you_cue
 from .agreement import agreeing_words, said_as, said_of_the_addressed, title_noun
 from .coreference import GENDERED_PRONOUNS, SINGULAR, SUBJECTS, attribute_pronouns, clause_subject, gendered_pronouns
 from .lexicon import (FEMININE, MASCULINE, PersonNoun, about_software, agent_by_ending, name_gender,
-                      names_a_part_of_a_program, person_noun, person_verbs)
+                      names_a_part_of_a_program, person_noun, person_verbs, well_known_gender)
 
 PLURAL = "plural"
 PLACEHOLDER, PLACEHOLDER_STAND_IN = "[pr]", "they"  # same length: offsets stay those of the source
@@ -46,6 +46,10 @@ YOU, ADDRESSEE = "you", "addressee"  # the head and kind of the person an impera
 ADDRESSED = {"you", "yourself", "yourselves"}
 PREDICATIVE = "as"  # the role of what "as" says of someone ("served as dean")
 RESTATING = {"attr", "acomp", "oprd", "appos"}  # the dependencies of a word that restates a mention
+# Nouns of one gender whose plural names a group of any ("you guys are still good", "hi guys").
+ANY_GENDER_PLURALS = {"guy"}
+# What settles a well-known person or character: the world knowledge WordNet records of them.
+_WELL_KNOWN = "a well-known person (WordNet)"
 # Quantifiers that also mean everything or much of something ("all is well", "all you have to do").
 MASS_QUANTIFIERS = {"all", "most", "enough"}
 # Personal pronouns that stand for things as readily as for people.
@@ -55,6 +59,8 @@ ARGUMENTS = {"nsubj", "nsubjpass", "dobj", "pobj", "dative", "attr", "appos", "c
 THING_DETERMINERS = {"this", "that", "which", "the"}
 # Words that are people only with a relative clause or an agreeing word ("the ones who are orphaned").
 RELATIVE_ONLY = {"ones": PLURAL, "lot": PLURAL}
+# Determiners of "one" as a pro-form of a noun named before it ("a new one", "the first ones"), not "every one".
+PRO_FORM_DETERMINERS = {"a", "an", "the", "this", "that", "these", "those"}
 # Plural proper nouns with these endings name peoples and other groups ("Greenlanders", "Bosnians",
 # "Cypriots", "Viennese"), which the entity recogniser often takes for organisations.
 _DEMONYM_SUFFIX = ("ans", "ers", "ese", "ites", "iots")
@@ -341,6 +347,9 @@ def _name(ent: Any, sentence_of: dict[int, int]) -> Mention:
         start = _role_phrase_start(role).idx
         if settled is None and noun.gender is not None:
             settled, evidence = noun.gender, f"the noun {role.text}"
+    name = doc[first.i:ent.end].text
+    if settled is None and (known := well_known_gender(name)) is not None:
+        settled, evidence = known, _WELL_KNOWN
     # the tagger may take in the quotes a name is written with ("Andrew Campbell' '"): they are no part of it
     end = max((t.idx + len(t.text) for t in ent if any(c.isalnum() for c in t.text)), default=ent.end_char)
     named = head.head.i if head.dep_ == "appos" and head.head.pos_ == "NOUN" and sum(
@@ -391,8 +400,11 @@ def _mention_at(token: Any, source: str, sentence_of: dict[int, int]) -> Mention
             noun = None  # a term: 'the "guard" is not evaluated', 'a British term for `quarry''
         # A verb takes no noun compound: "for each guest overload his …", with "guest" a compound of "overload".
         if noun is not None and (token.dep_ != "compound" or token.head.pos_ in ("VERB", "AUX")):
-            mention = _make(token, "noun", _number(token), sentence_of=sentence_of, settled=noun.gender,
-                            evidence=f"the noun {token.text}" if noun.gender else None)
+            number = _number(token)
+            gender = None if number == PLURAL and token.lemma_.lower() in ANY_GENDER_PLURALS else noun.gender
+            known = next(filter(None, map(well_known_gender, _capitalised_runs(token))), None)
+            evidence = f"the noun {token.text}" if gender else _WELL_KNOWN if known else None
+            mention = _make(token, "noun", number, sentence_of=sentence_of, settled=gender or known, evidence=evidence)
             mention.may_be_a_thing = not noun.only
             return mention
         if token.dep_ in ARGUMENTS | {"ROOT"} and (token.ent_type_ == "NORP" and not lower.endswith(_DOCTRINE_SUFFIX)
@@ -400,7 +412,7 @@ def _mention_at(token: Any, source: str, sentence_of: dict[int, int]) -> Mention
                                                    or token.tag_ == "NNPS" and lower.endswith(_DEMONYM_SUFFIX)):
             plural = token.ent_type_ == "NORP" and lower.endswith(_DEMONYM_SUFFIX)  # "Moldavians" tagged NNP
             return _make(token, "noun", PLURAL if plural else _number(token), sentence_of=sentence_of)  # the Viennese
-        if lower in RELATIVE_ONLY and (_has_who_clause(token) or _agreement(token)):
+        if lower in RELATIVE_ONLY and (_has_who_clause(token) or _agreement(token)) and not _echoes_a_thing(token):
             return _make(token, "indefinite", RELATIVE_ONLY[lower], sentence_of=sentence_of)
         if token.pos_ == "PROPN" and token.dep_ in SUBJECTS | {"poss", "dobj"} and not token.ent_type_:
             known, gender = name_gender(token.text)
@@ -425,7 +437,7 @@ def _mention_at(token: Any, source: str, sentence_of: dict[int, int]) -> Mention
         agreement = _agreement(token)
         if _of_phrase(token) is not None:
             return None  # "some of the water"; "some of the users" is the users' mention
-        if _mass(token):
+        if _mass(token) or _echoes_a_thing(token):
             return None
         if agreement or _has_who_clause(token) or _reduced_relative(token) or lower in PERSON_INDEFINITE:
             return _make(token, "indefinite", INDEFINITE[lower], sentence_of=sentence_of, agreement=agreement)
@@ -533,6 +545,15 @@ def _relative_word(clause: Any) -> str | None:
     """The relative pronoun that opens a relative clause ("which", "who", "that"), if any."""
     first = clause.doc[clause.left_edge.i:clause.i + 1]
     return next((t.lower_ for t in first if t.tag_ in ("WDT", "WP", "WP$")), None)
+
+
+def _capitalised_runs(token: Any) -> list[str]:
+    """The runs of capitalised words that end with ``token``, longest first: a name the tagger took for nouns
+    ("Paul Revere", "Then Aphrodite"); none for a word in lower case."""
+    start = token.i
+    while start > token.sent.start and token.doc[start - 1].text[:1].isupper() and token.doc[start - 1].is_alpha:
+        start -= 1
+    return [token.doc[i:token.i + 1].text for i in range(start, token.i + 1)] if token.text[:1].isupper() else []
 
 
 def _thing_noun(token: Any) -> bool:
@@ -678,13 +699,20 @@ def _stands_for_people(token: Any) -> bool:
 
 
 def _echoes_a_thing(token: Any) -> bool:
-    """A bare "one" or "another" as a verb's object stands for the count noun the text named before it with
-    "a"/"an" (English's pro-form: "You do not currently have a password - this will add one", said
-    "en ajouter un"); where that noun names no person, so does it."""
-    if token.lower_ not in ("one", "another") or token.dep_ != "dobj" or token.n_lefts or token.n_rights:
+    """"one" standing for a count noun the text named before it (English's pro-form), where the nearest such noun
+    names no person: a bare "one" or "another" as a verb's object, after a noun named with "a"/"an" ("You do not
+    currently have a password - this will add one", said "en ajouter un"), and "one" or "ones" with a determiner or
+    an adjective of its own, which is always the pro-form ("Enter your email address … for setting a new one";
+    "do you watch Horror films? The first ones were inspired by …"), but with a "who" clause ("the one who was
+    evolutionist") or a quantifier ("every one said to be Anglophone"): someone."""
+    lower = token.lower_
+    modified = lower in ("one", "ones") and not _has_who_clause(token) and any(
+        c.dep_ == "amod" or c.dep_ == "det" and c.lower_ in PRO_FORM_DETERMINERS for c in token.children)
+    bare = lower in ("one", "another") and token.dep_ == "dobj" and not token.n_lefts and not token.n_rights
+    if not (modified or bare):
         return False
-    named = [t for t in token.doc[:token.i] if t.pos_ == "NOUN" and t.tag_ == "NN"
-             and any(c.dep_ == "det" and c.lower_ in ("a", "an") for c in t.children)]
+    named = [t for t in token.doc[:token.i] if t.pos_ == "NOUN" and t.tag_ == ("NNS" if lower == "ones" else "NN")
+             and (modified or any(c.dep_ == "det" and c.lower_ in ("a", "an") for c in t.children))]
     return bool(named) and person_noun(named[-1].lemma_, named[-1].text) is None
 
 
