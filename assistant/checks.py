@@ -20,7 +20,9 @@ from functools import lru_cache
 from .ambiguity import AmbiguityType, ambiguity_types
 from .inputs import blank_opaque_tokens
 from .nlp.language import is_target_not_english
-from .nlp.people import Mention, find_person_mentions, other_people, unsettled
+from .nlp.mentions import Mention, unsettled
+from .nlp.people import find_person_mentions
+from .nlp.source_roles import other_people
 from .nlp.japanese_register import HONORIFIC, PLAIN, POLITE, japanese_register
 from .nlp.target_gender import PIPELINES as TARGET_PIPELINES
 from .nlp.target_gender import UD_GENDER, Reading, gender_of_mention, gender_of_name, target_pipeline

@@ -22,11 +22,12 @@ from .nlp.agreement import (agreeing_words, it_is_adjective_shows_gender, names_
 from .nlp.coreference import gendered_pronouns
 from .nlp.expletive import fixed_phrase_tokens, said_to_be, stands_for_a_thing
 from .nlp.lexicon import name_gender
+from .nlp.mentions import PLURAL, Mention, MentionGroup, group_mentions, unsettled
 from .nlp.people import GENDERED_PRONOUNS as _GENDERED_PRONOUNS
-from .nlp.people import (ADDRESSEE, INDEFINITE, PLURAL, TITLES as _TITLES, Mention, MentionGroup, find_person_mentions,
-                         group_mentions, unsettled)
+from .nlp.people import ADDRESSEE, INDEFINITE, TITLES as _TITLES, find_person_mentions
 from .nlp.pipelines import english_pipeline
 from .nlp.referents import named_antecedent
+from .nlp.source_roles import PLACEHOLDER, PLACEHOLDER_STAND_IN
 from .transcript import Settled
 
 # The cue words, as sets, for modules that bound a context around the words asked about.
@@ -36,8 +37,6 @@ TITLES = frozenset(_TITLES)
 # The speaker and the person spoken to: pronouns whose translation shows no gender of its own, only
 # the words that agree with them can.
 SPEECH_PARTICIPANTS = SECOND_PERSON | {"i", "me", "myself", "we", "us", "ourselves"}
-
-PLACEHOLDER = "[pr]"
 
 
 @dataclass(frozen=True)
@@ -127,7 +126,7 @@ def rule(name: str) -> Callable[[Rule], Rule]:
 def parse(source: str, target_lang: str = "") -> Parsed:
     """The parse of ``source``, offsets kept: ``[pr]`` reads as "they", a file's opaque placeholder
     tokens as blanks."""
-    text = blank_opaque_tokens(source.replace(PLACEHOLDER, "they"))
+    text = blank_opaque_tokens(source.replace(PLACEHOLDER, PLACEHOLDER_STAND_IN))
     return Parsed(source, english_pipeline()(text), target_lang)
 
 

@@ -3,7 +3,8 @@
 import pytest
 
 from assistant.nlp.lexicon import well_known_gender
-from assistant.nlp.people import find_person_mentions, group_mentions, unsettled
+from assistant.nlp.mentions import group_mentions, unsettled
+from assistant.nlp.people import find_person_mentions
 
 
 def heads(mentions):

@@ -19,7 +19,7 @@ CLAUSE_LINKS = {"advcl", "ccomp", "conj", "xcomp", "relcl", "acl", "pcomp"}
 
 
 class Mention(Protocol):
-    """What resolution reads and writes of a person mention (``people.Mention``)."""
+    """What resolution reads and writes of a person mention (``mentions.Mention``)."""
 
     start: int
     end: int

