@@ -45,7 +45,7 @@ from assistant.ambiguity import REGISTER, preset_types  # noqa: E402
 from assistant.paths import cache_dir  # noqa: E402
 from assistant.prompts import load_prompt  # noqa: E402
 
-from backbones import HYBRID_CONFIG, build_hybrid, parameter_count, state_bytes  # noqa: E402
+from backbones import build_hybrid, parameter_count, state_bytes  # noqa: E402
 from timing import (CacheUsageSampler, bearer, chat_latency, interactive_latency, stream_completion,  # noqa: E402
                     summary, warm)
 

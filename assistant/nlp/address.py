@@ -85,7 +85,7 @@ def address_cues(doc: Any) -> list[tuple[str, Any]]:
             found.append(("greeting", token.head) if _thanks(token) else ("second_person", token))
     for sent in doc.sents:
         words = [t for t in sent if not t.is_punct and t.lower_ not in GREETINGS and t.dep_ != "npadvmod"]
-        root, vocative = sent.root, _vocative(sent)
+        vocative = _vocative(sent)
         words = [t for t in words if vocative is None or t.i != vocative.i]
         verb = _opening_imperative(words, vocative)
         if verb is not None and not _label(doc, sent):
