@@ -13,8 +13,8 @@ import re
 from dataclasses import dataclass
 from typing import Any, Iterable, Sequence
 
-from ..detection import GENDERED_PRONOUNS, PLACEHOLDER, SECOND_PERSON, TITLES
-from ..nlp.pipelines import english_pipeline
+from ..detection import GENDERED_PRONOUNS, SECOND_PERSON, TITLES
+from ..nlp.source_roles import PLACEHOLDER, source_parse
 from .encoders import Encoder
 from .sentences import Sentence
 
@@ -49,7 +49,7 @@ class Focus:
 def build_focus(source: str, spans: Iterable[str] = ()) -> Focus:
     """The focus for ``source`` and its ambiguous ``spans``; without spans both cue kinds count."""
     spans = [span.strip() for span in spans if span and span.strip()]
-    doc = english_pipeline()(source.replace(PLACEHOLDER, "they"))
+    doc = source_parse(source)  # the parse the mentions and the checks of this source read
     names = {token.lower_ for ent in doc.ents if ent.label_ == "PERSON" for token in ent if token.is_alpha}
     words = {word.lower() for span in spans if span != PLACEHOLDER for word in _WORD.findall(span)
              if word.lower() not in SECOND_PERSON | {"it"}}

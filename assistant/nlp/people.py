@@ -240,7 +240,7 @@ def _mention_at(token: Any, source: str, sentence_of: dict[int, int]) -> Mention
         if noun is not None and (token.dep_ != "compound" or token.head.pos_ in ("VERB", "AUX")):
             number = _number(token)
             gender = None if number == PLURAL and token.lemma_.lower() in ANY_GENDER_PLURALS else noun.gender
-            known = next(filter(None, map(well_known_gender, _capitalised_runs(token))), None)
+            known = None if gender else next(filter(None, map(well_known_gender, _capitalised_runs(token))), None)
             evidence = f"the noun {token.text}" if gender else _WELL_KNOWN if known else None
             mention = _make(token, "noun", number, sentence_of=sentence_of, settled=gender or known, evidence=evidence)
             mention.may_be_a_thing = not noun.only

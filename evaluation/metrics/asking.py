@@ -25,6 +25,7 @@ import numpy as np
 
 from assistant import __version__
 from assistant.ambiguity import family_of
+from assistant.nlp.source_roles import PLACEHOLDER
 from assistant.transcript import IN_ADVANCE, Turn
 
 from ..data import NO_AMBIGUITY, Item
@@ -32,7 +33,6 @@ from ..records import Output
 from .base import SegmentMetric, ShareMetric
 from .table import entry, has_gold_ambiguity
 
-PLACEHOLDER = "[pr]"  # AmbigMT's removed pronoun: a question about it asks about the person
 SECOND_PERSON = frozenset({"you", "your", "yours", "yourself", "yourselves"})
 DATA_WORDS = ("span", "kw_s")  # item attributes in which a data set names the ambiguous words
 _WORD = re.compile(r"\[pr\]|\w+")
@@ -61,6 +61,7 @@ def _first_names(item: Item) -> set[str]:
 
 
 def _placeholders(item: Item) -> set[str]:
+    """AmbigMT's removed pronoun, where the item has one: a question about it asks about the person."""
     return {PLACEHOLDER} if PLACEHOLDER in item.src.lower() else set()
 
 
