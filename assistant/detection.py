@@ -17,14 +17,13 @@ from .ambiguity import AmbiguityType, ambiguity_types
 from .inputs import OPAQUE_TOKEN, blank_opaque_tokens
 from .nlp.address import SECOND_PERSON as _SECOND_PERSON
 from .nlp.address import address_candidates, address_cues, names_a_role
-from .nlp.agreement import (agreeing_words, it_is_adjective_shows_gender, names_a_person, said_of_the_addressed,
-                            shows_gender, title_noun)
-from .nlp.coreference import gendered_pronouns
+from .nlp.agreement import (agreeing_words, intransitive_past_may_agree, it_is_adjective_shows_gender,
+                            names_a_person, possessive_agrees, said_of_the_addressed, shows_gender, title_noun)
 from .nlp.expletive import fixed_phrase_tokens, said_to_be, stands_for_a_thing
 from .nlp.lexicon import name_gender
 from .nlp.mentions import PLURAL, Mention, MentionGroup, group_mentions, unsettled
 from .nlp.people import GENDERED_PRONOUNS as _GENDERED_PRONOUNS
-from .nlp.people import ADDRESSEE, INDEFINITE, TITLES as _TITLES, find_person_mentions
+from .nlp.people import ADDRESSEE, INDEFINITE, PERSONAL_POSSESSIVES, TITLES as _TITLES, find_person_mentions
 from .nlp.pipelines import english_pipeline
 from .nlp.referents import named_antecedent
 from .nlp.source_roles import PLACEHOLDER, PLACEHOLDER_STAND_IN
@@ -225,17 +224,21 @@ def _its_gender_shown_in(group: MentionGroup, doc: Any, lang: str) -> bool:
     person's name shows none ("Alex's instruction was rapid": l'instruction d'Alex), unlike a
     people's ("Mormons": mormones, mormonas); a word that agrees with the name does ("Alex left":
     Alex est parti, partie), and so does a title it carries ("Doctor Fraud": le docteur, la
-    docteure) or a noun or pronoun that stands for the same person. Where a gendered pronoun stands
-    in the name's sentence, whose it is is a reading the parse may get wrong ("Bill called and he
-    got Mary"), so the name stays asked about."""
-    if not lang or any(m.kind != "name" or m.number == PLURAL or _pronoun_beside(m, doc) for m in group.mentions):
+    docteure), a possessive before it where the target's agrees ("his Shirley": sa Shirley), a past
+    the target may say with a participle that agrees ("Landry went down": s'est rendu) or a noun or
+    pronoun that stands for the same person. A gendered pronoun that may be the name's shows nothing
+    of its own: the source gives the pronoun's gender, whoever it stands for."""
+    if not lang or any(m.kind != "name" or m.number == PLURAL for m in group.mentions):
         return True
-    return any(shows_gender(agreeing_words(doc[m.head_index]), lang) or _titled(m, doc) for m in group.mentions)
+    return any(shows_gender(agreeing_words(doc[m.head_index]), lang) or _titled(m, doc)
+               or _possessed(doc[m.head_index], lang) or intransitive_past_may_agree(doc[m.head_index], lang)
+               for m in group.mentions)
 
 
-def _pronoun_beside(name: Mention, doc: Any) -> bool:
-    """Whether a gendered pronoun stands in the name's sentence."""
-    return bool(gendered_pronouns(doc[name.head_index].sent))
+def _possessed(name: Any, lang: str) -> bool:
+    """Whether a possessive determiner before the name agrees with its person in ``lang``."""
+    return possessive_agrees(lang) and any(c.dep_ == "poss" and c.lower_ in PERSONAL_POSSESSIVES
+                                           for c in name.children)
 
 
 def _titled(name: Mention, doc: Any) -> bool:

@@ -151,7 +151,11 @@ def needless(rows: list[str], assistant: Assistant | None) -> None:
         rows += split_rows(f"{name}, {reader}", "question about the settled person (≤ 30 %)",
                            [i["settled"].lower() in h for i, h in zip(items, heads)])
         open_asked = [i["unsettled"].lower() in h for i, h in zip(items, heads)]
-        rows += split_rows(f"{name}, {reader}", "question about the open person (≥ 95 %)", open_asked)
+        rows += split_rows(f"{name}, {reader}", "question about the open person where the French shows its gender: a "
+                           "noun, or a name or title labelled so (`unsettled_shown_fr`) (≥ 95 %)",
+                           [a if i.get("unsettled_shown_fr") is not False else None for i, a in zip(items, open_asked)])
+        rows += split_rows(f"{name}, {reader}", "question about the open person, also where the French shows no "
+                           "gender of theirs", open_asked)
         for shown, measure in ((True, "an open name or title whose gender the French shows, asked"),
                                (False, "an open name or title whose gender the French does not show, asked (needless)")):
             rows += split_rows(f"{name}, {reader}", f"{measure} (`unsettled_shown_fr`)",

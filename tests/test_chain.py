@@ -578,14 +578,15 @@ def test_an_answer_that_leaves_a_pronoun_one_person_settles_that_person_without_
 
 
 def test_the_person_a_reader_most_often_takes_the_pronoun_for_is_asked_about_last():
-    # Brown Corpus (tests/data/two_people_real.yaml): "his" is Jess's, the subject of the clause above "dabbing"
-    source = "\"It was Brenner's idea\", Jess mumbled, dabbing at his nose."
+    # Brown Corpus (tests/data/two_people_real.yaml): "his" is Robinson's, the subject of its clause
+    source = ("Robinson was treated at a physician's office for a cut over his left eyebrow and a possible sprained "
+              "knee.")
     fake = StepFake(decide=['{"1": "yes", "2": "yes"}'], translate=["x"], calls=[])
     spans = []
     transcript = run(fake, source, user=HumanUser(lambda turn: spans.append(turn.span) or "a woman"))
-    assert spans == ["Brenner"]  # asked first, then "his" can only be Jess: later in the text, yet not asked
+    assert spans == ["a physician"]  # asked first, then "his" can only be Robinson's: earlier, yet not asked
     assert [(s.span, s.value) for s in transcript.settled if "'his' refers to it" in s.evidence] == [
-        ("Jess", "masculine")]
+        ("Robinson", "masculine")]
 
 
 def test_a_thing_whose_word_an_answer_genders_is_not_marked_as_a_person():

@@ -12,6 +12,8 @@ from assistant.ambiguity import get_type
 from assistant.detection import Candidate, find_candidates
 from assistant.formats.placeholders import mask
 from assistant.inputs import OPAQUE_TOKEN
+from assistant.nlp.mentions import group_mentions, unsettled
+from assistant.nlp.people import find_person_mentions
 from assistant.steps import ModelSteps
 from tests.conftest import DEV_DATA
 from tests.dev_sets import (address_question, asked_heads, cocoa_gender_shown, cocoa_items, gate_items,
@@ -41,18 +43,30 @@ def test_a_first_name_is_asked_about_even_when_the_list_knows_it():
     assert asked("Blair said [pr] would come.") == [("neutral_names", "Blair")]
 
 
-@pytest.mark.parametrize("text, fr, es, de", [
+@pytest.mark.parametrize("text, name, fr, es, de", [
     # AmbigMT dev sources: « Quand as-tu vu Riley ? » shows nothing of Riley; « après que Riley est
     # morte » does, « después de que Riley murió » and « nachdem Riley starb » do not.
-    ("When was the last time you saw Riley?", False, False, False),
-    ("Ronald dropped of school right after Riley died.", True, False, False),
+    ("When was the last time you saw Riley?", "Riley", False, False, False),
+    ("Ronald dropped of school right after Riley died.", "Riley", True, False, False),
+    # an intransitive past the French says with être (the reference: « Landry s'est rendu au poste de police »);
+    # with an object, « Landry a avoué le meurtre » shows nothing
+    ("Landry went down to the police station and confessed the murder last night.", "Landry", True, False, False),
+    ("Landry confessed the murder last night.", "Landry", False, False, False),
     # Brown Corpus: the title is translated and shows the gender in every target.
     ("And there was the case of Tom Hepker, a machinist, who was referred by a friend to a health machine quack "
      "who treated him with a so-called diagnostic machine for what Doctor Fraud said was a system full of arsenic "
-     "and strychnine.", True, True, True),
+     "and strychnine.", "Doctor Fraud", True, True, True),
+    # Brown Corpus (tests/data/two_people_real.yaml): a possessor shows nothing (« la valise de Susan »), whoever
+    # "he" is; a possessive before the name agrees with it in French and German (« sa Shirley », « seine
+    # Shirley »), not in Spanish (« su Shirley »); an "as" phrase says what the name is (« en tant que suspecte »)
+    ("Jim groaned, but he lifted Susan's suitcase and said, in a gentler tone, \" Sure -- the entire thousand.",
+     "Susan", False, False, False),
+    ("And Paul Lipson, as Morris, the faithful one who never gets home to his Shirley's dinner, was fine, too.",
+     "Shirley", True, False, True),
+    ("What did Pearson say about Bridget Sullivan as a possible suspect in his trial-book essay??",
+     "Bridget Sullivan", True, True, True),
 ])
-def test_a_name_is_asked_about_only_where_the_translation_shows_its_gender(text, fr, es, de):
-    name = "Doctor Fraud" if "Fraud" in text else "Riley"
+def test_a_name_is_asked_about_only_where_the_translation_shows_its_gender(text, name, fr, es, de):
     assert [("neutral_names", name) in asked(text, lang) for lang in ("fr", "es", "de")] == [fr, es, de]
 
 
@@ -96,9 +110,11 @@ def test_a_people_named_like_a_name_shows_its_gender_as_a_noun_does():
 def test_two_roles_of_one_person_are_one_question_about_a_person_and_two_people_are_two():
     assert asked("The professor and politician gave a speech.") == [
         ("neutral_professions", "The professor and politician")]
-    assert asked("When Johnny Mercer and Harold Arlen began their collaboration in 1940, Mercer had several "
-                 "film songs to his credit.") == [
-        ("neutral_names", "Johnny Mercer"), ("neutral_names", "Harold Arlen")]
+    # Brown Corpus (asked_questions.yaml): two people, each open, though French shows neither's gender here
+    mentions = find_person_mentions("When Johnny Mercer and Harold Arlen began their collaboration in 1940, Mercer "
+                                    "had several film songs to his credit.")
+    assert [[m.text for m in g.mentions] for g in group_mentions(unsettled(mentions))] == [
+        ["Johnny Mercer", "Mercer"], ["Harold Arlen"]]
 
 
 def test_a_name_and_the_noun_in_apposition_the_translation_inflects_are_one_question_naming_both():
@@ -343,15 +359,19 @@ def test_plural_you_is_an_option_where_the_target_marks_it():
 
 
 def test_two_people_needless_and_open_questions(measure):
-    """Real sentences: the pre-pass alone (parse and grammar) must leave the open person open; the
-    person a pronoun settles is dropped where the grammar tells, the rest by the decide call."""
+    """Real sentences: the pre-pass alone (parse and grammar) must leave the open person open where the French
+    shows their gender; the person a pronoun settles is dropped where the grammar tells, the rest by the decide
+    call, and a name whose gender the French does not show is not asked about, whoever the pronoun is."""
     items = two_people()
-    settled = sum(i["settled"].lower() in asked_heads(i["text"]) for i in items)
-    open_ = sum(i["unsettled"].lower() in asked_heads(i["text"]) for i in items)
+    heads = [asked_heads(i["text"]) for i in items]
+    settled = sum(i["settled"].lower() in h for i, h in zip(items, heads))
+    shown = [i["unsettled"].lower() in h for i, h in zip(items, heads) if i.get("unsettled_shown_fr") is not False]
+    hidden = [i["unsettled"].lower() in h for i, h in zip(items, heads) if i.get("unsettled_shown_fr") is False]
     measure(f"two people (real text): question about the settled person {settled}/{len(items)} "
-            f"({100 * settled / len(items):.1f} %), about the open one {open_}/{len(items)} "
-            f"({100 * open_ / len(items):.1f} %)")
-    assert settled / len(items) <= 0.45 and open_ / len(items) >= 0.90
+            f"({100 * settled / len(items):.1f} %), about the open one where the French shows it "
+            f"{sum(shown)}/{len(shown)} ({100 * sum(shown) / len(shown):.1f} %), about an open name it does not show "
+            f"{sum(hidden)}/{len(hidden)}")
+    assert settled / len(items) <= 0.30 and sum(shown) / len(shown) >= 0.90 and sum(hidden) / len(hidden) <= 0.25
 
 
 def _shared(name):

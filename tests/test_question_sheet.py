@@ -16,7 +16,7 @@ from assistant.users import HumanUser
 from tests.fakes import StepFake
 
 ASK_IT = '{"ambiguous": true, "question": "What is it?", "options": ["the message", "the file"]}'
-SEGMENTS = ["Can you help me?", "Alex was glad to send you a message.", "Alex is here, and she is happy.", "Can you help me?",
+SEGMENTS = ["Can you help me?", "Alex was glad to send you a message.", "Alex left early.", "Can you help me?",
             "Delete the message or the file? Delete it?", "Ask the doctor.", "The doctor will call you."]
 
 

@@ -25,6 +25,7 @@ LINKING_VERBS = {"be", "seem", "become", "feel", "look", "remain", "get", "stay"
 # Quantifiers floating beside a pronoun ("you all", "we both"): tous/toutes, todos/todas, chacun/chacune.
 FLOATING_QUANTIFIERS = {"all", "both", "each"}
 PARTICIPLE = "VBN"
+OBJECTS = {"dobj", "dative", "ccomp", "xcomp", "attr"}  # what makes a verb's past one that agrees with no subject
 # Pronouns whose gender a participle verb shows ("je suis partie"); an indefinite such as "someone"
 # takes the masculine by convention ("quelqu'un est venu"), so only a name and these count.
 PARTICIPANTS = {"i", "you", "we", "they"}
@@ -71,6 +72,9 @@ def agreeing_words(token: Any) -> list[Any]:
         words += _predicates(token, head)
         for verb in _sharing_the_subject(head):  # "I loved Jurassic Park so was hesitant": indecisa
             words += _predicates(token, verb)
+    if token.dep_ == "pobj" and head.dep_ == "prep" and not any(
+            c.dep_ == "dobj" and c.pos_ in ("NOUN", "PROPN") for c in head.head.children):
+        words += said_as(head.head)  # "say about Bridget Sullivan as a possible suspect"
     if token.dep_ in ("dobj",):
         words += [c for c in head.children if c.dep_ in ("oprd", "xcomp", "ccomp") and c.pos_ == "ADJ"]
         words += said_as(head)
@@ -159,6 +163,28 @@ def _inflects(word: Any) -> bool:
     return word.pos_ == "ADJ" or word.lower_ in FLOATING_QUANTIFIERS
 
 
+def intransitive_past_may_agree(subject: Any, lang: str) -> bool:
+    """Whether ``subject`` does something in the past with no object, in a ``lang`` that may say that past with a
+    participle agreeing with it: French says it with être for more verbs than ``participle_verbs`` can list, as such or
+    as a pronominal verb (« Landry s'est rendu au poste » for "Landry went down to the police station"), never for a
+    verb with an object (« Linda a acheté une voiture »)."""
+    verb = subject.head
+    return lang in _lexicon()["intransitive_past_may_agree"] and subject.dep_ == "nsubj" and verb.pos_ == "VERB" \
+        and _in_the_past(verb) and not any(c.dep_ in OBJECTS for c in verb.children)
+
+
+def _in_the_past(verb: Any) -> bool:
+    """A simple past ("left") or a perfect ("has left"): what French says with a compound past."""
+    return verb.tag_ == "VBD" or verb.tag_ == PARTICIPLE and any(c.dep_ == "aux" and c.lemma_ == "have"
+                                                                  for c in verb.children)
+
+
+def possessive_agrees(lang: str) -> bool:
+    """Whether ``lang``'s possessive determiner agrees with the person it is put before (« sa Shirley »,
+    « seine Shirley »; not Spanish « su Shirley »)."""
+    return lang in _lexicon()["possessive_agrees"]
+
+
 def title_noun(word: str) -> str | None:
     """The noun a title written before a name stands for ("Sen." or "Sen": senator; "Judge": judge), where the
     title is in ``prompts/agreement.yaml``'s list, else None."""
@@ -196,8 +222,7 @@ def _participle_verb(verb: Any) -> tuple[str, str] | None:
     particle = next((c.lower_ for c in verb.children if c.dep_ == "prt"), None)
     key = f"{verb.lemma_.lower()} {particle}" if particle else verb.lemma_.lower()
     uses = {use for lists in _lexicon()["participle_verbs"].values() for use, verbs in lists.items() if key in verbs}
-    perfect = verb.tag_ == PARTICIPLE and any(c.dep_ == "aux" and c.lemma_ == "have" for c in verb.children)
-    if "past" in uses and (verb.tag_ == "VBD" or perfect):
+    if "past" in uses and _in_the_past(verb):
         return "past", key
     progressive = verb.tag_ == "VBG" and any(c.dep_ == "aux" and c.lemma_ == "be" for c in verb.children)
     return ("progressive", key) if "progressive" in uses and progressive else None
