@@ -103,6 +103,18 @@ def test_the_place_a_named_person_is_of_is_no_person():
     assert [span for _, span in found] == ["Rep. Wesley Roberts of Seminole, sponsor"]
 
 
+@pytest.mark.parametrize("text, place", [
+    # Brown Corpus (tests/data/two_people_real.yaml): WordNet knows Sir Edward Appleton, a physicist
+    ("Carl, who was stationed in Appleton, Wisconsin, organizing for the Social Democrats, was in Berger's office and "
+     "made it his business to escort Paula to the streetcar.", "Appleton"),
+    # AmbigMT dev sources
+    ("The composition matches samples from two quarries, one in Seneca, Maryland, and one in Montgomery.", "Seneca"),
+    ("I guess he's got a cousin on the force, in Riley.", "Riley"),
+])
+def test_a_place_named_where_something_is_is_no_person(text, place):
+    assert place not in [span for _, span in asked(text)]
+
+
 def test_a_people_named_like_a_name_shows_its_gender_as_a_noun_does():
     assert ("group_gender", "Mormons") in asked("A brief introduction that explains Mormons and their beliefs.", "es")
 

@@ -68,6 +68,8 @@ CONTESTS = {"race", "election", "campaign", "nomination", "candidacy"}
 OFFICES = {"post", "position", "office", "role", "title", "rank", "seat", "job", "portfolio"} | CONTESTS
 # Verbs whose object is a role the subject plays, not another person ("to play the trouble-maker").
 ROLE_VERBS = {"play", "act", "portray", "impersonate"}
+PLACES = {"GPE", "LOC", "FAC"}  # the entity recogniser's places
+LOCATIVES = {"in", "at", "near", "inside", "outside", "around", "throughout", "across"}
 
 
 def find_person_mentions(doc_or_text: Any) -> list[Mention]:
@@ -348,11 +350,14 @@ def _names_a_thing(token: Any) -> bool:
     ("the types to which ..."), the predicate of a thing ("experience is a demanding teacher"),
     an office ("the post of Secretary of Agriculture", "the Mayor's race"), a role played ("to
     play the trouble-maker": the player is the person), a language that labels the form after it
-    ("Lin Hwai-min (Chinese: 林懷民; …)"), or the place a named person is of ("Rep. Wesley Roberts of
-    Seminole": a county, not one of the Seminole people)."""
+    ("Lin Hwai-min (Chinese: 林懷民; …)"), the place a named person is of ("Rep. Wesley Roberts of
+    Seminole": a county, not one of the Seminole people), or a place the recogniser names where something is
+    ("stationed in Appleton")."""
     head = token.head
     if token.tag_ == "NNP" and token.dep_ == "pobj" and head.lower_ == "of" and head.head.ent_type_ == "PERSON":
         return True
+    if token.ent_type_ in PLACES and token.dep_ == "pobj" and head.lower_ in LOCATIVES:
+        return True  # "stationed in Appleton, Wisconsin": a place that shares a name with a person WordNet knows
     if token.ent_type_ in ("NORP", "LANGUAGE") and token.i + 1 < len(token.doc) and token.nbor().text == ":":
         return True
     if any(c.dep_ == "relcl" and _relative_word(c) == "which" and token.nbor().text != ","
