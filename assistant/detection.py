@@ -230,9 +230,13 @@ def _its_gender_shown_in(group: MentionGroup, doc: Any, lang: str) -> bool:
     of its own: the source gives the pronoun's gender, whoever it stands for."""
     if not lang or any(m.kind != "name" or m.number == PLURAL for m in group.mentions):
         return True
-    return any(shows_gender(agreeing_words(doc[m.head_index]), lang) or _titled(m, doc)
-               or _possessed(doc[m.head_index], lang) or intransitive_past_may_agree(doc[m.head_index], lang)
-               for m in group.mentions)
+    return any(_name_shows_its_gender(m, doc[m.head_index], lang) for m in group.mentions)
+
+
+def _name_shows_its_gender(name: Mention, head: Any, lang: str) -> bool:
+    """Whether the translation into ``lang`` shows the gender of a name by words of its own (see above)."""
+    return shows_gender(agreeing_words(head), lang) or _titled(name, head.doc) or _possessed(head, lang) \
+        or intransitive_past_may_agree(head, lang)
 
 
 def _possessed(name: Any, lang: str) -> bool:

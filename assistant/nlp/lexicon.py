@@ -26,6 +26,7 @@ import yaml
 
 from ..errors import IntercptError
 from ..paths import cache_dir, shipped_dir
+from .coreference import GENDERED_PRONOUNS
 
 MASCULINE, FEMININE = "masculine", "feminine"
 SOFTWARE_FILE = "software_things.yaml"
@@ -38,8 +39,9 @@ TABLE_RULES = 14  # version of the rules that build the table below, part of the
 AGENT_SUFFIXES = ("ist", "ista")
 # The roots of the beings whose gender a translation shows (see the module's docstring).
 BEING_ROOTS = ("person.n.01", "spiritual_being.n.01", "operator.n.02")
-_GENDERED_WORD = (r"(?:(?P<f>woman|women|girl|female|wife|mother|daughter|sister|lady)|"
-                  r"(?P<m>man|men|boy|male|husband|father|son|brother|gentleman))\b(?!'s)")
+_FEMININE_WORDS = r"(?:woman|women|girl|female|wife|mother|daughter|sister|lady)"
+_MASCULINE_WORDS = r"(?:man|men|boy|male|husband|father|son|brother|gentleman)"
+_GENDERED_WORD = rf"(?:(?P<f>{_FEMININE_WORDS})|(?P<m>{_MASCULINE_WORDS}))\b(?!'s)"
 # The first gendered word among the first five words of a gloss, before any relative or
 # prepositional phrase and not a possessor: "a woman whose husband died" is feminine, "a child of
 # your son" and "a woman's lover" are not.
@@ -53,11 +55,10 @@ _TERM_FOR = re.compile(r"\b(?:(?:terms?|names?|address)(?:\s+of\s+address)?\s+fo
 # That word paired with one of the other gender ("a man or woman", "a father or mother", "the husband or
 # wife of a reigning monarch", "both male and female"): both genders named, the word itself has none.
 _OR_A = r"\s+(?:or|and)\s+(?:a\s+)?"
-_OR_A_WOMAN = re.compile(_OR_A + r"(?:woman|women|girl|female|wife|mother|daughter|sister|lady)\b")
-_OR_A_MAN = re.compile(_OR_A + r"(?:man|men|boy|male|husband|father|son|brother|gentleman)\b")
+_OR_A_WOMAN = re.compile(_OR_A + _FEMININE_WORDS + r"\b")
+_OR_A_MAN = re.compile(_OR_A + _MASCULINE_WORDS + r"\b")
 # A gloss clause's head, before what it says of others: "Greek goddess" of "Greek goddess of the night".
 _CLAUSE_HEAD_END = re.compile(r"\b(?:of|who|whose|that|which|in|for|with|by|to|from|and|or)\b")
-_HIS, _HER = {"he", "him", "his", "himself"}, {"she", "her", "hers", "herself"}
 
 
 @dataclass(frozen=True)
@@ -160,7 +161,7 @@ def _instance_gender(definition: str) -> str | None:
              for word in re.findall(r"[A-Za-z]+", _CLAUSE_HEAD_END.split(clause)[0])
              if not (word[:1].isupper() and name_gender(word)[0]))
     words = set(re.findall(r"[a-z]+", definition.lower()))
-    pronouns = {gender for gender, forms in ((MASCULINE, _HIS), (FEMININE, _HER)) if words & forms}
+    pronouns = {GENDERED_PRONOUNS[word] for word in words & GENDERED_PRONOUNS.keys()}
     return _gloss_gender(definition) or next((noun.gender for noun in heads if noun and noun.gender), None) \
         or (pronouns.pop() if len(pronouns) == 1 else None)
 
