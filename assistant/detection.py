@@ -57,18 +57,22 @@ class Candidate:
 @dataclass(frozen=True)
 class Parsed:
     """A source, its parse (``[pr]`` placeholders read as "they") and the target language, handed
-    to every rule; the people it mentions are found once for all the gender rules."""
+    to every rule; the people it mentions are found once for all the gender rules. ``inclusive``: the
+    translation writes inclusive forms, so anyone of a kind ("any user", "customers") is asked about too."""
 
     source: str
     doc: Any
     target_lang: str = ""
+    inclusive: bool = False
 
     @cached_property
     def open_people(self) -> list[MentionGroup]:
         """Mentions whose gender the target must choose and the source leaves open, grouped so that
         one question covers coordinated or repeated mentions. The person spoken to ("Hello dear
-        friend, ...", "Anna, ...") is the listener, whom the formality question is about."""
-        mentions = [m for m in unsettled(self.people) if m.head_index not in self._listeners]
+        friend, ...", "Anna, ...") is the listener, whom the formality question is about. Anyone of a kind
+        (``Mention.generic``) is asked about only for inclusive forms: the generic form reads as either gender."""
+        mentions = [m for m in unsettled(self.people) if m.head_index not in self._listeners
+                    and (self.inclusive or not m.generic)]
         return [g for g in group_mentions(mentions) if _its_gender_shown_in(g, self.doc, self.target_lang)]
 
     @cached_property
@@ -122,16 +126,17 @@ def rule(name: str) -> Callable[[Rule], Rule]:
     return register
 
 
-def parse(source: str, target_lang: str = "") -> Parsed:
+def parse(source: str, target_lang: str = "", inclusive: bool = False) -> Parsed:
     """The parse of ``source``, offsets kept: ``[pr]`` reads as "they", a file's opaque placeholder
     tokens as blanks."""
     text = blank_opaque_tokens(source.replace(PLACEHOLDER, PLACEHOLDER_STAND_IN))
-    return Parsed(source, english_pipeline()(text), target_lang)
+    return Parsed(source, english_pipeline()(text), target_lang, inclusive)
 
 
-def find_candidates(source: str, target_lang: str) -> list[Candidate]:
-    """Candidates in source order, at most one per (type, word), for types that matter in ``target_lang``."""
-    return candidates_in(parse(source, target_lang))
+def find_candidates(source: str, target_lang: str, inclusive: bool = False) -> list[Candidate]:
+    """Candidates in source order, at most one per (type, word), for types that matter in ``target_lang``
+    (``inclusive``: see ``Parsed``)."""
+    return candidates_in(parse(source, target_lang, inclusive))
 
 
 def settled_by_text(parsed: Parsed) -> list[Settled]:

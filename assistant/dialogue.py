@@ -110,7 +110,7 @@ class Dialogue:
         t = self.transcript
         if not self.max_questions:
             return []
-        parsed = parse(t.source, t.target_lang)
+        parsed = parse(t.source, t.target_lang, self.steps.options.inclusive)
         candidates = candidates_in(parsed)
         t.settled = settled_by_text(parsed)
         remembered = {c: self.preferences.recall(c) for c in candidates} if self.preferences else {}

@@ -44,6 +44,9 @@ class ChainOptions:
     context_encoder: str | None = field(default=None, metadata={
         "help": "a local sentence encoder that adds meaning to the extract's relevance score (needs its package)",
         "choices": tuple(sorted(ENCODERS))})
+    inclusive: bool = field(default=False, metadata={
+        "help": "ask the gender of anyone of a kind too (\"any user\", \"customers\"), for translations in inclusive "
+                "forms; by default their generic form is kept"})
 
     def __post_init__(self) -> None:
         if self.method not in METHODS:

@@ -11,7 +11,7 @@ are the same for every revision. One process runs the evaluator's ``evaluate`` (
 evaluate`` of ``--methods intercpt --user oracle --langs fr``) on each set in turn, so the model and its
 prompt cache load once:
 
-- GATE fr, the dev half (``gate:DATA/gate``): a person's gender;
+- GATE fr, the dev half (``gate:DATA/gate``): a person's gender (inclusive forms, where the revision has them);
 - CoCoA-MT train fr (``cocoa-mt:DATA/cocoa-mt``): the register of "you";
 - AmbigMT dev fr, the types of the family ``referent`` (``ambigmt:DATA/ambigmt-dev``): what "it" is;
 - ``datasets/fixtures/nothing_ambiguous.jsonl`` fr: texts with nothing to ask (the needless-question rate).
@@ -46,7 +46,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import asdict
+from dataclasses import asdict, fields
 from pathlib import Path
 from typing import Any
 
@@ -109,6 +109,15 @@ def usage_module() -> Any:
     return module
 
 
+def chain_options(set_name: str) -> dict[str, Any]:
+    """GATE gives both forms of anyone of a kind ("any blogger"): its items run with inclusive forms at a revision
+    that has them (the chain asks about such a person only then)."""
+    from assistant.chain import ChainOptions
+
+    inclusive = set_name == "gate" and "inclusive" in {f.name for f in fields(ChainOptions)}
+    return {"chain": ChainOptions(inclusive=True)} if inclusive else {}
+
+
 def inside(args: argparse.Namespace) -> int:
     """Run every set with the revision's evaluator (``PYTHONPATH`` is the checkout) and write the results."""
     from assistant.backends import load_chat_model
@@ -136,7 +145,7 @@ def inside(args: argparse.Namespace) -> int:
         def run(method: str, folder: str) -> tuple[Any, dict[str, Any], dict[str, int]]:
             config = EvalConfig(out=args.runs / args.inside / folder, data=data.format(data=args.data, root=ROOT),
                                 types=types, langs=(LANG,), methods=(method,), translator=f"llamacpp:{args.model}",
-                                user="oracle", limit=args.limit, seed=args.seed)
+                                user="oracle", limit=args.limit, seed=args.seed, **chain_options(name))
             before = copy.copy(counter.total)
             summary = evaluate(config, progress=False, load_model=load)
             return config, summary, asdict(counter.total - before)

@@ -60,7 +60,11 @@ def gate(data: Path, lang: str, every: int, rows: list[str]) -> None:
     items = gate_items(data / "gate", lang, every)
     pairs = list(dict.fromkeys((i.src, i.attributes["kw_s"]) for i in items))
     found = sum(gender_question(src, lang, kw) is not None for src, kw in pairs)
-    rows.append(f"| GATE {lang} | gender question about the person | {pct(found, len(pairs))} |")
+    rows.append(f"| GATE {lang} | gender question about the person (inclusive forms, GATE's task) | "
+                f"{pct(found, len(pairs))} |")
+    generic = sum(gender_question(src, lang, kw, inclusive=False) is not None for src, kw in pairs)
+    rows.append(f"| GATE {lang} | gender question about the person, anyone of a kind left generic (the default) | "
+                f"{pct(generic, len(pairs))} |")
     accuracy_rows(f"GATE {lang} f/m references", [(gender_reading(i), i.attributes["gender"]) for i in items], rows)
 
 

@@ -25,6 +25,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from assistant.backends import ModelSpec, load_chat_model  # noqa: E402
+from assistant.options import ChainOptions  # noqa: E402
 from evaluation.config import EvalConfig  # noqa: E402
 from evaluation.metrics import asking_metrics  # noqa: E402
 from evaluation.report import format_cell, render_asking, render_published  # noqa: E402
@@ -109,7 +110,8 @@ def main() -> None:
     for name, folder in folders.items():
         config = EvalConfig(out=args.runs / name, data=f"{name}:{folder}", langs=tuple(args.langs.split(",")),
                             methods=tuple(args.methods.split(",")), translator=args.translator, user=args.user,
-                            limit=args.limit, seed=args.seed, concurrency=args.concurrency, bootstrap=args.bootstrap)
+                            limit=args.limit, seed=args.seed, concurrency=args.concurrency, bootstrap=args.bootstrap,
+                            chain=ChainOptions(inclusive=name == "gate"))  # GATE scores both forms of anyone of a kind
         summaries[name] = evaluate(config, load_model=load)
     if str(args.unambiguous) != "skip":  # the baselines ask nothing: only the assistant is run
         config = EvalConfig(out=args.runs / "nothing-ambiguous", data=str(args.unambiguous),

@@ -56,10 +56,12 @@ def _covers(span: str, keywords: set[str]) -> bool:
     return any(w == k or w.startswith(k) or k.startswith(w) and len(w) > 3 for w in words for k in keywords)
 
 
-def gender_question(source: str, lang: str, kw_s: str) -> Candidate | None:
-    """The gender-family candidate about GATE's keyword (``kw_s``: the person's words), or None."""
+def gender_question(source: str, lang: str, kw_s: str, inclusive: bool = True) -> Candidate | None:
+    """The gender-family candidate about GATE's keyword (``kw_s``: the person's words), or None. GATE gives each
+    person's feminine and masculine translations, anyone of a kind's too ("any blogger"): its task is inclusive
+    forms (``inclusive``)."""
     keywords = _words(kw_s.replace("[", " ").replace("]", " ")) - {"the", "a", "an"}
-    return next((c for c in find_candidates(source, lang)
+    return next((c for c in find_candidates(source, lang, inclusive)
                  if family_of(c.ambiguity) == "gender" and _covers(c.span, keywords)), None)
 
 

@@ -258,7 +258,8 @@ def test_a_failed_check_is_repaired_first_by_rewriting_only_the_named_words():
 def test_a_person_s_words_left_in_the_other_gender_are_put_in_the_answered_one_without_a_model_call(
         source, draft, delivered):
     fake = StepFake(decide=['{"1": "yes"}'], translate=[draft], calls=[])
-    transcript = run(fake, source, user=HumanUser(lambda turn: "formal" if "formally" in turn.question else "a woman"))
+    transcript = run(fake, source, user=HumanUser(lambda turn: "formal" if "formally" in turn.question else "a woman"),
+                     options=ChainOptions(inclusive=True))  # "someone" is asked about for inclusive forms only
     assert transcript.translation == delivered and fake.steps().count("translate") == 1
     (gender,) = [c for c in transcript.checks if c.about in ("the user 'Alex'", "sender", "someone", "A user",
                                                              "some users", "Undefined recipient")]
@@ -594,3 +595,13 @@ def test_a_thing_whose_word_an_answer_genders_is_not_marked_as_a_person():
     run(fake, "Did you find it?", user=OracleUser({"formality": "informal", "gender": "feminine"}))
     prompt = [messages for step, messages, _ in fake.calls if step == "translate"][0][-1].content
     assert "Did you find it?" in prompt and "<female>" not in prompt.split("<source>")[1]
+
+
+def test_anyone_of_a_kind_is_asked_about_only_for_inclusive_forms():
+    # GATE's dev half: "any blogger" reads as either gender in its generic form, so only inclusive forms ask
+    source = "This is more or less the question any blogger asks."
+    generic = run(StepFake(translate=["x"], calls=[]), source)
+    assert generic.turns == []
+    inclusive = run(StepFake(decide=['{"1": "yes"}'], translate=["x"], calls=[]), source,
+                    options=ChainOptions(inclusive=True))
+    assert [t.span for t in inclusive.turns] == ["any blogger"]

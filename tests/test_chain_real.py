@@ -208,3 +208,14 @@ def test_a_user_the_real_model_left_masculine_is_delivered_feminine_without_anot
     assert text == "Vous avez reçu un message de l'utilisatrice."
     assert [(c.status, c.words) for c in checks if c.about == "the user"] == [("pass", ["utilisatrice"])]
     assert not any(usage.calls for usage in transcript.usage.values())
+
+
+def test_cli_asks_about_anyone_of_a_kind_only_for_inclusive_forms(intercpt_cli, llama_cpp_available, test_model_path):
+    # GATE fr dev half: « n'importe quel blogueur » or « n'importe quelle blogueuse »
+    source = "This is more or less the question any blogger asks."
+    runs = {flag: json.loads(intercpt_cli("translate", source, "--to", "fr", "--json", "--answer", "a woman", *flag,
+                                          "--model", f"llamacpp:{test_model_path}").stdout)
+            for flag in ((), ("--inclusive",))}
+    assert runs[()]["turns"] == [] and runs[()]["translation"]
+    assert [(t["span"], t["answer"]) for t in runs[("--inclusive",)]["turns"]] == [("any blogger", "a woman")]
+    assert runs[("--inclusive",)]["translation"]

@@ -43,6 +43,9 @@ class Mention:
     # or quantifier may stand for things ("them", "add one"), so only reading the text tells whether it
     # names a person here.
     may_be_a_thing: bool = False
+    # Anyone of a kind, not someone the text knows: "someone", "any blogger", "no spouse", "customers who are
+    # serious". The translation's generic form is read as either gender, so only inclusive forms need the answer.
+    generic: bool = False
 
 
 @dataclass(frozen=True)

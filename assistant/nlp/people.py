@@ -53,6 +53,9 @@ ARGUMENTS = {"nsubj", "nsubjpass", "dobj", "pobj", "dative", "attr", "appos", "c
 # Determiners after which a lone quantifier or number stands for a thing ("this one", "which one").
 THING_DETERMINERS = {"this", "that", "which", "the"}
 # Words that are people only with a relative clause or an agreeing word ("the ones who are orphaned").
+# Determiners that make a noun stand for anyone of its kind ("any blogger", "no spouse", "every citizen", "all
+# users"), not for someone the text knows ("all my sisters" has a possessor as well).
+QUANTIFYING_DETERMINERS = {"any", "no", "every", "each", "either", "neither", "all"}
 RELATIVE_ONLY = {"ones": PLURAL, "lot": PLURAL}
 # Determiners of "one" as a pro-form of a noun named before it ("a new one", "the first ones"), not "every one".
 PRO_FORM_DETERMINERS = {"a", "an", "the", "this", "that", "these", "those"}
@@ -316,7 +319,10 @@ def _surname_beside_a_pronoun(token: Any) -> bool:
 
 def _noun_read_as_an_adjective(token: Any) -> bool:
     """A word tagged as an adjective that heads an argument ("the cleaner", tagged as a comparative) or
-    takes a determiner of its own ("grants the learner enough time", parsed as "the learner time")."""
+    takes a determiner of its own ("grants the learner enough time", parsed as "the learner time"), but not
+    one coordinated with an adjective ("smaller than or equal to")."""
+    if token.dep_ == "conj" and token.head.pos_ == "ADJ":
+        return False
     return token.dep_ in ARGUMENTS or token.dep_ == "amod" and any(
         c.dep_ == "det" and c.i < token.i for c in token.children)
 
@@ -507,7 +513,37 @@ def _make(token: Any, kind: str, number: str, *, sentence_of: dict[int, int], te
     return Mention(doc.user_data.get("source", doc.text)[start:end], start, end, text or token.text, token.i,
                    sentence_of[token.i], number, kind, settled, evidence,
                    _agreement(token) if agreement is None else agreement,
-                   None if role_of is not None else _conjunct_of(token), role_of=role_of)
+                   None if role_of is not None else _conjunct_of(token), role_of=role_of,
+                   generic=_generic(token, kind))
+
+
+def _generic(token: Any, kind: str) -> bool:
+    """Whether a mention stands for anyone of its kind: an indefinite pronoun of people ("someone", "whoever"), a
+    noun under a quantifying determiner ("any blogger", "no spouse", "every citizen") or a plural with no determiner
+    ("Directors often become producers", "customers who are serious"). A noun coordinated without a determiner
+    shares the first one's ("the doctors and nurses"); a predicate noun is as generic as what it is said of ("they are doctors")."""
+    if kind == "indefinite":
+        return token.lower_ in PERSON_INDEFINITE
+    if kind != "noun":
+        return False
+    noun = token
+    while noun.dep_ == "conj" and noun.head.pos_ in ("NOUN", "PROPN") and not _determiners(noun):
+        noun = noun.head
+    if noun.dep_ in ("attr", "appos"):  # what it is said of decides: "Directors become producers"
+        said_of = noun.head if noun.dep_ == "appos" else clause_subject(noun)
+        return said_of is not None and said_of.pos_ in ("NOUN", "PROPN") and _generic(said_of, kind)
+    determiners = _determiners(noun)
+    if determiners:
+        return all(d.lower_ in QUANTIFYING_DETERMINERS for d in determiners)
+    a_people = noun.tag_ == "NNPS" and (noun.ent_type_ == "NORP" or noun.lower_.endswith(_DEMONYM_SUFFIX))
+    return (noun.tag_ == "NNS" or a_people) and noun.dep_ != "compound"  # "Bosnians", not a name ("Ter Mors")
+
+
+def _determiners(noun: Any) -> list[Any]:
+    """The words before a noun that say which of its kind it is: determiners, possessors, numbers, and a
+    pronoun ("you guys", "them cops")."""
+    return [c for c in noun.children if c.dep_ in ("det", "poss", "nummod", "predet")
+            or c.pos_ == "PRON" and c.i < noun.i]
 
 
 def _conjunct_of(token: Any) -> int | None:
