@@ -432,6 +432,10 @@ def test_a_proper_noun_taken_for_an_organisation_stays_one_elsewhere(text):
     ("the post of Secretary of Veterans Affairs was created in 1989", "secretary"),  # parsed as a modifier of "Affairs"
     ("experience is a demanding teacher", "teacher"),
     ("the state cannot be a servant of the church", "servant"),
+    ("a circle was the embodiment of his concept of life", "embodiment"),  # a word that also names things
+    # a quantifier beside a pronoun agrees with it and is no mention of its own: here the speeches' (the Brown Corpus)
+    ("Alex's instruction was rapid, for the doctor had to go off to the Rue Ecole De Medecine to hear more speeches "
+     "with only time for one sip of wine to sustain him through them all.", "all"),
     # a part of a program, in a text about software (Python's documentation; prompts/software_things.yaml)
     ("The value for the built-in variable is determined when the interpreter starts.", "interpreter"),
     ("When no exception occurs in the \"try\" clause, no exception handler is executed.", "handler"),

@@ -26,9 +26,8 @@ import yaml
 
 from ..errors import IntercptError
 from ..paths import cache_dir, shipped_dir
-from .coreference import GENDERED_PRONOUNS
+from .coreference import FEMININE, GENDERED_PRONOUNS, MASCULINE
 
-MASCULINE, FEMININE = "masculine", "feminine"
 SOFTWARE_FILE = "software_things.yaml"
 _CODE_WORD = re.compile(r"\w\(\)|__\w|[a-z]_[a-z]")  # "frozenset()", "__init__", "tb_next"
 # A person sense ranked lower than this (WordNet orders senses by frequency) is too rare to make

@@ -239,6 +239,8 @@ def _mention_at(token: Any, source: str, sentence_of: dict[int, int]) -> Mention
             noun = None  # "the type", "her help": a person only in the word's second sense
         if noun is not None and _part_of_a_program(token) and not _said_of_a_person(token):
             noun = None  # "the interpreter terminates execution of the program"
+        if noun is not None and not noun.only and _said_of_a_thing(token):
+            noun = None  # "a circle was the embodiment of his concept of life"
         if noun is not None and _quoted_alone(token):
             noun = None  # a term: 'the "guard" is not evaluated', 'a British term for `quarry''
         # A verb takes no noun compound: "for each guest overload his …", with "guest" a compound of "overload".
@@ -277,6 +279,8 @@ def _mention_at(token: Any, source: str, sentence_of: dict[int, int]) -> Mention
             return mention
         return None
     if lower in INDEFINITE and token.dep_ not in ("det", "predet", "amod", "advmod", "nummod", "quantmod"):
+        if token.dep_ == "appos" and token.head.pos_ == "PRON":
+            return None  # "them all", "you all": a word that agrees with the pronoun, whose mention it is if any
         agreement = _agreement(token)
         if _of_phrase(token) is not None:
             return None  # "some of the water"; "some of the users" is the users' mention
@@ -423,6 +427,14 @@ def _said_of_a_person(token: Any) -> bool:
         return other is not None and (other.lower_ in PERSONAL or other.lower_ == "who" or other.lower_ in GENDERED_PRONOUNS
                                       or other.ent_type_ == "PERSON" or _person_first(other))
     return False
+
+
+def _said_of_a_thing(token: Any) -> bool:
+    """Whether a word that also names things is the predicate of a noun that names no person ("that movie was
+    the sleeper of the summer", "a circle was the embodiment of …"): what it is said of is what it is. (A word
+    that names only people stays one: "the problem is the teacher" names who the problem is.)"""
+    subject = _subject(token.head) if token.dep_ == "attr" else None
+    return subject is not None and _thing_noun(subject)
 
 
 def _governed_as_person(token: Any) -> bool:
