@@ -270,8 +270,9 @@ def build_sheet(steps: ModelSteps, segments: Sequence[str], target_lang: str,
     closed: set[tuple[str, str]] = set()  # keys the model read as settled where it wrote the question
     readings: dict[str, list[Candidate]] = {}  # the candidates only: a file's parses are not all kept
     words: dict[tuple[str, str], tuple[str, str]] = {}  # a key of a word's fixed options → (family, the word)
+    inclusive = steps.options.inclusive
     for number, segment in enumerate(segments, 1):
-        parsed = None if segment in readings else parse(segment, target_lang, steps.options.inclusive)
+        parsed = None if segment in readings else parse(segment, target_lang, inclusive)
         if parsed is not None:
             readings[segment] = candidates_in(parsed)
         candidates = readings[segment]
@@ -289,7 +290,7 @@ def build_sheet(steps: ModelSteps, segments: Sequence[str], target_lang: str,
                 found[key] = SheetQuestion("", candidate.ambiguity, candidate.span, key[1], turn.question,
                                            list(turn.options))
                 if found[key].scope == PER_WORD and get_type(candidate.ambiguity).options(target_lang):
-                    parsed = parsed or parse(segment, target_lang, steps.options.inclusive)  # a repeated segment's: parsed again
+                    parsed = parsed or parse(segment, target_lang, inclusive)  # a repeated segment's: parsed again
                     words[key] = get_type(candidate.ambiguity).family, _singular(parsed, candidate, key[1])
             if key in found:
                 _affects(found[key], number, segment, candidate)

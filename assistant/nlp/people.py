@@ -52,10 +52,10 @@ THING_PRONOUNS = {"they", "them", "themselves"}
 ARGUMENTS = {"nsubj", "nsubjpass", "dobj", "pobj", "dative", "attr", "appos", "conj"}
 # Determiners after which a lone quantifier or number stands for a thing ("this one", "which one").
 THING_DETERMINERS = {"this", "that", "which", "the"}
-# Words that are people only with a relative clause or an agreeing word ("the ones who are orphaned").
 # Determiners that make a noun stand for anyone of its kind ("any blogger", "no spouse", "every citizen", "all
 # users"), not for someone the text knows ("all my sisters" has a possessor as well).
 QUANTIFYING_DETERMINERS = {"any", "no", "every", "each", "either", "neither", "all"}
+# Words that are people only with a relative clause or an agreeing word ("the ones who are orphaned").
 RELATIVE_ONLY = {"ones": PLURAL, "lot": PLURAL}
 # Determiners of "one" as a pro-form of a noun named before it ("a new one", "the first ones"), not "every one".
 PRO_FORM_DETERMINERS = {"a", "an", "the", "this", "that", "these", "those"}
@@ -533,7 +533,8 @@ def _generic(token: Any, kind: str) -> bool:
     """Whether a mention stands for anyone of its kind: an indefinite pronoun of people ("someone", "whoever"), a
     noun under a quantifying determiner ("any blogger", "no spouse", "every citizen") or a plural with no determiner
     ("Directors often become producers", "customers who are serious"). A noun coordinated without a determiner
-    shares the first one's ("the doctors and nurses"); a predicate noun is as generic as what it is said of ("they are doctors")."""
+    shares the first one's ("the doctors and nurses"); a predicate noun is as generic as what it is said of
+    ("they are doctors")."""
     if kind == "indefinite":
         return token.lower_ in PERSON_INDEFINITE
     if kind != "noun":
