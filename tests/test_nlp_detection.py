@@ -140,9 +140,11 @@ def test_anyone_of_a_kind_is_asked_about_only_for_inclusive_forms(text, person):
 
 
 @pytest.mark.parametrize("text, person", [
-    # GATE's dev half: a possessor makes a group someone's own
+    # GATE's dev half: a possessor makes a group someone's own, and a clause that tells what happened speaks of
+    # some of the kind, once
     ("It's a great opportunity to see where your compatriots came to work to feed their families.",
      "your compatriots"),
+    ("Liberals have indicated that provisions will be included in their crime legislation.", "Liberals"),
     # AmbigMT dev sources: "you guys" are the people spoken to
     ("But you and Lavon-- you guys are still good?", "guys"),
     # the Brown Corpus: a determiner of its own, though coordinated with a bare plural

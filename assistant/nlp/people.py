@@ -532,7 +532,8 @@ def _make(token: Any, kind: str, number: str, *, sentence_of: dict[int, int], te
 def _generic(token: Any, kind: str) -> bool:
     """Whether a mention stands for anyone of its kind: an indefinite pronoun of people ("someone", "whoever"), a
     noun under a quantifying determiner ("any blogger", "no spouse", "every citizen") or a plural with no determiner
-    ("Directors often become producers", "customers who are serious"). A noun coordinated without a determiner
+    in a clause that does not tell what happened ("Directors often become producers", "customers who are serious";
+    not "Moldavians voted"). A noun coordinated without a determiner
     shares the first one's ("the doctors and nurses"); a predicate noun is as generic as what it is said of
     ("they are doctors")."""
     if kind == "indefinite":
@@ -549,7 +550,15 @@ def _generic(token: Any, kind: str) -> bool:
     if determiners:
         return all(d.lower_ in QUANTIFYING_DETERMINERS for d in determiners)
     a_people = noun.tag_ == "NNPS" and (noun.ent_type_ == "NORP" or noun.lower_.endswith(_DEMONYM_SUFFIX))
-    return (noun.tag_ == "NNS" or a_people) and noun.dep_ != "compound"  # "Bosnians", not a name ("Ter Mors")
+    return (noun.tag_ == "NNS" or a_people) and noun.dep_ != "compound" and not _told_in_the_past(noun)
+
+
+def _told_in_the_past(noun: Any) -> bool:
+    """Whether the clause of a noun tells what happened ("Moldavians voted against the plan", "soldiers were
+    killed", "doctors have warned"): some of the kind, once, not the kind as such."""
+    verb = next((t for t in noun.ancestors if t.pos_ in ("VERB", "AUX")), None)
+    return verb is not None and (verb.tag_ == "VBD" or any(
+        c.dep_ in ("aux", "auxpass") and (c.tag_ == "VBD" or c.lemma_ == "have") for c in verb.children))
 
 
 def _determiners(noun: Any) -> list[Any]:
