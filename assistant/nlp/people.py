@@ -373,8 +373,7 @@ def _names_a_thing(token: Any) -> bool:
     if any(c.dep_ == "relcl" and _relative_word(c) == "which" and token.nbor().text != ","
            for c in token.children) and not token.ent_type_:
         return True  # a restrictive "which" clause: ", which ..." may be about the whole clause
-    if token.dep_ == "attr" and _indefinite(token) and not _has_who_clause(token) \
-            and (subject := _subject(head)) is not None and _thing_noun(subject):
+    if _said_of_a_thing(token) and _indefinite(token) and not _has_who_clause(token):
         return True  # a metaphor: what the thing is like, not who
     phrase = token  # "the post of Secretary of Veterans Affairs": the noun may modify the complement's head
     while phrase.dep_ in ("nmod", "compound") and phrase.head.i != phrase.i:
@@ -430,9 +429,9 @@ def _said_of_a_person(token: Any) -> bool:
 
 
 def _said_of_a_thing(token: Any) -> bool:
-    """Whether a word that also names things is the predicate of a noun that names no person ("that movie was
-    the sleeper of the summer", "a circle was the embodiment of …"): what it is said of is what it is. (A word
-    that names only people stays one: "the problem is the teacher" names who the problem is.)"""
+    """Whether a noun is the predicate of a noun that names no person: a metaphor when indefinite ("experience is
+    a demanding teacher"), and what a word that also names things is ("that movie was the sleeper of the summer");
+    a word that names only people stays one after "the" ("the problem is the teacher" says who the problem is)."""
     subject = _subject(token.head) if token.dep_ == "attr" else None
     return subject is not None and _thing_noun(subject)
 
@@ -533,9 +532,8 @@ def _generic(token: Any, kind: str) -> bool:
     """Whether a mention stands for anyone of its kind: an indefinite pronoun of people ("someone", "whoever"), a
     noun under a quantifying determiner ("any blogger", "no spouse", "every citizen") or a plural with no determiner
     in a clause that does not tell what happened ("Directors often become producers", "customers who are serious";
-    not "Moldavians voted"). A noun coordinated without a determiner
-    shares the first one's ("the doctors and nurses"); a predicate noun is as generic as what it is said of
-    ("they are doctors")."""
+    not "Moldavians voted"). A noun coordinated without a determiner shares the first one's ("the doctors and
+    nurses"); a predicate noun is as generic as what it is said of ("they are doctors")."""
     if kind == "indefinite":
         return token.lower_ in PERSON_INDEFINITE
     if kind != "noun":
