@@ -152,6 +152,31 @@ def test_a_subject_that_other_things_compete_with_leaves_it_open(text):
     assert it_question(text)
 
 
+@pytest.mark.parametrize("text", [
+    "he built three levels of his cardcastle before it collapsed",  # WordNet (tests/data/expletive_it.yaml)
+    "he took the computer with a view to pawning it",  # the same file
+    "You got an idea, spit it out.",  # AmbigMT dev, it_resolution en-fr
+    "I was sure Joe made another will when we got married but I can't find it anywhere.",  # the same
+    "The name of the page as it will appear in URLs e.g http://domain.com/blog/[my-slug]/",  # wagtail's catalogue
+])
+def test_the_only_thing_its_sentence_names_before_it_is_what_it_stands_for(text):
+    """No subject before "it" names a thing, but its sentence names just one: a reader takes "it" for that,
+    and so does the translation."""
+    assert not it_question(text)
+
+
+@pytest.mark.parametrize("text", [
+    # AmbigMT dev, it_resolution en-fr: a place's name, "everything", a thing of another sentence
+    "I've still got some change and if I can reach India, that's fine. Ijust want to cross it on foot.",
+    "Photograph everything in the box and put it back where you found it.",
+    "It takes a special key to open it.",  # what is used on "it" is another thing
+    "She marries the wrong man, makes one foolish mistake after another. But when I read it this time, I just fell "
+    "in love with her.",
+])
+def test_the_only_common_noun_before_it_leaves_it_open_where_something_else_may_be_it(text):
+    assert it_question(text)
+
+
 def test_a_fixed_phrase_counts_only_where_the_parse_keeps_it_whole():
     # AmbigMT dev, it_resolution en-fr: "can't make it" (be there) against "make it go away".
     assert not it_question("Well, just don't leave me, even if I can't make it tonight.")

@@ -459,6 +459,9 @@ def test_a_proper_noun_taken_for_an_organisation_stays_one_elsewhere(text):
     # a noun alone between quotes or emphasis marks is a term of the text (Python's documentation)
     ("Finally, the *type* determines how the data should be presented.", "type"),
     ("If the pattern failed, the \"guard\" is not evaluated and the next \"case\" block is checked.", "guard"),
+    # WordNet examples: a word in lower case after an article is no name, a neighbour "to" a place is of its kind
+    ("the dickens you say", "dickens"),
+    ("what is the closest neighbor to the Earth?", "neighbor"),
     # a superlative is the best of things, not people like "the injured" (GATE's dev half)
     ("This superb apartment with an ideal location is the opportunity to enjoy the best of the city of London "
      "just among themselves.", "best"),
@@ -482,6 +485,7 @@ def test_person_looking_things_are_not_people(text, word):
     ("It grants the learner enough time and space to correct driving errors.", "learner"),
     ("The printer who set the type for the first edition was a woman.", "printer"),  # a "who" clause
     ("The air traffic controller, who was on duty alone, cleared the flight to land.", "controller"),
+    ("My neighbor to the left played the drums all night.", "neighbor"),  # to the left: no place named
 ])
 def test_people_whose_context_says_so_stay_people(text, word):
     found = {m.text.split()[-1].lower(): m for m in find_person_mentions(text)}

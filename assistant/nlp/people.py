@@ -136,7 +136,9 @@ def _reads_as_a_name(ent: Any) -> bool:
     modifies a noun names a thing after someone ("two-time Tony winner", "the Obama administration"), whose
     translation shows no one's gender (« l'administration Obama »)."""
     modifies_a_noun = ent.root.dep_ == "compound" and ent.root.head.pos_ == "NOUN"
-    return not modifies_a_noun and not any(t.pos_ == "PRON" for t in ent)
+    with_an_article = ent.text.islower() and any(c.dep_ == "det" and c.lower_ in ("the", "a", "an")
+                                                 for c in ent.root.children)  # "the dickens you say"
+    return not modifies_a_noun and not with_an_article and not any(t.pos_ == "PRON" for t in ent)
 
 
 def _settle_predicates(doc: Any, mentions: list[Mention]) -> None:
@@ -239,8 +241,8 @@ def _mention_at(token: Any, source: str, sentence_of: dict[int, int]) -> Mention
             noun = None  # "the type", "her help": a person only in the word's second sense
         if noun is not None and _part_of_a_program(token) and not _said_of_a_person(token):
             noun = None  # "the interpreter terminates execution of the program"
-        if noun is not None and not noun.only and _said_of_a_thing(token):
-            noun = None  # "a circle was the embodiment of his concept of life"
+        if noun is not None and not noun.only and (_said_of_a_thing(token) or _next_to_a_place(token)):
+            noun = None  # "a circle was the embodiment of his concept of life", "the closest neighbor to the Earth"
         if noun is not None and _quoted_alone(token):
             noun = None  # a term: 'the "guard" is not evaluated', 'a British term for `quarry''
         # A verb takes no noun compound: "for each guest overload his …", with "guest" a compound of "overload".
@@ -434,6 +436,13 @@ def _said_of_a_thing(token: Any) -> bool:
     a word that names only people stays one after "the" ("the problem is the teacher" says who the problem is)."""
     subject = _subject(token.head) if token.dep_ == "attr" else None
     return subject is not None and _thing_noun(subject)
+
+
+def _next_to_a_place(token: Any) -> bool:
+    """A noun related "to" a place the recogniser names ("the closest neighbor to the Earth", "a guide to
+    Paris"): a word that also names things names one of the place's kind, or a thing about it."""
+    return any(c.dep_ == "prep" and c.lower_ == "to" and any(o.dep_ == "pobj" and o.ent_type_ in PLACES
+                                                              for o in c.children) for c in token.children)
 
 
 def _governed_as_person(token: Any) -> bool:

@@ -16,6 +16,9 @@ from .expletive import PREDICATES, SUBJECTS
 from .lexicon import name_gender, person_noun
 
 NOUNS = ("NOUN", "PROPN")
+ARGUMENTS = {"nsubj", "nsubjpass", "dobj", "pobj", "attr", "conj", "appos"}
+THING_ENTITIES = {"ORG", "GPE", "LOC", "FAC", "PRODUCT", "WORK_OF_ART", "EVENT", "LAW"}  # a name "it" may stand for
+SENTENCE_ENDS = {".", "!", "?"}
 SAID_OF_SUBJECT = PREDICATES | {"xcomp", "ccomp"}  # what a clause says of its subject ("is timing it")
 
 
@@ -31,8 +34,25 @@ def named_antecedent(it: Any) -> Any | None:
                     and it not in t.subtree and not _inside_the_subjects_relative(t)), None)
     if subject is None or subject.pos_ not in NOUNS or subject.tag_ in ("NNS", "NNPS") or not subject.is_alpha \
             or _person(subject):
-        return None
+        return _only_thing_before(it)
     return None if _competes(it, subject) else subject
+
+
+def _only_thing_before(it: Any) -> Any | None:
+    """The one thing ``it``'s sentence names before it, outside its clause, where it names just one: a
+    singular common noun, an argument of its clause, that names no person ("he built three levels of his
+    cardcastle before it collapsed"). A reader has nothing else to take it for, and the translation, reading
+    the same text, names it too. None where anything else before it may be what "it" is: the name of a
+    place, a work or an organisation, "everything"."""
+    start = next((t.i + 1 for t in reversed(it.doc[:it.i]) if t.text in SENTENCE_ENDS), 0)
+    before = [t for t in it.doc[start:it.i]  # the parser's sentences may end at "but"
+              if _clause(t) != _clause(it) and it not in t.subtree and _infinitive_of(it) not in (t, _clause(t))]
+    if any((t.ent_type_ in THING_ENTITIES or t.pos_ == "PROPN") and not _person(t)
+           or t.pos_ == "PRON" and t.lower_.endswith("thing") for t in before):
+        return None
+    things = {t.lemma_.lower(): t for t in before if t.pos_ == "NOUN" and t.tag_ == "NN" and t.is_alpha
+              and t.dep_ in ARGUMENTS and not _person(t)}
+    return next(iter(things.values())) if len(things) == 1 else None
 
 
 def _gerund_subject(token: Any) -> bool:
@@ -104,6 +124,17 @@ def _infinitive_between(it: Any, verb: Any) -> bool:
             return True
         head = head.head
     return False
+
+
+def _infinitive_of(it: Any) -> Any | None:
+    """What the nearest to-infinitive above "it" hangs on ("made a deal to buy it": "made"; "It takes a special
+    key to open it": "takes"): a noun of that clause is what is used on "it", not "it"."""
+    head = it.head
+    while head.head != head:
+        if any(c.dep_ == "aux" and c.lower_ == "to" for c in head.children):
+            return head.head
+        head = head.head
+    return None
 
 
 def named_in_text(options: list[str], *texts: str | None) -> list[str]:
