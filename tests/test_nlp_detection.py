@@ -131,6 +131,10 @@ def test_a_people_named_like_a_name_shows_its_gender_as_a_noun_does():
     # the Debian fortune cookies (tests/data/two_people_real.yaml)
     ("What no spouse of a writer can ever understand is that a writer is working when he's staring out the window.",
      "no spouse"),
+    # "a"/"an" and a noun as the subject of what any of the kind must or can do (GATE's dev half; AmbigMT dev)
+    ("While a decathlon champion has to compete in ten events, it's still an individual effort and should be "
+     "counted as one gold medal.", "a decathlon champion"),
+    ("An unhappy adult can start again from scratch.", "An unhappy adult"),
 ])
 def test_anyone_of_a_kind_is_asked_about_only_for_inclusive_forms(text, person):
     def spans(inclusive):
@@ -151,6 +155,9 @@ def test_anyone_of_a_kind_is_asked_about_only_for_inclusive_forms(text, person):
     ("George Shearing took over with his well disciplined group, a sextet consisting of vibes, guitar, bass, drums, "
      "Shearing's piano and a bongo drummer.", "a bongo drummer"),
     ("Ter Mors competed at the 2010 Winter Olympics for the Netherlands.", "Ter Mors"),  # a name tagged as a plural
+    # the Brown Corpus (tests/data/two_people_real.yaml): one of a kind, in what happens
+    ("A reader reports that when the patient died, the attending doctor recorded the following on the patient's "
+     "chart.", "A reader"),
 ])
 def test_people_the_text_knows_are_asked_about_by_default(text, person):
     assert person in [span for _, span in asked(text, "es" if "Ter Mors" in text else "fr")]

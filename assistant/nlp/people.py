@@ -55,6 +55,7 @@ THING_DETERMINERS = {"this", "that", "which", "the"}
 # Determiners that make a noun stand for anyone of its kind ("any blogger", "no spouse", "every citizen", "all
 # users"), not for someone the text knows ("all my sisters" has a possessor as well).
 QUANTIFYING_DETERMINERS = {"any", "no", "every", "each", "either", "neither", "all"}
+GENERIC_MODALS = {"can", "must", "should", "may", "might", "ought"}  # not "will": what one of them will do
 # Words that are people only with a relative clause or an agreeing word ("the ones who are orphaned").
 RELATIVE_ONLY = {"ones": PLURAL, "lot": PLURAL}
 # Determiners of "one" as a pro-form of a noun named before it ("a new one", "the first ones"), not "every one".
@@ -554,10 +555,25 @@ def _generic(token: Any, kind: str) -> bool:
         said_of = noun.head if noun.dep_ == "appos" else clause_subject(noun)
         return said_of is not None and said_of.pos_ in ("NOUN", "PROPN") and _generic(said_of, kind)
     determiners = _determiners(noun)
+    if [d.lower_ for d in determiners] in (["a"], ["an"]):
+        return _what_one_of_a_kind_must_or_can_do(noun)
     if determiners:
         return all(d.lower_ in QUANTIFYING_DETERMINERS for d in determiners)
     a_people = noun.tag_ == "NNPS" and (noun.ent_type_ == "NORP" or noun.lower_.endswith(_DEMONYM_SUFFIX))
     return (noun.tag_ == "NNS" or a_people) and noun.dep_ != "compound" and not _told_in_the_past(noun)
+
+
+def _what_one_of_a_kind_must_or_can_do(noun: Any) -> bool:
+    """Whether "a"/"an" and a noun are the subject of what any of its kind must, can or should do ("While a
+    decathlon champion has to compete in ten events", "a suer must represent themself"): anyone of the kind.
+    Not "A reader reports" or "a technician will call you": one of them, in what happens."""
+    verb = noun.head
+    if noun.dep_ != "nsubj" or verb.pos_ not in ("VERB", "AUX"):
+        return False
+    modal = any(c.dep_ == "aux" and c.lower_ in GENERIC_MODALS for c in verb.children)
+    must = verb.lemma_ in ("have", "need") and any(c.dep_ == "xcomp" and any(a.lower_ == "to" for a in c.children)
+                                                  for c in verb.children)
+    return (modal or must) and verb.tag_ != "VBD"
 
 
 def _told_in_the_past(noun: Any) -> bool:
