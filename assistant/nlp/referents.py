@@ -12,13 +12,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from .address import SENTENCE_ENDS
 from .expletive import PREDICATES, SUBJECTS
 from .lexicon import name_gender, person_noun
+from .people import ARGUMENTS
 
 NOUNS = ("NOUN", "PROPN")
-ARGUMENTS = {"nsubj", "nsubjpass", "dobj", "pobj", "attr", "conj", "appos"}
 THING_ENTITIES = {"ORG", "GPE", "LOC", "FAC", "PRODUCT", "WORK_OF_ART", "EVENT", "LAW"}  # a name "it" may stand for
-SENTENCE_ENDS = {".", "!", "?"}
 SAID_OF_SUBJECT = PREDICATES | {"xcomp", "ccomp"}  # what a clause says of its subject ("is timing it")
 
 
@@ -44,8 +44,8 @@ def _only_thing_before(it: Any) -> Any | None:
     cardcastle before it collapsed"). A reader has nothing else to take it for, and the translation, reading
     the same text, names it too. None where anything else before it may be what "it" is: the name of a
     place, a work or an organisation, "everything"."""
-    start = next((t.i + 1 for t in reversed(it.doc[:it.i]) if t.text in SENTENCE_ENDS), 0)
-    before = [t for t in it.doc[start:it.i]  # the parser's sentences may end at "but"
+    start = next((t.i + 1 for t in reversed(it.doc[:it.i]) if t.text in SENTENCE_ENDS), 0)  # not the parser's
+    before = [t for t in it.doc[start:it.i]  # sentences, which may end at "but"
               if _clause(t) != _clause(it) and it not in t.subtree and _infinitive_of(it) not in (t, _clause(t))]
     if any((t.ent_type_ in THING_ENTITIES or t.pos_ == "PROPN") and not _person(t)
            or t.pos_ == "PRON" and t.lower_.endswith("thing") for t in before):
