@@ -322,7 +322,8 @@ def main() -> None:
                         *([f"--only {' '.join(args.only)}"] if args.only != list(SECTIONS) else [])])
     text = ("# Detection pre-pass and target readers on the dev data\n\n"
             f"`{command}`: every {args.every}. source of GATE and CoCoA-MT "
-            "train; a question counts when it is of the right family and names the person's words (the "
+            "train; a question counts when it is of the right family and names the person's words, or is about "
+            "a pronoun that they agree with (\"I am not an economist\" asks about \"I\"; the "
             "decide call may still drop it). GATE readers read the person the question names; AmbigMT "
             "readers read the masked pronoun `[pr]` the label is about, else the person the pre-pass asks about with "
             "the item's type (a name by the words that agree with it), else nothing; a gender reading the check "

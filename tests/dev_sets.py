@@ -14,6 +14,7 @@ from assistant.checks import person_gender_reading, read_formality
 from assistant.detection import Candidate, find_candidates
 from assistant.dialogue import Dialogue
 from assistant.nlp.coreference import FEMININE, GENDERED_PRONOUNS, MASCULINE
+from assistant.nlp.people import find_person_mentions
 from assistant.steps import ModelSteps
 from assistant.transcript import Transcript, Turn
 from assistant.verdicts import answer_check
@@ -57,12 +58,14 @@ def _covers(span: str, keywords: set[str]) -> bool:
 
 
 def gender_question(source: str, lang: str, kw_s: str, inclusive: bool = True) -> Candidate | None:
-    """The gender-family candidate about GATE's keyword (``kw_s``: the person's words), or None. GATE gives each
-    person's feminine and masculine translations, anyone of a kind's too ("any blogger"): its task is inclusive
-    forms (``inclusive``)."""
+    """The gender-family candidate about GATE's keyword (``kw_s``: the person's words), or None: its span names
+    the keyword, or a word that agrees with the person it names does ("I am not an economist" asks about "I", as
+    an economist). GATE gives each person's feminine and masculine translations, anyone of a kind's too ("any
+    blogger"): its task is inclusive forms (``inclusive``)."""
     keywords = _words(kw_s.replace("[", " ").replace("]", " ")) - {"the", "a", "an"}
-    return next((c for c in find_candidates(source, lang, inclusive)
-                 if family_of(c.ambiguity) == "gender" and _covers(c.span, keywords)), None)
+    agreeing = {m.start: " ".join(m.agreement) for m in find_person_mentions(source)}
+    return next((c for c in find_candidates(source, lang, inclusive) if family_of(c.ambiguity) == "gender"
+                 and _covers(f"{c.span} {agreeing.get(c.start, '')}", keywords)), None)
 
 
 def address_question(source: str, lang: str) -> Candidate | None:

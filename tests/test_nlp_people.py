@@ -523,6 +523,12 @@ def test_a_role_written_before_a_name_is_named_with_it(text, name):
     assert name in {m.text for m in find_person_mentions(text) if m.kind == "name"}
 
 
+def test_a_greeting_before_the_person_greeted_is_no_part_of_their_words():
+    # CoCoA-MT train (en-es): the parse takes "Hi" for a determiner of "friend"
+    mentions = find_person_mentions("Hi friend! What do you enjoy doing with your free time these days?")
+    assert [m.text for m in mentions if m.kind == "noun"] == ["friend"]
+
+
 def test_a_gendered_role_before_a_name_settles_the_person():
     found = {m.text: m for m in find_person_mentions("We met with grandmother Rose Kelly yesterday.")}
     assert found["grandmother Rose Kelly"].settled == "feminine"

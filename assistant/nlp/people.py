@@ -527,7 +527,8 @@ def _make(token: Any, kind: str, number: str, *, sentence_of: dict[int, int], te
           agreement: tuple[str, ...] | None = None) -> Mention:
     doc = token.doc
     left = min([token.i] + [c.left_edge.i for c in token.lefts if c.dep_ in ("det", "poss", "amod", "compound",
-                                                                              "nummod", "predet", "advmod")])
+                                                                              "nummod", "predet", "advmod")
+                            and c.pos_ != "INTJ"])  # "Hi friend!", parsed as a determiner
     start = doc[left].idx if text is None else token.idx
     end = token.idx + len(token.text if text is None else text)
     role_of = _role_of(token)
