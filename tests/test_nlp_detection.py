@@ -489,6 +489,19 @@ def test_german_never_asks_the_gender_of_i_or_you_for_an_adjective():
     assert not [src for src in sources if speaker_gender_question(src, "de")]
 
 
+# AmbigMT dev sources: "by myself" is said "seul, seule", "solo, sola"; a passive's "by myself" is its agent
+@pytest.mark.parametrize(("text", "lang", "asked"), [
+    ("No, thank you. I can make it by myself.", "fr", True),
+    ("No, thank you. I can make it by myself.", "es", True),  # the reference: « Puedo hacerlo solo. »
+    ("I've studied by myself. I worked at the Liverpool mission.", "fr", True),
+    ("I've studied by myself. I worked at the Liverpool mission.", "de", False),  # allein
+    ("Perhaps you know of the RoboCop programme, developed by myself at Security Concepts as a contingency against "
+     "this?", "fr", False),
+])
+def test_by_myself_shows_the_gender_of_i_in_french_and_spanish(text, lang, asked):
+    assert speaker_gender_question(text, lang) == asked
+
+
 @pytest.mark.parametrize("label", ["Recipient", "Contact Administrator", "Your correspondent", "sender"])
 def test_a_role_a_short_label_names_gets_no_gender_question(label):
     assert [c for c in find_candidates(label, "fr") if get_type(c.ambiguity).family == "gender"] == []

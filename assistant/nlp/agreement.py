@@ -72,6 +72,7 @@ def agreeing_words(token: Any) -> list[Any]:
         words += _predicates(token, head)
         for verb in _sharing_the_subject(head):  # "I loved Jurassic Park so was hesitant": indecisa
             words += _predicates(token, verb)
+        words += _by_oneself(token, head)
     if token.dep_ == "pobj" and head.dep_ == "prep" and not any(
             c.dep_ == "dobj" and c.pos_ in ("NOUN", "PROPN") for c in head.head.children):
         words += said_as(head.head)  # "say about Bridget Sullivan as a possible suspect"
@@ -87,6 +88,14 @@ def agreeing_words(token: Any) -> list[Any]:
             words += [c for c in clause.children if c.dep_ in ("acomp", "attr", "oprd") and c.pos_ in ("ADJ", "NOUN")]
             words += [clause] if any(c.dep_ == "nsubjpass" for c in clause.children) else []
     return _inflecting(words, token)
+
+
+def _by_oneself(subject: Any, verb: Any) -> list[Any]:
+    """The reflexive of "by" and the subject's own reflexive under its verb ("I can make it by myself": seul, seule;
+    solo, sola), not a passive's agent ("developed by myself")."""
+    reflexives = _lexicon()["by_oneself"].get(subject.lower_, [])
+    return [pobj for prep in verb.children if prep.dep_ == "prep" and prep.lower_ == "by"
+            for pobj in prep.children if pobj.dep_ == "pobj" and pobj.lower_ in reflexives]
 
 
 def said_of_the_addressed(verb: Any) -> list[Any]:
@@ -153,14 +162,19 @@ def _sharing_the_subject(verb: Any) -> list[Any]:
 def _inflects(word: Any) -> bool:
     """Whether a word of that kind can agree at all: an adjective, a past participle (not a gerund
     or another verb form: "I remember going"), a noun naming a person (not "the same way"), a
-    nationality, a floating quantifier."""
+    nationality, a floating quantifier, "by myself" (seul, seule)."""
     if word.pos_ == "VERB":
         return word.tag_ == PARTICIPLE or _participle_verb(word) is not None
     if word.pos_ == "NOUN":
         return names_a_person(word)
     if word.pos_ == "PROPN":
         return word.ent_type_ == "NORP"
-    return word.pos_ == "ADJ" or word.lower_ in FLOATING_QUANTIFIERS
+    return word.pos_ == "ADJ" or word.lower_ in FLOATING_QUANTIFIERS or _alone(word)
+
+
+def _alone(word: Any) -> bool:
+    """A reflexive after "by" ("by myself"), said with an adjective: seul, seule."""
+    return word.dep_ == "pobj" and word.head.lower_ == "by" and word.pos_ == "PRON"
 
 
 def intransitive_past_may_agree(subject: Any, lang: str) -> bool:
