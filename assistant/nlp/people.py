@@ -15,6 +15,7 @@ from typing import Any
 from .address import imperatives, plural_you_cue
 from .agreement import agreeing_words, said_as, said_of_the_addressed, title_noun
 from .coreference import GENDERED_PRONOUNS, SINGULAR, SUBJECTS, attribute_pronouns, clause_subject, gendered_pronouns
+from .generic import DEMONYM_SUFFIX, generic_noun
 from .lexicon import (FEMININE, MASCULINE, PersonNoun, about_software, agent_by_ending, name_gender,
                       names_a_part_of_a_program, person_noun, person_verbs, well_known_gender)
 from .mentions import PLURAL, Mention, same_referent
@@ -52,17 +53,10 @@ THING_PRONOUNS = {"they", "them", "themselves"}
 ARGUMENTS = {"nsubj", "nsubjpass", "dobj", "pobj", "dative", "attr", "appos", "conj"}
 # Determiners after which a lone quantifier or number stands for a thing ("this one", "which one").
 THING_DETERMINERS = {"this", "that", "which", "the"}
-# Determiners that make a noun stand for anyone of its kind ("any blogger", "no spouse", "every citizen", "all
-# users"), not for someone the text knows ("all my sisters" has a possessor as well).
-QUANTIFYING_DETERMINERS = {"any", "no", "every", "each", "either", "neither", "all"}
-GENERIC_MODALS = {"can", "must", "should", "may", "might", "ought"}  # not "will": what one of them will do
 # Words that are people only with a relative clause or an agreeing word ("the ones who are orphaned").
 RELATIVE_ONLY = {"ones": PLURAL, "lot": PLURAL}
 # Determiners of "one" as a pro-form of a noun named before it ("a new one", "the first ones"), not "every one".
 PRO_FORM_DETERMINERS = {"a", "an", "the", "this", "that", "these", "those"}
-# Plural proper nouns with these endings name peoples and other groups ("Greenlanders", "Bosnians",
-# "Cypriots", "Viennese"), which the entity recogniser often takes for organisations.
-_DEMONYM_SUFFIX = ("ans", "ers", "ese", "ites", "iots")
 # The recogniser files religions and doctrines with the groups who hold them ("Christianity", "Judaism"): no people.
 _DOCTRINE_SUFFIX = ("ity", "ism")
 # Nouns naming an office, and contests for one: a person noun in their "of" complement names the
@@ -257,8 +251,8 @@ def _mention_at(token: Any, source: str, sentence_of: dict[int, int]) -> Mention
             return mention
         if token.dep_ in ARGUMENTS | {"ROOT"} and (token.ent_type_ == "NORP" and not lower.endswith(_DOCTRINE_SUFFIX)
                                                    or agent_by_ending(lower) or _who_clause_of_its_own(token)
-                                                   or token.tag_ == "NNPS" and lower.endswith(_DEMONYM_SUFFIX)):
-            plural = token.ent_type_ == "NORP" and lower.endswith(_DEMONYM_SUFFIX)  # "Moldavians" tagged NNP
+                                                   or token.tag_ == "NNPS" and lower.endswith(DEMONYM_SUFFIX)):
+            plural = token.ent_type_ == "NORP" and lower.endswith(DEMONYM_SUFFIX)  # "Moldavians" tagged NNP
             return _make(token, "noun", PLURAL if plural else _number(token), sentence_of=sentence_of)  # the Viennese
         if lower in RELATIVE_ONLY and (_has_who_clause(token) or _agreement(token)) and not _echoes_a_thing(token):
             return _make(token, "indefinite", RELATIVE_ONLY[lower], sentence_of=sentence_of)
@@ -540,56 +534,11 @@ def _make(token: Any, kind: str, number: str, *, sentence_of: dict[int, int], te
 
 
 def _generic(token: Any, kind: str) -> bool:
-    """Whether a mention stands for anyone of its kind: an indefinite pronoun of people ("someone", "whoever"), a
-    noun under a quantifying determiner ("any blogger", "no spouse", "every citizen") or a plural with no determiner
-    in a clause that does not tell what happened ("Directors often become producers", "customers who are serious";
-    not "Moldavians voted"). A noun coordinated without a determiner shares the first one's ("the doctors and
-    nurses"); a predicate noun is as generic as what it is said of ("they are doctors")."""
+    """Whether a mention stands for anyone of its kind: an indefinite pronoun of people ("someone", "whoever") or a
+    noun that does (``generic.generic_noun``)."""
     if kind == "indefinite":
         return token.lower_ in PERSON_INDEFINITE
-    if kind != "noun":
-        return False
-    noun = token
-    while noun.dep_ == "conj" and noun.head.pos_ in ("NOUN", "PROPN") and not _determiners(noun):
-        noun = noun.head
-    if noun.dep_ in ("attr", "appos"):  # what it is said of decides: "Directors become producers"
-        said_of = noun.head if noun.dep_ == "appos" else clause_subject(noun)
-        return said_of is not None and said_of.pos_ in ("NOUN", "PROPN") and _generic(said_of, kind)
-    determiners = _determiners(noun)
-    if [d.lower_ for d in determiners] in (["a"], ["an"]):
-        return _what_one_of_a_kind_must_or_can_do(noun)
-    if determiners:
-        return all(d.lower_ in QUANTIFYING_DETERMINERS for d in determiners)
-    a_people = noun.tag_ == "NNPS" and (noun.ent_type_ == "NORP" or noun.lower_.endswith(_DEMONYM_SUFFIX))
-    return (noun.tag_ == "NNS" or a_people) and noun.dep_ != "compound" and not _told_in_the_past(noun)
-
-
-def _what_one_of_a_kind_must_or_can_do(noun: Any) -> bool:
-    """Whether "a"/"an" and a noun are the subject of what any of its kind must, can or should do ("While a
-    decathlon champion has to compete in ten events", "a suer must represent themself"): anyone of the kind.
-    Not "A reader reports" or "a technician will call you": one of them, in what happens."""
-    verb = noun.head
-    if noun.dep_ != "nsubj" or verb.pos_ not in ("VERB", "AUX"):
-        return False
-    modal = any(c.dep_ == "aux" and c.lower_ in GENERIC_MODALS for c in verb.children)
-    must = verb.lemma_ in ("have", "need") and any(c.dep_ == "xcomp" and any(a.lower_ == "to" for a in c.children)
-                                                  for c in verb.children)
-    return (modal or must) and verb.tag_ != "VBD"
-
-
-def _told_in_the_past(noun: Any) -> bool:
-    """Whether the clause of a noun tells what happened ("Moldavians voted against the plan", "soldiers were
-    killed", "doctors have warned"): some of the kind, once, not the kind as such."""
-    verb = next((t for t in noun.ancestors if t.pos_ in ("VERB", "AUX")), None)
-    return verb is not None and (verb.tag_ == "VBD" or any(
-        c.dep_ in ("aux", "auxpass") and (c.tag_ == "VBD" or c.lemma_ == "have") for c in verb.children))
-
-
-def _determiners(noun: Any) -> list[Any]:
-    """The words before a noun that say which of its kind it is: determiners, possessors, numbers, and a
-    pronoun ("you guys", "them cops")."""
-    return [c for c in noun.children if c.dep_ in ("det", "poss", "nummod", "predet")
-            or c.pos_ == "PRON" and c.i < noun.i]
+    return kind == "noun" and generic_noun(token)
 
 
 def _conjunct_of(token: Any) -> int | None:

@@ -1,0 +1,66 @@
+"""Whether a person mention stands for anyone of its kind ("any blogger", "Directors often become producers", "While
+a decathlon champion has to compete"): its generic form in French or Spanish reads as either gender, so its gender
+is asked only where the person wants inclusive forms (``ChainOptions.inclusive``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .coreference import clause_subject
+
+# Plural proper nouns with these endings name peoples and other groups ("Greenlanders", "Bosnians",
+# "Cypriots", "Viennese"), which the entity recogniser often takes for organisations.
+DEMONYM_SUFFIX = ("ans", "ers", "ese", "ites", "iots")
+# Determiners that make a noun stand for anyone of its kind ("any blogger", "no spouse", "every citizen", "all
+# users"), not for someone the text knows ("all my sisters" has a possessor as well).
+QUANTIFYING_DETERMINERS = {"any", "no", "every", "each", "either", "neither", "all"}
+GENERIC_MODALS = {"can", "must", "should", "may", "might", "ought"}  # not "will": what one of them will do
+
+
+def generic_noun(noun: Any) -> bool:
+    """Whether a noun that names a person stands for anyone of its kind: one under a quantifying determiner ("any
+    blogger", "no spouse", "every citizen"), a plural with no determiner in a clause that does not tell what
+    happened ("Directors often become producers", "customers who are serious"; not "Moldavians voted"), or "a"/"an"
+    and a noun as the subject of what one of the kind must or can do. A noun coordinated without a determiner shares
+    the first one's ("the doctors and nurses"); a predicate noun is as generic as what it is said of ("they are
+    doctors")."""
+    while noun.dep_ == "conj" and noun.head.pos_ in ("NOUN", "PROPN") and not _determiners(noun):
+        noun = noun.head
+    if noun.dep_ in ("attr", "appos"):  # what it is said of decides: "Directors become producers"
+        said_of = noun.head if noun.dep_ == "appos" else clause_subject(noun)
+        return said_of is not None and said_of.pos_ in ("NOUN", "PROPN") and generic_noun(said_of)
+    found = _determiners(noun)
+    if [d.lower_ for d in found] in (["a"], ["an"]):
+        return _what_one_of_a_kind_must_or_can_do(noun)
+    if found:
+        return all(d.lower_ in QUANTIFYING_DETERMINERS for d in found)
+    a_people = noun.tag_ == "NNPS" and (noun.ent_type_ == "NORP" or noun.lower_.endswith(DEMONYM_SUFFIX))
+    return (noun.tag_ == "NNS" or a_people) and noun.dep_ != "compound" and not _told_in_the_past(noun)
+
+
+def _what_one_of_a_kind_must_or_can_do(noun: Any) -> bool:
+    """Whether "a"/"an" and a noun are the subject of what any of its kind must, can or should do ("While a
+    decathlon champion has to compete in ten events", "a suer must represent themself"): anyone of the kind.
+    Not "A reader reports" or "a technician will call you": one of them, in what happens."""
+    verb = noun.head
+    if noun.dep_ != "nsubj" or verb.pos_ not in ("VERB", "AUX"):
+        return False
+    modal = any(c.dep_ == "aux" and c.lower_ in GENERIC_MODALS for c in verb.children)
+    must = verb.lemma_ in ("have", "need") and any(c.dep_ == "xcomp" and any(a.lower_ == "to" for a in c.children)
+                                                  for c in verb.children)
+    return (modal or must) and verb.tag_ != "VBD"
+
+
+def _told_in_the_past(noun: Any) -> bool:
+    """Whether the clause of a noun tells what happened ("Moldavians voted against the plan", "soldiers were
+    killed", "doctors have warned"): some of the kind, once, not the kind as such."""
+    verb = next((t for t in noun.ancestors if t.pos_ in ("VERB", "AUX")), None)
+    return verb is not None and (verb.tag_ == "VBD" or any(
+        c.dep_ in ("aux", "auxpass") and (c.tag_ == "VBD" or c.lemma_ == "have") for c in verb.children))
+
+
+def _determiners(noun: Any) -> list[Any]:
+    """The words before a noun that say which of its kind it is: determiners, possessors, numbers, and a
+    pronoun ("you guys", "them cops")."""
+    return [c for c in noun.children if c.dep_ in ("det", "poss", "nummod", "predet")
+            or c.pos_ == "PRON" and c.i < noun.i]
