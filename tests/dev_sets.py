@@ -11,10 +11,9 @@ import yaml
 
 from assistant.ambiguity import family_of, get_type
 from assistant.checks import person_gender_reading, read_formality
-from assistant.detection import Candidate, find_candidates
+from assistant.detection import Candidate, candidates_in, find_candidates, parse
 from assistant.dialogue import Dialogue
 from assistant.nlp.coreference import FEMININE, GENDERED_PRONOUNS, MASCULINE
-from assistant.nlp.people import find_person_mentions
 from assistant.steps import ModelSteps
 from assistant.transcript import Transcript, Turn
 from assistant.verdicts import answer_check
@@ -63,8 +62,9 @@ def gender_question(source: str, lang: str, kw_s: str, inclusive: bool = True) -
     an economist). GATE gives each person's feminine and masculine translations, anyone of a kind's too ("any
     blogger"): its task is inclusive forms (``inclusive``)."""
     keywords = _words(kw_s.replace("[", " ").replace("]", " ")) - {"the", "a", "an"}
-    agreeing = {m.start: " ".join(m.agreement) for m in find_person_mentions(source)}
-    return next((c for c in find_candidates(source, lang, inclusive) if family_of(c.ambiguity) == "gender"
+    parsed = parse(source, lang, inclusive)
+    agreeing = {m.start: " ".join(m.agreement) for m in parsed.people}  # the people its candidates are of
+    return next((c for c in candidates_in(parsed) if family_of(c.ambiguity) == "gender"
                  and _covers(f"{c.span} {agreeing.get(c.start, '')}", keywords)), None)
 
 

@@ -10,15 +10,16 @@ its nouns is, by lemma, a noun of one of the text's noun chunks.
 
 from __future__ import annotations
 
-from typing import Any
+from itertools import takewhile
+from typing import Any, Iterator
 
 from .address import SENTENCE_ENDS
 from .expletive import PREDICATES, SUBJECTS
 from .lexicon import name_gender, person_noun
-from .people import ARGUMENTS
+from .people import ARGUMENTS, PLACES
 
 NOUNS = ("NOUN", "PROPN")
-THING_ENTITIES = {"ORG", "GPE", "LOC", "FAC", "PRODUCT", "WORK_OF_ART", "EVENT", "LAW"}  # a name "it" may stand for
+THING_ENTITIES = PLACES | {"ORG", "PRODUCT", "WORK_OF_ART", "EVENT", "LAW"}  # a name "it" may stand for
 SAID_OF_SUBJECT = PREDICATES | {"xcomp", "ccomp"}  # what a clause says of its subject ("is timing it")
 
 
@@ -44,9 +45,11 @@ def _only_thing_before(it: Any) -> Any | None:
     cardcastle before it collapsed"). A reader has nothing else to take it for, and the translation, reading
     the same text, names it too. None where anything else before it may be what "it" is: the name of a
     place, a work or an organisation, "everything"."""
-    start = next((t.i + 1 for t in reversed(it.doc[:it.i]) if t.text in SENTENCE_ENDS), 0)  # not the parser's
-    before = [t for t in it.doc[start:it.i]  # sentences, which may end at "but"
-              if _clause(t) != _clause(it) and it not in t.subtree and _infinitive_of(it) not in (t, _clause(t))]
+    # the text's sentence, not the parser's, which may end at "but"
+    start = next((t.i + 1 for t in reversed(it.doc[:it.i]) if t.text in SENTENCE_ENDS), 0)
+    own_clause, used_on_it = _clause(it), _infinitive_of(it)
+    before = [t for t in it.doc[start:it.i]
+              if _clause(t) != own_clause and it not in t.subtree and used_on_it not in (t, _clause(t))]
     if any((t.ent_type_ in THING_ENTITIES or t.pos_ == "PROPN") and not _person(t)
            or t.pos_ == "PRON" and t.lower_.endswith("thing") for t in before):
         return None
@@ -118,23 +121,25 @@ def _competes(it: Any, subject: Any) -> bool:
 def _infinitive_between(it: Any, verb: Any) -> bool:
     """Whether "it" lies in a to-infinitive under ``verb`` ("Where's the knob to make it bigger?"), whose
     understood subject may be anyone."""
-    head = it.head
-    while head != verb and head.head != head:
-        if any(c.dep_ == "aux" and c.lower_ == "to" for c in head.children):
-            return True
-        head = head.head
-    return False
+    return any(_to_infinitive(head) for head in takewhile(lambda head: head != verb, _heads_above(it)))
 
 
 def _infinitive_of(it: Any) -> Any | None:
     """What the nearest to-infinitive above "it" hangs on ("made a deal to buy it": "made"; "It takes a special
     key to open it": "takes"): a noun of that clause is what is used on "it", not "it"."""
-    head = it.head
+    return next((head.head for head in _heads_above(it) if _to_infinitive(head)), None)
+
+
+def _heads_above(token: Any) -> Iterator[Any]:
+    """The words ``token`` hangs under, nearest first, up to (not including) its sentence's root."""
+    head = token.head
     while head.head != head:
-        if any(c.dep_ == "aux" and c.lower_ == "to" for c in head.children):
-            return head.head
+        yield head
         head = head.head
-    return None
+
+
+def _to_infinitive(verb: Any) -> bool:
+    return any(c.dep_ == "aux" and c.lower_ == "to" for c in verb.children)
 
 
 def named_in_text(options: list[str], *texts: str | None) -> list[str]:
