@@ -138,13 +138,19 @@ class ModelSteps:
         self.structured_output = structured_output
         self._prompt_cache: dict[tuple, ChatPromptTemplate] = {}
 
+    def under(self, options: ChainOptions) -> "ModelSteps":
+        """These steps under a request's ``options`` (its prompts, inclusive forms): a copy, sharing the model and
+        what it has read."""
+        steps = copy.copy(self)
+        steps.options = options
+        return steps
+
     def counted_for(self, transcript: Transcript, options: ChainOptions | None = None) -> "ModelSteps":
         """These steps, under ``options`` (these steps' by default), with every model call counted in
         ``transcript.usage``, under the step the transcript has open when the call starts. A copy, since
         one ``ModelSteps`` serves concurrent dialogues; the count rides on the model's own callbacks, so
         it holds in whatever thread or context the dialogue is advanced."""
-        counted = copy.copy(self)
-        counted.options = options or self.options
+        counted = self.under(options or self.options)
         counted.chat_model = self.chat_model.with_config(callbacks=[UsageCounter(transcript.open_step_usage)])
         return counted
 

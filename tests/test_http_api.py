@@ -11,7 +11,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from assistant.ambiguity import get_type
-from assistant.chain import Assistant
+from assistant.chain import Assistant, ChainOptions
 from assistant.transcript import Transcript
 from tests.fakes import StepFake, prompt_step
 from tests.test_fidelity import ECHOES, REFERENCE, SOURCE
@@ -353,6 +353,19 @@ def test_clarify_asks_then_translates_with_the_answer(client):
     assert client.fake.steps().count("translate") == translations
     changed = client.post(url, json={"answers": [{"question": "q1", "answer": "informal"}]})
     assert changed.status_code == 409 and "already answered 'formal'" in changed.json()["detail"]
+
+
+@pytest.mark.parametrize(("server", "asked", "spans"), [
+    (False, None, []), (False, True, ["Any user"]), (True, None, ["Any user"]), (True, False, [])])
+def test_clarify_asks_about_anyone_of_a_kind_where_the_request_or_else_the_server_wants_inclusive_forms(
+        server, asked, spans):
+    """ "inclusive" in the first request wins over the server's --inclusive; left out, the server's holds."""
+    fake = StepFake(translate=["N'importe quel utilisateur peut commenter."], detect=['{"ambiguous": false}'],
+                    calls=[])
+    client = TestClient(build_app(Assistant(fake, "fake:m", ChainOptions(inclusive=server)), "fake:m"))
+    request = {"text": "Any user can post a comment.", "target_lang": "fr"}
+    body = client.post("/v1/clarify", json=request if asked is None else {**request, "inclusive": asked}).json()
+    assert [q["span"] for q in body["questions"]] == spans and body["done"] is not spans
 
 
 @pytest.mark.parametrize(("answers", "status", "message"), [

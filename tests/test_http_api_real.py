@@ -191,3 +191,19 @@ def test_a_stored_profile_answers_the_libretranslate_endpoint_on_the_real_model(
     checked = [c["status"] for c in body["intercpt"]["checks"] if c["name"] == "formality"]
     measure(f"LibreTranslate endpoint with a stored profile (fr: formal) on the 0.5B model: {seconds:.1f} s; "
             f"{body['translatedText']!r}; formality check {checked}")
+
+
+def test_the_clarify_api_asks_about_anyone_of_a_kind_where_the_request_wants_inclusive_forms(server_url, measure):
+    """The server keeps the generic form by default; a request with "inclusive": true is asked about "any blogger"
+    (GATE fr dev half), and the answer reaches the transcript."""
+    body = {"text": "This is more or less the question any blogger asks.", "target_lang": "fr"}
+    plain = httpx.post(f"{server_url}/v1/clarify", json=body, timeout=600).json()
+    assert plain["done"] is True and plain["transcript"]["turns"] == []
+    started = httpx.post(f"{server_url}/v1/clarify", json={**body, "inclusive": True}, timeout=600).json()
+    (question,) = started["questions"]
+    assert question["span"] == "any blogger" and question["options"] == ["a man", "a woman"]
+    answered = httpx.post(f"{server_url}/v1/clarify/{started['session']}", timeout=600,
+                          json={"answers": [{"question": question["id"], "answer": "a woman"}]}).json()
+    assert answered["done"] is True and answered["transcript"]["translation"]
+    assert [(t["span"], t["answer"]) for t in answered["transcript"]["turns"]] == [("any blogger", "a woman")]
+    measure(f"clarify, inclusive forms, real 0.5B: {answered['transcript']['translation']!r}")

@@ -110,6 +110,13 @@ def test_answers_read_for_one_language_are_not_applied_to_another(fake, tmp_path
     assert "the file's questions were read for French; upload the file again to answer them for German" in result.summary
 
 
+@pytest.mark.parametrize("inclusive", [False, True])
+def test_the_sheet_asks_about_anyone_of_a_kind_only_with_the_inclusive_forms_box_ticked(fake, tmp_path, inclusive):
+    upload = uploaded(tmp_path, "comments.po", 'msgid "Any user can post a comment."\nmsgstr ""\n')
+    read = page(fake).read_sheet(upload, ChatOptions(chain=ChainOptions(inclusive=inclusive)), "s")
+    assert [q.span for q in read.sheet.questions] == (["Any user"] if inclusive else [])
+
+
 def test_no_sheet_is_read_where_nobody_answers_on_the_page(fake, tmp_path):
     files, upload = page(fake), uploaded(tmp_path, DJANGO)
     assert files.read_sheet(upload, ChatOptions(simulate=True), "s").sheet is None

@@ -11,7 +11,7 @@ from langchain_core.outputs import ChatGenerationChunk
 
 from assistant.ambiguity import get_type
 from assistant.backends import GenerationRequest
-from assistant.chain import Assistant
+from assistant.chain import Assistant, ChainOptions
 from assistant.errors import InputError
 from assistant.transcript import Alternative, Transcript
 from tests.fakes import StepFake
@@ -266,6 +266,16 @@ def test_a_preference_answers_without_asking_and_the_account_says_so():
     assert "detect" not in fake.steps()
     assert transcript.turns[0].answer == "formal" and transcript.turns[0].answered_by == SETTING
     assert "you → formal, because your setting" in account_markdown(transcript)
+
+
+@pytest.mark.parametrize("inclusive", [False, True])
+def test_the_inclusive_forms_box_asks_about_anyone_of_a_kind_only_when_ticked(inclusive):
+    h, _ = handlers(translate=["N'importe quel utilisateur peut commenter."])
+    options = ChatOptions.from_page(ChainOptions(), "fr", "intercpt", 3.0, "generalist", inclusive, False, None, None,
+                                    None, None)
+    assert options.chain.inclusive is inclusive
+    last = list(h.turn("Any user can post a comment.", options, "s"))[-1]
+    assert (last.pending.span if last.pending else None) == ("Any user" if inclusive else None)
 
 
 def test_a_named_person_preference_is_applied():

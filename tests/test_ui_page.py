@@ -307,6 +307,22 @@ def test_questions_name_their_person_mark_the_word_found_and_keep_the_answers_ow
     expect(account).not_to_contain_text("formal")
 
 
+def test_the_inclusive_forms_box_asks_about_anyone_of_a_kind(page_url, browser):
+    """Unticked, "Any user" keeps its generic form and nothing is asked; ticked in Settings, its gender is asked."""
+    from playwright.sync_api import expect
+
+    page = open_page(browser, page_url, DESKTOP)
+    anyone, question = "Any user can post a comment.", "Is “Any user” a man or a woman?"
+    send(page, anyone)
+    expect(page.locator("#account")).to_contain_text("cost: 1 model call")  # translated, nothing asked
+    expect(page.locator("#chat")).not_to_contain_text(question)
+    page.locator("#settings").get_by_text("Settings", exact=True).click()
+    page.locator("#inclusive input").check()
+    send(page, anyone)
+    expect(page.locator("#chat .bot-row").last).to_contain_text(question)
+    expect(page.locator("#question-source .highlighted")).to_have_text("Any user")
+
+
 def test_the_account_is_said_once_shortly_and_the_chat_points_to_it(page_url, browser):
     """Item 7 (the words' part): after a skipped question the account under the translation says "you → not
     answered" without the whole question, and leaves each variant's text to its card; the chat's reply is the

@@ -91,7 +91,7 @@ class Settings:
     """The settings panel and the preferences: the components every request reads, as one ``ChatOptions``."""
 
     def __init__(self, lang: gr.Dropdown, server: ChainOptions, model_spec: str) -> None:
-        self.server = server  # the assistant's: the page chooses the method, the questions and the prompts
+        self.server = server  # the assistant's: the page chooses the method, the questions, prompts, inclusive forms
         self.lang = lang
         with gr.Accordion("Settings", open=False, elem_id="settings"):
             self.method = gr.Radio(choices=list(METHODS), value=server.method, label="Method",
@@ -99,6 +99,9 @@ class Settings:
             self.max_questions = gr.Slider(0, MAX_ANSWER_ROWS, value=server.max_questions, step=1,
                                            label="Maximum questions")
             self.prompts = gr.Radio(choices=list(PROMPT_VARIANTS), value=server.prompts, label="Detection prompts")
+            self.inclusive = gr.Checkbox(value=server.inclusive, label="Inclusive forms", elem_id="inclusive",
+                                         info="also ask the gender of anyone of a kind (“any user”, “customers”); "
+                                              "otherwise their generic form is kept")
             self.simulate = gr.Checkbox(value=False, label="Simulated user (answers from the context)")
             self.context = gr.Textbox(label="Context (optional)", lines=4,
                                       placeholder="Background the assistant may use: who is speaking to whom…")
@@ -123,8 +126,8 @@ class Settings:
     @property
     def components(self) -> list:
         """In the order of ``ChatOptions.from_page``."""
-        return [self.lang, self.method, self.max_questions, self.prompts, self.simulate, self.context, self.upload,
-                self.register, self.people]
+        return [self.lang, self.method, self.max_questions, self.prompts, self.inclusive, self.simulate, self.context,
+                self.upload, self.register, self.people]
 
     def read(self, values: dict) -> ChatOptions:
         """The request's settings from the values of an event whose inputs are a set of components."""

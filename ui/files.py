@@ -146,8 +146,8 @@ class FileHandlers:
             return SheetRead(None, "")
         try:
             segments = translator_segments(read_file_upload(upload))
-            sheet = prepared_sheet(self.chat.assistant.steps, segments, options.lang, known_answers(session, options),
-                                   progress=progress)
+            sheet = prepared_sheet(self.chat.assistant.steps.under(options.chain), segments, options.lang,
+                                   known_answers(session, options), progress=progress)
         except Exception as err:  # noqa: BLE001 - every failure reaches the person as a short message
             return SheetRead(None, f"⚠️ {describe_error(err)}")
         session.file_sheet = FileSheet(upload, sheet)

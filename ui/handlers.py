@@ -52,7 +52,8 @@ _PERSON_LINE = re.compile(r"^\s*(?P<name>[^:=]+?)\s*[:=]\s*(?:an?\s+)?(?P<gender
 @dataclass(frozen=True)
 class ChatOptions:
     """One request's settings, as the page's settings panel and preferences give them: the chain's
-    options (the server's, with the method, questions and prompts the page chose) and the page's own."""
+    options (the server's, with the method, questions, prompts and inclusive forms the page chose) and the
+    page's own."""
 
     lang: str = "fr"
     chain: ChainOptions = ChainOptions()
@@ -64,11 +65,12 @@ class ChatOptions:
 
     @classmethod
     def from_page(cls, server: ChainOptions, lang: str, method: str, max_questions: float, prompts: str,
-                  simulate: bool, context: str | None, upload: str | None, register: str | None,
+                  inclusive: bool, simulate: bool, context: str | None, upload: str | None, register: str | None,
                   people: str | None) -> "ChatOptions":
         """The settings as the page's components give them (a slider's float, an empty box's None), over
         the ``server``'s chain options."""
-        chain = replace(server, method=method, max_questions=int(max_questions), prompts=prompts)
+        chain = replace(server, method=method, max_questions=int(max_questions), prompts=prompts,
+                        inclusive=bool(inclusive))
         return cls(lang, chain, bool(simulate), context or "", upload, register or ASK_EACH_TIME, people or "")
 
 
@@ -354,8 +356,8 @@ class ChatHandlers:
         transcript and the session id."""
         session_id = session_id or uuid.uuid4().hex
         try:
-            options = ChatOptions.from_page(self.assistant.options, lang, method, max_questions, prompts, simulate,
-                                            context, upload, None, None)
+            options = ChatOptions.from_page(self.assistant.options, lang, method, max_questions, prompts,
+                                            self.assistant.options.inclusive, simulate, context, upload, None, None)
         except InputError as err:
             yield api_outputs(View([error_message(describe_error(err))], failed=True), session_id)
             return

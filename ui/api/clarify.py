@@ -55,6 +55,8 @@ class StartRequest(BaseModel):
     max_questions: int | None = None
     alternatives: bool = Field(False, description="at the end, also translate under each option of a question "
                                "left unanswered (two more translations, each checked)")
+    inclusive: bool | None = Field(None, description="also ask the gender of anyone of a kind (\"any user\", "
+                                   "\"customers\"), for inclusive forms; null: the server's --inclusive")
 
 
 class Answer(BaseModel):
@@ -215,7 +217,8 @@ def router(service: TranslationService, glossaries: GlossaryStore) -> APIRouter:
         glossary = glossaries.get(who, body.glossary_id).glossary if body.glossary_id else None
         dialogue = await run_in_threadpool(service.start, who, body.text, target_code(body.target_lang),
                                            formality=body.formality, context=body.context, glossary=glossary,
-                                           max_questions=body.max_questions, alternatives=body.alternatives)
+                                           max_questions=body.max_questions, alternatives=body.alternatives,
+                                           inclusive=body.inclusive)
         session = Session(dialogue, key, done=dialogue.pending is None)
         return session.state(sessions.add(session) if not session.done else "")
 

@@ -110,14 +110,16 @@ class TranslationService:
         if value is not None and len(value) > self.limits.max_text_chars:
             raise ApiError(413, f"{what} has {len(value)} characters; it takes at most {self.limits.max_text_chars}")
 
-    def chain_options(self, max_questions: int | None = None) -> ChainOptions:
+    def chain_options(self, max_questions: int | None = None, inclusive: bool | None = None) -> ChainOptions:
         """The chain's options for a request: the server's, asking at most the server's bound of questions,
-        or fewer if the request says so."""
+        or fewer if the request says so, and about anyone of a kind where it asks for inclusive forms (the
+        server's choice where it does not say)."""
         if max_questions is None:
             max_questions = self.limits.max_questions
         elif not 0 <= max_questions <= self.limits.max_questions:
             raise ApiError(400, f"max_questions must be between 0 and {self.limits.max_questions}")
-        return replace(self.assistant.options, max_questions=max_questions)
+        options = replace(self.assistant.options, max_questions=max_questions)
+        return options if inclusive is None else replace(options, inclusive=inclusive)
 
     def user_for(self, context: str | None, target_lang: str) -> User:
         """Who answers what a request leaves open: a simulated user reading its context, else nobody."""
@@ -147,12 +149,12 @@ class TranslationService:
 
     def start(self, account: Account, text: str, target_lang: str, *, formality: str | None = None,
               context: str | None = None, glossary: Glossary | None = None, max_questions: int | None = None,
-              alternatives: bool = False):
+              alternatives: bool = False, inclusive: bool | None = None):
         """A dialogue for ``/v1/clarify``, driven to its first question (or to the end when none is left);
         ``alternatives``: at the end, the translation under the options of a skipped question, too."""
         self.check_texts([text])
         self.check_length("the context", context)
-        options = self.chain_options(max_questions)
+        options = self.chain_options(max_questions, inclusive)
         with self.at_the_model(account, billable(text, context)):
             try:
                 dialogue = self.assistant.start(text, target_lang, options, context=context,
