@@ -68,8 +68,9 @@ class Parsed:
     @cached_property
     def open_people(self) -> list[MentionGroup]:
         """Mentions whose gender the target must choose and the source leaves open, grouped so that
-        one question covers coordinated or repeated mentions. The person spoken to ("Hello dear
-        friend, ...", "Anna, ...") is the listener, whom the formality question is about. Anyone of a kind
+        one question covers coordinated or repeated mentions. The name of the person spoken to ("Anna, ...") is
+        no question: the formality question is about them, and the name shows no gender; a noun they are called by
+        does ("..., friend!": ami, amie) and is asked about like any other. Anyone of a kind
         (``Mention.generic``) is asked about only for inclusive forms: the generic form reads as either gender."""
         mentions = [m for m in unsettled(self.people) if m.head_index not in self._listeners
                     and (self.inclusive or not m.generic)]
@@ -90,9 +91,10 @@ class Parsed:
 
     @cached_property
     def _listeners(self) -> set[int]:
+        """The words but nouns the person spoken to is called by ("Anna, ...", "Thanks, Sam", "Thanks, everyone")."""
         return {token.i for cue, token in address_cues(self.doc)  # "You, be brave": "you" itself, asked as "you"
-                if cue == "vocative" and token.lower_ not in SECOND_PERSON} | {
-            t.i for t in self.doc if t.dep_ in ("npadvmod", "intj") and t.pos_ in ("NOUN", "PROPN")
+                if cue == "vocative" and token.lower_ not in SECOND_PERSON and token.pos_ != "NOUN"} | {
+            t.i for t in self.doc if t.dep_ in ("npadvmod", "intj") and t.pos_ == "PROPN"
             and any(n.text == "," for n in self.doc[max(t.i - 1, 0):t.i + 2])}
 
     def undecided_pronouns(self, start: int) -> tuple[str, ...]:

@@ -13,6 +13,7 @@ from assistant.ambiguity import family_of, get_type
 from assistant.checks import person_gender_reading, read_formality
 from assistant.detection import Candidate, candidates_in, find_candidates, parse
 from assistant.dialogue import Dialogue
+from assistant.nlp.address import address_cues
 from assistant.nlp.coreference import FEMININE, GENDERED_PRONOUNS, MASCULINE
 from assistant.steps import ModelSteps
 from assistant.transcript import Transcript, Turn
@@ -180,10 +181,12 @@ def cocoa_gender_shown(root: Path, lang: str, every: int = 1) -> list[tuple[str,
 
 def speaker_gender_question(source: str, lang: str) -> bool:
     """Whether the pre-pass asks the gender of "I" or "you" (or of the person an imperative addresses, kept as
-    "you"'s)."""
+    "you"'s, or of the noun "you" is called by: "Hi friend!")."""
+    parsed = parse(source, lang)
+    called = {token.lower_ for cue, token in address_cues(parsed.doc) if cue == "vocative"}
     return any(family_of(c.ambiguity) == "gender"
-               and (_words(c.span) | {get_type(c.ambiguity).asks_about}) & SPEECH_PARTICIPANTS
-               for c in find_candidates(source, lang))
+               and (_words(c.span) | {get_type(c.ambiguity).asks_about}) & (SPEECH_PARTICIPANTS | called)
+               for c in candidates_in(parsed))
 
 
 def references_differ(items: list[Item]) -> set[str]:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from assistant.ambiguity import get_type
+from assistant.ambiguity import family_of, get_type
 from assistant.detection import Candidate, find_candidates
 from assistant.formats.placeholders import mask
 from assistant.inputs import OPAQUE_TOKEN
@@ -485,8 +485,25 @@ def test_the_gender_of_i_and_you_is_asked_where_the_references_show_it(measure, 
 
 
 def test_german_never_asks_the_gender_of_i_or_you_for_an_adjective():
+    """German inflects no adjective for "I" or "you" ("Ich bin froh"); a noun "you" is called by it does inflect
+    ("Hi friend!": Freund, Freundin), and that is the one question about "you" on these sources."""
     sources = [src for src, _ in cocoa_gender_shown(_shared("cocoa-mt"), "de", every=4)]
-    assert not [src for src in sources if speaker_gender_question(src, "de")]
+    assert [src for src in sources if speaker_gender_question(src, "de")] == [
+        "Hi friend! What do you enjoy doing with your free time these days?"]
+
+
+# CoCoA-MT train sources whose references for a woman say « amie », « amiga », « Freundin »: the noun "you" is
+# called by is asked about; a name "you" is called by is the listener, shown by no word of the translation.
+@pytest.mark.parametrize(("text", "lang", "asked"), [
+    ("Hi friend! What do you enjoy doing with your free time these days?", "fr", "friend"),
+    ("Hi friend! What do you enjoy doing with your free time these days?", "es", "friend"),
+    ("That's a good idea! Well, it's been fun and fast chatting with you this morning. I hope you enjoy the rest of "
+     "your day, friend!", "fr", "friend"),
+    ("Hi John, how are you?", "fr", None),
+])
+def test_the_noun_the_listener_is_called_by_is_asked_about_not_their_name(text, lang, asked):
+    spans = [c.span for c in find_candidates(text, lang) if family_of(c.ambiguity) == "gender"]
+    assert spans == ([asked] if asked else [])
 
 
 # AmbigMT dev sources: "by myself" is said "seul, seule", "solo, sola"; a passive's "by myself" is its agent

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from itertools import takewhile
 from typing import Any
 
 FORMALITY, REGISTER = "formality", "register"
@@ -18,6 +19,8 @@ GREETINGS = {"hi", "hello", "hey", "thanks", "thank", "bye", "goodbye", "sorry",
              "congrats", "cheers", "please", "excuse", "pardon", "dear", "good", "morning", "evening", "howdy",
              "yes", "yeah", "no", "nope", "ok", "okay", "oh", "wow", "well", "sure", "right", "alright", "um", "uh",
              "hmm", "haha", "lol", "yep"}
+# Words that greet or thank whoever the noun after them names ("Hi friend!", "Thanks man").
+SALUTATIONS = {"hi", "hello", "hey", "thanks", "bye", "goodbye", "howdy", "cheers", "congrats", "congratulations"}
 PLURAL_ADDRESSEES = {"guys", "folks", "everyone", "everybody", "all", "y'all", "ladies", "gentlemen", "team",
                      "people", "kids", "children", "friends", "colleagues", "everybody"}
 _PLURAL_YOU = re.compile(
@@ -178,8 +181,13 @@ def plural_you_cue(doc: Any) -> str | None:
 
 
 def _vocative(sent: Any) -> Any | None:
-    """A name or noun set off by a comma at the start or end of a sentence: "Anna, ...", "..., guys"."""
+    """A name or noun set off by a comma at the start or end of a sentence ("Anna, ...", "..., guys"), or the
+    one a salutation opens on ("Hi friend!", "Hello dear friend, you have …")."""
     tokens = [t for t in sent if not (t.is_punct and t.text not in ",")]
+    greeted = list(takewhile(lambda t: t.text != ",", tokens[1:])) if tokens and tokens[0].lower_ in SALUTATIONS \
+        else []
+    if greeted and greeted[-1].pos_ in ("PROPN", "NOUN") and all(t.pos_ in ("ADJ", "DET") for t in greeted[:-1]):
+        return greeted[-1]
     if len(tokens) > 2 and tokens[1].text == "," and tokens[0].pos_ in ("PROPN", "NOUN", "PRON") \
             and tokens[0].lower_ not in GREETINGS | {"i", "it", "this", "that", "we", "they", "he", "she"}:
         return tokens[0]
