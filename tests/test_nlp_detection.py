@@ -519,6 +519,22 @@ def test_by_myself_shows_the_gender_of_i_in_french_and_spanish(text, lang, asked
     assert speaker_gender_question(text, lang) == asked
 
 
+# CoCoA-MT train sources whose Spanish references for a woman say « una misma », « tú misma »: a reflexive of the
+# subject after a preposition or stressing it is said with "mismo, misma" in Spanish; French « toi-même », German
+# « selbst » show nothing; the object of a clause with a subject of its own is that subject's.
+BOUNDARIES = ("after a certain time at night or she won't answer text messages like on Sundays or something like "
+              "that. So you are like setting boundaries for yourself")
+GAME = "Have you ever played the game yourself, I have not, I'm not originally from the US."
+
+
+@pytest.mark.parametrize(("text", "lang", "asked"), [
+    (BOUNDARIES, "es", True), (BOUNDARIES, "fr", False), (GAME, "es", True), (GAME, "fr", False), (GAME, "de", False),
+    ("You said that she did it herself.", "es", False),
+])
+def test_a_reflexive_that_is_no_object_shows_the_gender_of_you_in_spanish_only(text, lang, asked):
+    assert speaker_gender_question(text, lang) == asked
+
+
 @pytest.mark.parametrize("label", ["Recipient", "Contact Administrator", "Your correspondent", "sender"])
 def test_a_role_a_short_label_names_gets_no_gender_question(label):
     assert [c for c in find_candidates(label, "fr") if get_type(c.ambiguity).family == "gender"] == []

@@ -72,7 +72,7 @@ def agreeing_words(token: Any) -> list[Any]:
         words += _predicates(token, head)
         for verb in _sharing_the_subject(head):  # "I loved Jurassic Park so was hesitant": indecisa
             words += _predicates(token, verb)
-        words += _by_oneself(token, head)
+        words += _own_reflexives(token, head)
     if token.dep_ == "pobj" and head.dep_ == "prep" and not any(
             c.dep_ == "dobj" and c.pos_ in ("NOUN", "PROPN") for c in head.head.children):
         words += said_as(head.head)  # "say about Bridget Sullivan as a possible suspect"
@@ -90,12 +90,23 @@ def agreeing_words(token: Any) -> list[Any]:
     return _inflecting(words, token)
 
 
-def _by_oneself(subject: Any, verb: Any) -> list[Any]:
-    """The reflexive of "by" and the subject's own reflexive under its verb ("I can make it by myself": seul, seule;
-    solo, sola), not a passive's agent ("developed by myself")."""
-    reflexives = _lexicon()["by_oneself"].get(subject.lower_, [])
-    return [pobj for prep in verb.children if prep.dep_ == "prep" and prep.lower_ == "by"
-            for pobj in prep.children if pobj.dep_ == "pobj" and pobj.lower_ in reflexives]
+def _own_reflexives(subject: Any, verb: Any) -> list[Any]:
+    """The subject's own reflexive under its verb where it is no object of it: after a preposition ("I can make it by
+    myself": seul, seule; solo, sola; "for yourself": para ti misma) or stressing the subject ("played the game
+    yourself": tú mismo); not a passive's agent ("developed by myself"), which has no such subject."""
+    reflexives = _lexicon()["own_reflexives"].get(subject.lower_, [])
+    return [t for t in verb.subtree if t.lower_ in reflexives and _own_reflexive(t) and _bound_by(t, verb)]
+
+
+def _bound_by(reflexive: Any, verb: Any) -> bool:
+    """Whether ``verb``'s subject is the one a reflexive below it stands for: no clause between them has a subject of
+    its own ("you are like setting boundaries for yourself", not "you said that she did it herself")."""
+    for head in reflexive.ancestors:
+        if head == verb:
+            return True
+        if any(c.dep_ in SUBJECTS for c in head.children):
+            return False
+    return False
 
 
 def said_of_the_addressed(verb: Any) -> list[Any]:
@@ -169,12 +180,19 @@ def _inflects(word: Any) -> bool:
         return names_a_person(word)
     if word.pos_ == "PROPN":
         return word.ent_type_ == "NORP"
-    return word.pos_ == "ADJ" or word.lower_ in FLOATING_QUANTIFIERS or _alone(word)
+    return word.pos_ == "ADJ" or word.lower_ in FLOATING_QUANTIFIERS or _own_reflexive(word)
+
+
+def _own_reflexive(word: Any) -> bool:
+    """A reflexive ``_own_reflexives`` found: after a preposition, or stressing the subject."""
+    return word.pos_ == "PRON" and word.lower_.endswith(("self", "selves")) and (
+        word.dep_ in ("npadvmod", "appos") or word.dep_ == "pobj" and word.head.dep_ in ("prep", "dative"))
 
 
 def _alone(word: Any) -> bool:
-    """A reflexive after "by" ("by myself"), said with an adjective: seul, seule."""
-    return word.dep_ == "pobj" and word.head.lower_ == "by" and word.pos_ == "PRON"
+    """A reflexive after "by" ("by myself"), said with an adjective that agrees in French and Spanish: seul, seule;
+    another is said so only in Spanish (``with_mismo``): para ti misma, tú mismo."""
+    return word.dep_ == "pobj" and word.head.lower_ == "by"
 
 
 def intransitive_past_may_agree(subject: Any, lang: str) -> bool:
@@ -215,9 +233,10 @@ def shows_gender(words: list[Any], lang: str) -> bool:
     """Whether one of ``words`` (from ``agreeing_words``) shows the person's gender in ``lang``."""
     if lang not in _lexicon()["epicene"]:
         return False  # German: no predicate adjective or participle agrees
-    not_agreeing = _not_agreeing(lang)
+    not_agreeing, with_mismo = _not_agreeing(lang), lang in _lexicon()["with_mismo"]
     return any(w.lower_ not in not_agreeing and not (w.pos_ == "ADJ" and epicene(w.lemma_.lower(), lang))
                and ((use := _participle_verb(w)) is None or use in participle_verbs(lang))
+               and (with_mismo or not _own_reflexive(w) or _alone(w))
                for w in words)
 
 
