@@ -135,6 +135,11 @@ def test_a_people_named_like_a_name_shows_its_gender_as_a_noun_does():
     ("While a decathlon champion has to compete in ten events, it's still an individual effort and should be "
      "counted as one gold medal.", "a decathlon champion"),
     ("An unhappy adult can start again from scratch.", "An unhappy adult"),
+    # "one" said of anyone: on, uno, man (GATE's dev half; the Brown Corpus, tests/data/two_people_real.yaml)
+    ("When one is in a relationship, the world smiles.", "one"),
+    ("In France, when one wishes to entertain at a restaurant and serve truly fine old red wines, one visits the "
+     "restaurant well ahead of time, chooses the wines and, with the advice of the manager and his chef, builds the "
+     "menu around them.", "one"),
 ])
 def test_anyone_of_a_kind_is_asked_about_only_for_inclusive_forms(text, person):
     def spans(inclusive):
@@ -158,6 +163,8 @@ def test_anyone_of_a_kind_is_asked_about_only_for_inclusive_forms(text, person):
     # the Brown Corpus (tests/data/two_people_real.yaml): one of a kind, in what happens
     ("A reader reports that when the patient died, the attending doctor recorded the following on the patient's "
      "chart.", "A reader"),
+    # GATE's dev half: "one" of whom the text tells what they have been doing
+    ("One is Pentecostal and has been leading the worship service fairly well these past Sundays.", "One"),
 ])
 def test_people_the_text_knows_are_asked_about_by_default(text, person):
     assert person in [span for _, span in asked(text, "es" if "Ter Mors" in text else "fr")]

@@ -38,6 +38,21 @@ def generic_noun(noun: Any) -> bool:
     return (noun.tag_ == "NNS" or a_people) and noun.dep_ != "compound" and not _told_in_the_past(noun)
 
 
+def impersonal_one(token: Any) -> bool:
+    """Whether "one" is the pronoun of anyone at all ("when one wishes to entertain …, one visits the restaurant",
+    "One can never be too careful": on, uno, man): a bare "one" as the subject of what is so, not of what happened
+    ("One came forward", "One is Pentecostal and has been leading the worship service") and not a number of
+    something ("one of them", "the one who")."""
+    verb = token.head
+    if token.lower_ != "one" or token.dep_ != "nsubj" or any(True for _ in token.children) \
+            or verb.pos_ not in ("VERB", "AUX"):
+        return False
+    modal = any(c.dep_ == "aux" and c.lower_ in GENERIC_MODALS for c in verb.children)
+    shared = [c for c in verb.children if c.dep_ == "conj" and c.pos_ in ("VERB", "AUX")]
+    return (modal or verb.tag_ == "VBZ" and not any(c.dep_ in ("aux", "auxpass") for c in verb.children)) \
+        and not any(map(_happened, shared))
+
+
 def _what_one_of_a_kind_must_or_can_do(noun: Any) -> bool:
     """Whether "a"/"an" and a noun are the subject of what any of its kind must, can or should do ("While a
     decathlon champion has to compete in ten events", "a suer must represent themself"): anyone of the kind.
@@ -55,8 +70,13 @@ def _told_in_the_past(noun: Any) -> bool:
     """Whether the clause of a noun tells what happened ("Moldavians voted against the plan", "soldiers were
     killed", "doctors have warned"): some of the kind, once, not the kind as such."""
     verb = next((t for t in noun.ancestors if t.pos_ in ("VERB", "AUX")), None)
-    return verb is not None and (verb.tag_ == "VBD" or any(
-        c.dep_ in ("aux", "auxpass") and (c.tag_ == "VBD" or c.lemma_ == "have") for c in verb.children))
+    return verb is not None and _happened(verb)
+
+
+def _happened(verb: Any) -> bool:
+    """A verb in the past or the perfect ("voted", "were killed", "have warned", "has been leading")."""
+    return verb.tag_ == "VBD" or any(c.dep_ in ("aux", "auxpass") and (c.tag_ == "VBD" or c.lemma_ == "have")
+                                     for c in verb.children)
 
 
 def _determiners(noun: Any) -> list[Any]:

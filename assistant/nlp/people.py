@@ -15,7 +15,7 @@ from typing import Any
 from .address import imperatives, plural_you_cue
 from .agreement import agreeing_words, said_as, said_of_the_addressed, title_noun
 from .coreference import GENDERED_PRONOUNS, SINGULAR, SUBJECTS, attribute_pronouns, clause_subject, gendered_pronouns
-from .generic import DEMONYM_SUFFIX, generic_noun
+from .generic import DEMONYM_SUFFIX, generic_noun, impersonal_one
 from .lexicon import (FEMININE, MASCULINE, PersonNoun, about_software, agent_by_ending, name_gender,
                       names_a_part_of_a_program, person_noun, person_verbs, well_known_gender)
 from .mentions import PLURAL, Mention, same_referent
@@ -534,10 +534,11 @@ def _make(token: Any, kind: str, number: str, *, sentence_of: dict[int, int], te
 
 
 def _generic(token: Any, kind: str) -> bool:
-    """Whether a mention stands for anyone of its kind: an indefinite pronoun of people ("someone", "whoever") or a
-    noun that does (``generic.generic_noun``)."""
+    """Whether a mention stands for anyone of its kind: an indefinite pronoun of people ("someone", "whoever"),
+    "one" said of anyone ("one visits the restaurant": ``generic.impersonal_one``) or a noun that does
+    (``generic.generic_noun``)."""
     if kind == "indefinite":
-        return token.lower_ in PERSON_INDEFINITE
+        return token.lower_ in PERSON_INDEFINITE or impersonal_one(token)
     return kind == "noun" and generic_noun(token)
 
 
