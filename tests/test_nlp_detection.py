@@ -526,6 +526,22 @@ def test_by_myself_shows_the_gender_of_i_in_french_and_spanish(text, lang, asked
     assert speaker_gender_question(text, lang) == asked
 
 
+# A to-infinitive says what its verb's subject is ("you can use that to be more productive": productif, productive;
+# CoCoA-MT train, whose reference for a woman says « productive »; "I want to be sure": AmbigMT dev), unless a person
+# is the verb's object, whose it is ("I don't want him to be locked away": AmbigMT dev).
+PRODUCTIVE = ("while sitting in the back of your car and not having to focus on the road. How many hours a year you "
+              "spend driving versus how you can use that to be more productive.")
+
+
+@pytest.mark.parametrize(("text", "lang", "asked"), [
+    (PRODUCTIVE, "fr", True), (PRODUCTIVE, "es", True), (PRODUCTIVE, "de", False),
+    ("Yes, but I want to be sure you can make up yours.", "fr", True),
+    ("I don't want him to be locked away", "fr", False),
+])
+def test_an_infinitive_says_what_the_subject_of_its_verb_is(text, lang, asked):
+    assert speaker_gender_question(text, lang) == asked
+
+
 # CoCoA-MT train sources whose Spanish references for a woman say « una misma », « tú misma »: a reflexive of the
 # subject after a preposition or stressing it is said with "mismo, misma" in Spanish; French « toi-même », German
 # « selbst » show nothing; the object of a clause with a subject of its own is that subject's.

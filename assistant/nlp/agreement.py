@@ -29,6 +29,7 @@ OBJECTS = {"dobj", "dative", "ccomp", "xcomp", "attr"}  # what makes a verb's pa
 # Pronouns whose gender a participle verb shows ("je suis partie"); an indefinite such as "someone"
 # takes the masculine by convention ("quelqu'un est venu"), so only a name and these count.
 PARTICIPANTS = {"i", "you", "we", "they"}
+PERSONAL_OBJECTS = {"me", "you", "him", "her", "us", "them"}  # an object that controls the infinitive after it
 
 
 @lru_cache(maxsize=1)
@@ -152,7 +153,23 @@ def _predicates(subject: Any, head: Any) -> list[Any]:
         words.append(head)
     if not any(c.dep_ == "dobj" for c in head.children):  # with an object, "as" is said of it ("hired him as …")
         words += said_as(head)
+    for clause in _infinitives_of_the_subject(head):  # "You need to be careful": prudent, prudente
+        words += [c for c in clause.children if clause.lemma_ in LINKING_VERBS and c.dep_ in ("acomp", "attr", "oprd")
+                  and c.pos_ in ("ADJ", "NOUN", "PROPN", "VERB")]
+        words += [clause] if any(c.dep_ == "auxpass" for c in clause.children) else []  # "I want to be hired"
     return words
+
+
+def _infinitives_of_the_subject(verb: Any) -> list[Any]:
+    """The to-infinitives under ``verb`` whose understood subject is its subject ("You need to be careful", "I hope
+    to be ready", "you can use that time to be more productive"), through a chain of them ("I want to try to stay
+    calm"); not where a person is the verb's object, whose the infinitive is ("I asked him to be careful")."""
+    if any(c.dep_ in ("dobj", "dative") and (c.lower_ in PERSONAL_OBJECTS or names_a_person(c)) for c in verb.children):
+        return []
+    clauses = [c for c in verb.children if c.dep_ == "xcomp" and c.pos_ in ("VERB", "AUX")
+               and any(a.dep_ == "aux" and a.lower_ == "to" for a in c.children)
+               and not any(a.dep_ in SUBJECTS for a in c.children)]
+    return clauses + [deeper for clause in clauses for deeper in _infinitives_of_the_subject(clause)]
 
 
 def said_as(verb: Any) -> list[Any]:
