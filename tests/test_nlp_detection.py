@@ -263,6 +263,9 @@ def test_you_gets_a_gender_question_where_a_word_agrees_with_it(text, asked_fr, 
     ("Do you have any favourite spots or favourite memories about some of that, you know, if you stayed in your "
      "hotel or whatever the case might be?", True, False),
     ("So I left the office at five and called you.", False, False),  # j'ai quitté: "left" has an object
+    ("yes you're spot on. do you think his firing was fair since he had apologized before?", False, False),
+    ("I haven't heard of them until recently. I think it's a funny concept, to poke fun at some of Hollywood's worst "
+     "productions, but I feel bad for the nominees! Have you seen them?", False, False),  # je me sens mal
 ])
 def test_i_and_you_are_asked_about_only_where_a_word_agrees_with_them_in_the_target(text, fr, es):
     assert speaker_gender_question(text, "fr") is fr
@@ -480,7 +483,7 @@ def test_cocoa_sources_whose_references_mark_the_register_get_a_formality_questi
     assert found / len(marked) >= 0.98
 
 
-@pytest.mark.parametrize("lang, floor", [("fr", 0.7), ("es", 0.2)])
+@pytest.mark.parametrize("lang, floor", [("fr", 0.75), ("es", 0.45)])
 def test_the_gender_of_i_and_you_is_asked_where_the_references_show_it(measure, lang, floor):
     """A lower bound: a reference may avoid the agreeing word ("¿Le preocupa?" for "are you worried")."""
     shown = [(needed, speaker_gender_question(src, lang)) for src, needed in

@@ -147,7 +147,7 @@ def _predicates(subject: Any, head: Any) -> list[Any]:
         words.append(head)
     if head.lemma_ in LINKING_VERBS or head.pos_ == "AUX":
         words += [c for c in head.children if c.dep_ in ("acomp", "attr", "oprd")
-                  and c.pos_ in ("ADJ", "NOUN", "PROPN", "VERB")]
+                  and c.pos_ in ("ADJ", "NOUN", "PROPN", "VERB") and not _an_adverb_of_feeling(c)]
     words += [c for c in head.children if c.dep_ == "xcomp" and c.pos_ in ("ADJ", "VERB")]
     if subject.dep_ == "nsubj" and (subject.pos_ == "PROPN" or subject.lower_ in PARTICIPANTS) and _participle_verb(head):
         words.append(head)
@@ -158,6 +158,11 @@ def _predicates(subject: Any, head: Any) -> list[Any]:
                   and c.pos_ in ("ADJ", "NOUN", "PROPN", "VERB")]
         words += [clause] if any(c.dep_ == "auxpass" for c in clause.children) else []  # "I want to be hired"
     return words
+
+
+def _an_adverb_of_feeling(word: Any) -> bool:
+    """How one feels, said with an adverb in French and Spanish ("I feel bad": je me sens mal, me siento mal)."""
+    return word.head.lemma_ == "feel" and word.lower_ in _lexicon()["feel_adverbs"]
 
 
 def _infinitives_of_the_subject(verb: Any) -> list[Any]:
