@@ -529,6 +529,22 @@ def test_by_myself_shows_the_gender_of_i_in_french_and_spanish(text, lang, asked
     assert speaker_gender_question(text, lang) == asked
 
 
+# AmbigMT dev (context turns) and CoCoA-MT train (whose Spanish reference for a woman says « ninguna de nosotras »): a
+# quantifier of "us" or "you" shows the group's gender where the language says it with a word that agrees (aucun,
+# aucune; todos, todas; keiner, keine), not German « alle ».
+@pytest.mark.parametrize(("text", "group", "langs"), [
+    ("Have none of you ever done anything bad that you need a lawyer for?", "you", {"fr", "es", "de"}),
+    ("He cares about all of you.", "you", {"fr", "es"}),
+    ("Because only one of us passed out last night, and that was Jack.", "us", {"fr", "es", "de"}),
+    ("especially since I guess, unlike your family, in his case none of us really follow the path so to speak.", "us",
+     {"fr", "es", "de"}),
+])
+def test_a_quantifier_of_us_or_you_shows_the_group_s_gender_where_it_agrees(text, group, langs):
+    asked_in = {lang for lang in ("fr", "es", "de")
+                if ("group_gender", group) in [(c.ambiguity, c.span) for c in find_candidates(text, lang)]}
+    assert asked_in == langs
+
+
 # A to-infinitive says what its verb's subject is ("you can use that to be more productive": productif, productive;
 # CoCoA-MT train, whose reference for a woman says « productive »; "I want to be sure": AmbigMT dev), unless a person
 # is the verb's object, whose it is ("I don't want him to be locked away": AmbigMT dev).

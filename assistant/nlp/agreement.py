@@ -64,6 +64,8 @@ def agreeing_words(token: Any) -> list[Any]:
     words = [c for c in token.children if c.dep_ in ("amod", "acl", "appos") and c.pos_ in ("ADJ", "VERB", "NOUN")]
     if token.pos_ == "PRON":
         words += [c for c in token.children if c.lower_ in FLOATING_QUANTIFIERS]
+        if token.dep_ == "pobj" and _partitive_quantifier(token.head.head):
+            words.append(token.head.head)  # "none of us": aucun, aucune
         after = token.nbor() if token.i + 1 < len(token.doc) else None
         if after is not None and after.lower_ in FLOATING_QUANTIFIERS and after.head == token.head \
                 and after.dep_ == token.dep_:
@@ -195,7 +197,10 @@ def _sharing_the_subject(verb: Any) -> list[Any]:
 def _inflects(word: Any) -> bool:
     """Whether a word of that kind can agree at all: an adjective, a past participle (not a gerund
     or another verb form: "I remember going"), a noun naming a person (not "the same way"), a
-    nationality, a floating quantifier, "by myself" (seul, seule)."""
+    nationality, a floating quantifier, a quantifier of "us" ("none of us": aucun, aucune), "by myself" (seul,
+    seule)."""
+    if _partitive_quantifier(word):  # whatever the tagger takes it for ("none" as a noun)
+        return True
     if word.pos_ == "VERB":
         return word.tag_ == PARTICIPLE or _participle_verb(word) is not None
     if word.pos_ == "NOUN":
@@ -203,6 +208,18 @@ def _inflects(word: Any) -> bool:
     if word.pos_ == "PROPN":
         return word.ent_type_ == "NORP"
     return word.pos_ == "ADJ" or word.lower_ in FLOATING_QUANTIFIERS or _own_reflexive(word)
+
+
+@lru_cache(maxsize=1)
+def _partitive_words() -> frozenset[str]:
+    return frozenset(word for words in _lexicon()["partitive_quantifiers"].values() for word in words)
+
+
+def _partitive_quantifier(word: Any) -> bool:
+    """A quantifier of "us", "you" or "them" ("none of us", "each of you"), said with a word that may agree with it."""
+    return word.lower_ in _partitive_words() and any(
+        prep.dep_ == "prep" and prep.lower_ == "of" and any(p.dep_ == "pobj" and p.lower_ in ("us", "you", "them")
+                                                          for p in prep.children) for prep in word.children)
 
 
 def _own_reflexive(word: Any) -> bool:
@@ -253,10 +270,14 @@ def names_a_person(word: Any) -> bool:
 
 def shows_gender(words: list[Any], lang: str) -> bool:
     """Whether one of ``words`` (from ``agreeing_words``) shows the person's gender in ``lang``."""
+    partitives = _lexicon()["partitive_quantifiers"].get(lang, ())
+    if any(_partitive_quantifier(w) and w.lower_ in partitives for w in words):
+        return True  # "none of us": aucune, ninguna, keine
     if lang not in _lexicon()["epicene"]:
         return False  # German: no predicate adjective or participle agrees
     not_agreeing, with_mismo = _not_agreeing(lang), lang in _lexicon()["with_mismo"]
-    return any(w.lower_ not in not_agreeing and not (w.pos_ == "ADJ" and epicene(w.lemma_.lower(), lang))
+    return any(w.lower_ not in not_agreeing and not _partitive_quantifier(w)
+               and not (w.pos_ == "ADJ" and epicene(w.lemma_.lower(), lang))
                and ((use := _participle_verb(w)) is None or use in participle_verbs(lang))
                and (with_mismo or not _own_reflexive(w) or _alone(w))
                for w in words)
