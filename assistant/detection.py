@@ -91,7 +91,8 @@ class Parsed:
 
     @cached_property
     def _listeners(self) -> set[int]:
-        """The words but nouns the person spoken to is called by ("Anna, ...", "Thanks, Sam", "Thanks, everyone")."""
+        """The name or pronoun the person spoken to is called by ("Anna, ...", "Thanks, Sam", "Thanks, everyone"); a
+        noun they are called by is no listener's word here but a person's to ask about ("..., friend!")."""
         return {token.i for cue, token in address_cues(self.doc)  # "You, be brave": "you" itself, asked as "you"
                 if cue == "vocative" and token.lower_ not in SECOND_PERSON and token.pos_ != "NOUN"} | {
             t.i for t in self.doc if t.dep_ in ("npadvmod", "intj") and t.pos_ == "PROPN"

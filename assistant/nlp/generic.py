@@ -44,7 +44,7 @@ def impersonal_one(token: Any) -> bool:
     ("One came forward", "One is Pentecostal and has been leading the worship service") and not a number of
     something ("one of them", "the one who")."""
     verb = token.head
-    if token.lower_ != "one" or token.dep_ != "nsubj" or any(True for _ in token.children) \
+    if token.lower_ != "one" or token.dep_ != "nsubj" or token.n_lefts or token.n_rights \
             or verb.pos_ not in ("VERB", "AUX"):
         return False
     modal = any(c.dep_ == "aux" and c.lower_ in GENERIC_MODALS for c in verb.children)
