@@ -48,6 +48,20 @@ def test_the_sheet_comes_at_once_and_its_answers_reach_every_text(client):
     assert other.status_code == 409
 
 
+@pytest.mark.parametrize("inclusive", [False, True])
+def test_a_sheet_asked_for_inclusive_forms_asks_about_anyone_of_a_kind_and_translates_under_its_answer(inclusive):
+    fake = StepFake(translate=["Tout utilisateur peut commenter."], detect=['{"ambiguous": false}'], calls=[])
+    client = make_client(fake)
+    sheet = client.post("/v1/sheet", json={"texts": ["Any user can post a comment."], "target_lang": "fr",
+                                           "inclusive": inclusive}).json()
+    assert [q["words"] for q in sheet["questions"]] == (["Any user"] if inclusive else [])
+    answers = [{"question": "q1", "answer": "a woman"}] if inclusive else []
+    translated = client.post(f"/v1/sheet/{sheet['sheet']}", json={"answers": answers})
+    assert translated.status_code == 200, translated.text
+    turns = translated.json()["translations"][0]["intercpt"]["questions"]
+    assert [(t["span"], t["answer"]) for t in turns] == ([("Any user", "a woman")] if inclusive else [])
+
+
 def test_a_profile_sent_along_answers_the_sheet(client):
     sheet = start(client, profile="register:\n  fr: informal\npeople:\n  alex: a woman\n").json()
     assert [(q["answer"], q["answered_by"]) for q in sheet["questions"]] == [("informal", "profile"),

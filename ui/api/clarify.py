@@ -43,6 +43,8 @@ from .service import TranslationService
 MAX_SESSIONS = 256
 SESSION_SECONDS = 3600.0
 ANSWER_FORM = '{"question": ID, "answer": VALUE}'
+INCLUSIVE = ('also ask the gender of anyone of a kind ("any user", "customers"), for inclusive forms; null: the '
+             "server's --inclusive")
 
 
 class StartRequest(BaseModel):
@@ -55,8 +57,7 @@ class StartRequest(BaseModel):
     max_questions: int | None = None
     alternatives: bool = Field(False, description="at the end, also translate under each option of a question "
                                "left unanswered (two more translations, each checked)")
-    inclusive: bool | None = Field(None, description="also ask the gender of anyone of a kind (\"any user\", "
-                                   "\"customers\"), for inclusive forms; null: the server's --inclusive")
+    inclusive: bool | None = Field(None, description=INCLUSIVE)
 
 
 class Answer(BaseModel):

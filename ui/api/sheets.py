@@ -24,13 +24,14 @@ from assistant.document import DocumentTranslator
 from assistant.errors import InputError
 from assistant.explain import decisions_note
 from assistant.inputs import validate_source
+from assistant.options import ChainOptions
 from assistant.profile import MAX_PROFILE_BYTES, Profile, parse_profile
 from assistant.sheet import Sheet, SheetQuestion, prepared_sheet
 
 from . import ApiError
 from .auth import Account
 from .bodies import documented, read_body
-from .clarify import Answer, Sessions, caller
+from .clarify import INCLUSIVE, Answer, Sessions, caller
 from .deepl import target_code
 from .service import TranslationService, extension
 from .stored_profiles import MAX_NAME_CHARS, ProfileStore
@@ -46,6 +47,7 @@ class SheetRequest(BaseModel):
                                 "intercpt translate --profile): the questions it answers come answered")
     profile_id: str | None = Field(None, max_length=64, description="a profile stored through /v1/profiles, the "
                                    "same way (with profile too, profile's answers win)")
+    inclusive: bool | None = Field(None, description=INCLUSIVE)
 
 
 class ProfileRequest(BaseModel):
@@ -66,6 +68,7 @@ class SheetSession:
     texts: list[str]
     profile: Profile
     key: str | None
+    options: ChainOptions
     started: float = field(default_factory=time.monotonic)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     answers: dict[str, str | None] | None = None
@@ -113,10 +116,11 @@ def checked_texts(service: TranslationService, texts: list[str]) -> list[str]:
 
 
 def read_sheet(service: TranslationService, account: Account, sources: list[str], target_lang: str,
-               profile: Profile) -> Sheet:
-    """Every text read for questions, billed as text; the profile's answers filled in."""
+               profile: Profile, options: ChainOptions) -> Sheet:
+    """Every text read for questions under the request's ``options``, billed as text; the profile's answers filled
+    in."""
     with service.at_the_model(account, sum(len(source) for source in sources)):
-        return prepared_sheet(service.assistant.steps, sources, target_lang, profile)
+        return prepared_sheet(service.assistant.steps.under(options), sources, target_lang, profile)
 
 
 def translate_sheet(service: TranslationService, account: Account, session: SheetSession,
@@ -124,7 +128,7 @@ def translate_sheet(service: TranslationService, account: Account, session: Shee
     """The texts translated with the answers (billed their characters), each with its note."""
     sheet = session.sheet
     sheet.answer_all(answers)
-    translator = DocumentTranslator(service.assistant, sheet.target_lang, service.chain_options())
+    translator = DocumentTranslator(service.assistant, sheet.target_lang, session.options)
     characters = sum(len(answer or "") for answer in answers.values())
     with service.at_the_model(account, characters):
         transcripts = list(translator.translate_units(session.texts, sheet.user(session.profile),
@@ -150,8 +154,9 @@ def router(service: TranslationService, profiles: ProfileStore) -> APIRouter:
         stored = profiles.get(who.key, body.profile_id).profile if body.profile_id else Profile()
         profile = stored.updated_with(sent)
         sources = checked_texts(service, body.texts)
-        sheet = await run_in_threadpool(read_sheet, service, who, sources, lang, profile)
-        session = SheetSession(sheet, sources, profile, key)
+        options = service.chain_options(inclusive=body.inclusive)
+        sheet = await run_in_threadpool(read_sheet, service, who, sources, lang, profile, options)
+        session = SheetSession(sheet, sources, profile, key, options)
         return session.state(sessions.add(session))
 
     @api.post("/sheet/{sheet_id}", openapi_extra=documented(SheetAnswers, form=False),
