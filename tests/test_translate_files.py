@@ -87,7 +87,7 @@ def _inline(path: Path, element: str) -> list[list[str]]:
 
 def test_xliff2_inline_tags(fake, tmp_path, capsys):
     out = tmp_path / "app.fr.xlf"
-    asked_once(translate_file(DATA / "app.xlf", out, capsys))  # "you" and "dear friend" (cher ami, chère amie)
+    asked_once(translate_file(DATA / "app.xlf", out, capsys))  # "dear friend" is whoever reads it: only "you" is asked
     assert _inline(out, "target") == _inline(DATA / "app.xlf", "source")
     assert etree.parse(str(out)).getroot().get("trgLang") == "fr"
 

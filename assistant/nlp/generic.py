@@ -20,8 +20,8 @@ GENERIC_MODALS = {"can", "must", "should", "may", "might", "ought"}  # not "will
 def generic_noun(noun: Any) -> bool:
     """Whether a noun that names a person stands for anyone of its kind: one under a quantifying determiner ("any
     blogger", "no spouse", "every citizen"), a plural with no determiner in a clause that does not tell what
-    happened ("Directors often become producers", "customers who are serious"; not "Moldavians voted"), or "a"/"an"
-    and a noun as the subject of what one of the kind must or can do. A noun coordinated without a determiner shares
+    happened ("Directors often become producers", "customers who are serious"; not "Moldavians voted"), "a"/"an"
+    and a noun as the subject of what one of the kind must or can do, or a letter's "Dear customer". A noun coordinated without a determiner shares
     the first one's ("the doctors and nurses"); a predicate noun is as generic as what it is said of ("they are
     doctors")."""
     while noun.dep_ == "conj" and noun.head.pos_ in ("NOUN", "PROPN") and not _determiners(noun):
@@ -30,6 +30,8 @@ def generic_noun(noun: Any) -> bool:
         said_of = noun.head if noun.dep_ == "appos" else clause_subject(noun)
         return said_of is not None and said_of.pos_ in ("NOUN", "PROPN") and generic_noun(said_of)
     found = _determiners(noun)
+    if not found and any(c.dep_ == "amod" and c.lower_ == "dear" for c in noun.children):
+        return True  # a letter's form of address, "Dear customer, your order has shipped": whoever reads it
     if [d.lower_ for d in found] in (["a"], ["an"]):
         return _what_one_of_a_kind_must_or_can_do(noun)
     if found:
