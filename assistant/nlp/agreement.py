@@ -147,19 +147,25 @@ def _predicates(subject: Any, head: Any) -> list[Any]:
     if subject.dep_ == "nsubjpass" or head.pos_ == "ADJ" or (
             head.pos_ == "NOUN" and any(c.dep_ == "cop" for c in head.children)):
         words.append(head)
-    if head.lemma_ in LINKING_VERBS or head.pos_ == "AUX":
-        words += [c for c in head.children if c.dep_ in ("acomp", "attr", "oprd")
-                  and c.pos_ in ("ADJ", "NOUN", "PROPN", "VERB") and not _an_adverb_of_feeling(c)]
+    words += _said_with_a_linking_verb(head)
     words += [c for c in head.children if c.dep_ == "xcomp" and c.pos_ in ("ADJ", "VERB")]
     if subject.dep_ == "nsubj" and (subject.pos_ == "PROPN" or subject.lower_ in PARTICIPANTS) and _participle_verb(head):
         words.append(head)
     if not any(c.dep_ == "dobj" for c in head.children):  # with an object, "as" is said of it ("hired him as …")
         words += said_as(head)
     for clause in _infinitives_of_the_subject(head):  # "You need to be careful": prudent, prudente
-        words += [c for c in clause.children if clause.lemma_ in LINKING_VERBS and c.dep_ in ("acomp", "attr", "oprd")
-                  and c.pos_ in ("ADJ", "NOUN", "PROPN", "VERB")]
+        words += _said_with_a_linking_verb(clause)
         words += [clause] if any(c.dep_ == "auxpass" for c in clause.children) else []  # "I want to be hired"
     return words
+
+
+def _said_with_a_linking_verb(verb: Any) -> list[Any]:
+    """What a linking verb says its subject is ("you are sure", "I feel tired", "to be careful"); not how one feels
+    where that is an adverb ("I feel bad")."""
+    if verb.lemma_ not in LINKING_VERBS and verb.pos_ != "AUX":
+        return []
+    return [c for c in verb.children if c.dep_ in ("acomp", "attr", "oprd")
+            and c.pos_ in ("ADJ", "NOUN", "PROPN", "VERB") and not _an_adverb_of_feeling(c)]
 
 
 def _an_adverb_of_feeling(word: Any) -> bool:

@@ -21,9 +21,9 @@ def generic_noun(noun: Any) -> bool:
     """Whether a noun that names a person stands for anyone of its kind: one under a quantifying determiner ("any
     blogger", "no spouse", "every citizen"), a plural with no determiner in a clause that does not tell what
     happened ("Directors often become producers", "customers who are serious"; not "Moldavians voted"), "a"/"an"
-    and a noun as the subject of what one of the kind must or can do, or a letter's "Dear customer". A noun coordinated without a determiner shares
-    the first one's ("the doctors and nurses"); a predicate noun is as generic as what it is said of ("they are
-    doctors")."""
+    and a noun as the subject of what one of the kind must or can do, or a letter's "Dear customer". A noun
+    coordinated without a determiner shares the first one's ("the doctors and nurses"); a predicate noun is as
+    generic as what it is said of ("they are doctors")."""
     while noun.dep_ == "conj" and noun.head.pos_ in ("NOUN", "PROPN") and not _determiners(noun):
         noun = noun.head
     if noun.dep_ in ("attr", "appos"):  # what it is said of decides: "Directors become producers"
@@ -49,10 +49,9 @@ def impersonal_one(token: Any) -> bool:
     if token.lower_ != "one" or token.dep_ != "nsubj" or token.n_lefts or token.n_rights \
             or verb.pos_ not in ("VERB", "AUX"):
         return False
-    modal = any(c.dep_ == "aux" and c.lower_ in GENERIC_MODALS for c in verb.children)
     shared = [c for c in verb.children if c.dep_ == "conj" and c.pos_ in ("VERB", "AUX")]
-    return (modal or verb.tag_ == "VBZ" and not any(c.dep_ in ("aux", "auxpass") for c in verb.children)) \
-        and not any(map(_happened, shared))
+    present = verb.tag_ == "VBZ" and not any(c.dep_ in ("aux", "auxpass") for c in verb.children)  # "one visits"
+    return (_with_a_generic_modal(verb) or present) and not any(map(_happened, shared))
 
 
 def _what_one_of_a_kind_must_or_can_do(noun: Any) -> bool:
@@ -62,10 +61,15 @@ def _what_one_of_a_kind_must_or_can_do(noun: Any) -> bool:
     verb = noun.head
     if noun.dep_ != "nsubj" or verb.pos_ not in ("VERB", "AUX"):
         return False
-    modal = any(c.dep_ == "aux" and c.lower_ in GENERIC_MODALS for c in verb.children)
     must = verb.lemma_ in ("have", "need") and any(c.dep_ == "xcomp" and any(a.lower_ == "to" for a in c.children)
                                                   for c in verb.children)
-    return (modal or must) and verb.tag_ != "VBD"
+    return (_with_a_generic_modal(verb) or must) and verb.tag_ != "VBD"
+
+
+def _with_a_generic_modal(verb: Any) -> bool:
+    """Whether a verb says what any of a kind may or must do ("can", "must", "should"), not what one of them will
+    do ("will")."""
+    return any(c.dep_ == "aux" and c.lower_ in GENERIC_MODALS for c in verb.children)
 
 
 def _told_in_the_past(noun: Any) -> bool:
