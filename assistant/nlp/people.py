@@ -229,7 +229,7 @@ def _mention_at(token: Any, source: str, sentence_of: dict[int, int]) -> Mention
     if source[token.idx:token.idx + len(PLACEHOLDER)] == PLACEHOLDER:
         return _make(token, "placeholder", SINGULAR, text=PLACEHOLDER, sentence_of=sentence_of)
     if (token.pos_ in ("NOUN", "PROPN") or _mistagged_noun(token)) and lower not in INDEFINITE:
-        if token.pos_ == "NOUN" and (_hyphenated_modifier(token) or _before_an_acronym(token)) or _names_a_thing(token):
+        if token.pos_ == "NOUN" and _before_an_acronym(token) or _hyphenated_modifier(token) or _names_a_thing(token):
             return None
         noun = _compound_person_noun(token)
         if noun is not None and noun.rank > 0 and not _said_of_a_person(token):
@@ -337,11 +337,13 @@ def _standing_alone(token: Any, number: str, sentence_of: dict[int, int]) -> Men
 
 
 def _hyphenated_modifier(token: Any) -> bool:
-    """The first part of a hyphenated word ("user-defined", "runner-up"): the word is read at its
-    last part, and a modifier such as "user-defined" names no one."""
+    """The first part of a hyphenated word ("user-defined", "runner-up"; "the Department of Anti-drugs Policies",
+    tagged a proper noun, but not a name's first part, "Jean-Pierre"): the word is read at its last part, and a
+    modifier such as "user-defined" names no one."""
     doc = token.doc
-    return not token.whitespace_ and token.i + 2 < len(doc) and doc[token.i + 1].text == "-" \
+    joined = not token.whitespace_ and token.i + 2 < len(doc) and doc[token.i + 1].text == "-" \
         and not doc[token.i + 1].whitespace_
+    return joined and (token.pos_ != "PROPN" or doc[token.i + 2].is_lower)
 
 
 def _before_an_acronym(token: Any) -> bool:
