@@ -65,6 +65,9 @@ def test_a_first_name_is_asked_about_even_when_the_list_knows_it():
      "Shirley", True, False, True),
     ("What did Pearson say about Bridget Sullivan as a possible suspect in his trial-book essay??",
      "Bridget Sullivan", True, True, True),
+    # a participle clause beside the verb says what its subject is (« Walt Perry, attentionné, savait »)
+    ("At Yokosuka he was restricted to the confines of the Base because Walt Perry, being thoughtful, knew that Doc "
+     "might have to draw some medical supplies from the hospital or the Supply Base.", "Walt Perry", True, True, False),
 ])
 def test_a_name_is_asked_about_only_where_the_translation_shows_its_gender(text, name, fr, es, de):
     assert [("neutral_names", name) in asked(text, lang) for lang in ("fr", "es", "de")] == [fr, es, de]

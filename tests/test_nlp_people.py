@@ -363,6 +363,10 @@ REAL_PRONOUNS = [
     # someone named with "no" is no one a pronoun outside its clause takes up (fortunes)
     ("What no spouse of a writer can ever understand is that a writer is working when he's staring out the window.",
      "writer", "spouse"),
+    # a one-word name after an article of its own is no one: "the Bill's bench" is a team's (Brown Corpus)
+    ("Within a week after the injury, suffered in St. Louis's victory in the final game of the Kentucky "
+     "tournament, Nordmann was sitting on the Bill's bench doing what he could to help Benington.",
+     "Nordmann", "Benington"),
     # a person named twice is one candidate: a predicate noun, an apposition of the verb's subject (Brown Corpus)
     ("From 1896 until 1910 John H. Whipple was manager of Western Union at the Center in the drugstore he purchased "
      "from Clark Wait.", "Whipple", "Wait"),
@@ -413,12 +417,12 @@ def test_a_pronoun_that_need_not_be_the_one_person_named_leaves_that_person_open
      "in a brandy glass.", "Stiggs", "goon"),
     ("Within a week after the injury, suffered in St. Louis's victory in the final game of the Kentucky "
      "tournament, Nordmann was sitting on the Bill's bench doing what he could to help Benington.",
-     "Benington", "Nordmann"),
+     "Benington", None),
 ])
 def test_a_surname_taken_for_an_organisation_beside_he_or_she_is_a_person_left_open(text, surname, other):
     found = heads(find_person_mentions(text))
     assert found[surname.lower()].kind == "name" and found[surname.lower()].settled is None
-    assert found[other.lower()].settled is None  # the pronoun may be either's
+    assert other is None or found[other.lower()].settled is None  # the pronoun may be either's
 
 
 @pytest.mark.parametrize("text", [
@@ -479,6 +483,9 @@ def test_a_proper_noun_taken_for_an_organisation_stays_one_elsewhere(text):
     # a superlative is the best of things, not people like "the injured" (GATE's dev half)
     ("This superb apartment with an ideal location is the opportunity to enjoy the best of the city of London "
      "just among themselves.", "best"),
+    # a word whose first sense is a thing, tagged an adjective (CoCoA-MT train): "your favorite" restaurant
+    ("Yeah I am the same way, I haven't been for a few years but used to go all the time. What would you say is "
+     "your favorite ever?", "favorite"),
     # the first part of a hyphenated word, tagged a proper noun (GATE's dev half; WordNet's "anti" is a person)
     ("Several who confirmed to be Italian recently revealed the truth about the huge amount of money spent by the "
      "Department of Anti-drugs Policies of Italy.", "anti"),

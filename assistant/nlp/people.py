@@ -133,7 +133,15 @@ def _reads_as_a_name(ent: Any) -> bool:
     modifies_a_noun = ent.root.dep_ == "compound" and ent.root.head.pos_ == "NOUN"
     with_an_article = ent.text.islower() and any(c.dep_ == "det" and c.lower_ in ("the", "a", "an")
                                                  for c in ent.root.children)  # "the dickens you say"
-    return not modifies_a_noun and not with_an_article and not any(t.pos_ == "PRON" for t in ent)
+    return not modifies_a_noun and not with_an_article and not any(t.pos_ == "PRON" for t in ent) \
+        and not (len(ent) == 1 and _after_an_article(ent.root))
+
+
+def _after_an_article(name: Any) -> bool:
+    """A one-word name right after an article of its own: "sitting on the Bill's bench" (the Bills, a team), not
+    someone called Bill."""
+    before = name.nbor(-1) if name.i > 0 else None
+    return before is not None and before.lower_ in ("the", "a", "an") and before.head.i == name.i
 
 
 def _settle_predicates(doc: Any, mentions: list[Mention]) -> None:
@@ -256,7 +264,8 @@ def _mention_at(token: Any, source: str, sentence_of: dict[int, int]) -> Mention
             return _make(token, "noun", PLURAL if plural else _number(token), sentence_of=sentence_of)  # the Viennese
         if lower in RELATIVE_ONLY and (_has_who_clause(token) or _agreement(token)) and not _echoes_a_thing(token):
             return _make(token, "indefinite", RELATIVE_ONLY[lower], sentence_of=sentence_of)
-        if token.pos_ == "PROPN" and token.dep_ in SUBJECTS | {"poss", "dobj"} and not token.ent_type_:
+        if token.pos_ == "PROPN" and token.dep_ in SUBJECTS | {"poss", "dobj"} and not token.ent_type_ \
+                and not _after_an_article(token):
             known, gender = name_gender(token.text)
             if known:
                 mention = _make(token, "name", SINGULAR, sentence_of=sentence_of)
@@ -291,6 +300,8 @@ def _mention_at(token: Any, source: str, sentence_of: dict[int, int]) -> Mention
     if token.pos_ == "NUM" and token.dep_ in SUBJECTS and _stands_for_people(token):
         return _standing_alone(token, SINGULAR if lower == "one" else PLURAL, sentence_of)
     noun = person_noun(lower, token.text) if token.pos_ == "ADJ" and _noun_read_as_an_adjective(token) else None
+    if noun is not None and noun.rank > 0 and token.tag_ != "JJR" and not _said_of_a_person(token):
+        noun = None  # "What would you say is your favorite ever?": a person only in the word's second sense
     if noun is not None and not _partitive(token):  # "the cleaner" tagged as a comparative
         return _make(token, "noun", PLURAL if lower.endswith("s") else SINGULAR, sentence_of=sentence_of,
                      settled=noun.gender, evidence=f"the noun {token.text}" if noun.gender else None)
