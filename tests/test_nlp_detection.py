@@ -73,6 +73,13 @@ def test_a_name_is_asked_about_only_where_the_translation_shows_its_gender(text,
     assert [("neutral_names", name) in asked(text, lang) for lang in ("fr", "es", "de")] == [fr, es, de]
 
 
+def test_a_participle_clause_away_from_the_subject_says_nothing_of_it():
+    # CoCoA-MT train: "rotated" is said of a planet the talk is about, not of "we"
+    text = ("Yeah, it seems that way, or maybe rotated at a bigger speed, you know we have an embassador in case "
+            "aliens arrive to the planet or try to make contact with us.")
+    assert ("group_gender", "we") not in asked(text)
+
+
 @pytest.mark.parametrize("text, name", [
     # AmbigMT dev sources: a title written before the name, abbreviated or a word a first-name list also holds,
     # is translated and shows the person's gender (« el general Campbell », « la juge Reilly »)

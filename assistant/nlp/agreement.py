@@ -156,19 +156,27 @@ def _predicates(subject: Any, head: Any) -> list[Any]:
     for clause in _infinitives_of_the_subject(head):  # "You need to be careful": prudent, prudente
         words += _said_with_a_linking_verb(clause)
         words += [clause] if any(c.dep_ == "auxpass" for c in clause.children) else []  # "I want to be hired"
-    for clause in _participial_adjuncts(head):  # "Walt Perry, being thoughtful, knew": attentionné, attentionnée
+    for clause in _participial_adjuncts(subject, head):  # "Walt Perry, being thoughtful, knew": attentionné, attentionnée
         words += _said_with_a_linking_verb(clause) if clause.tag_ == "VBG" else [clause]
     return words
 
 
-def _participial_adjuncts(verb: Any) -> list[Any]:
-    """The participle clauses set beside ``verb`` with no subject, conjunction or auxiliary of their own, said of
-    its subject: "being thoughtful", "Exhausted, …" (a past participle, which agrees as an adjective does); not
-    beside a noun the subject is said to be, of which they say it ("is a Brazilian rock band, formed in …")."""
+def _participial_adjuncts(subject: Any, verb: Any) -> list[Any]:
+    """The participle clauses of ``verb`` with no subject, conjunction or auxiliary of their own that a comma sets
+    right after its subject or that open the sentence before it, said of that subject: "Walt Perry, being
+    thoughtful, knew", "Puzzled, Lucy stared" (a past participle agrees as an adjective does); not beside a noun
+    the subject is said to be, of which they say it ("is a Brazilian rock band, formed in …")."""
     if any(c.dep_ == "attr" and c.pos_ in ("NOUN", "PROPN") for c in verb.children):
         return []
-    return [c for c in verb.children if c.dep_ == "advcl" and c.tag_ in ("VBG", "VBN")
+    return [c for c in verb.children if c.dep_ == "advcl" and c.tag_ in ("VBG", "VBN") and _set_beside(c, subject)
             and not any(a.dep_ in SUBJECTS | {"mark", "aux", "auxpass", "expl"} for a in c.children)]
+
+
+def _set_beside(clause: Any, subject: Any) -> bool:
+    """Whether a clause follows ``subject`` right after a comma, or opens its sentence before it."""
+    start = clause.left_edge.i
+    after_subject = start >= 2 and clause.doc[start - 1].text == "," and start - 2 == subject.right_edge.i
+    return after_subject or start == clause.sent.start and clause.i < subject.i
 
 
 def _said_with_a_linking_verb(verb: Any) -> list[Any]:
