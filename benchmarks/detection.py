@@ -39,8 +39,8 @@ from assistant.usage import total  # noqa: E402
 from evaluation.data import Item, LoadReport  # noqa: E402
 from evaluation.loaders import ambigmt  # noqa: E402
 from evaluation.metrics.asking import gold_words, words  # noqa: E402
-from tests.dev_sets import (IT_SETS, PERSON_LOOKING_THINGS, address_question, asked_heads, asked_in_dialogue,
-                            checked_gender, cocoa_gender_shown, cocoa_items,  # noqa: E402
+from tests.dev_sets import (IT_SETS, PERSON_LOOKING_THINGS, address_question, asked_about, asked_heads,
+                            asked_in_dialogue, checked_gender, cocoa_gender_shown, cocoa_items,  # noqa: E402
                             expletive_it, formality_reading, gate_items, gender_question, gender_reading,
                             it_question, japanese_items, person_looking_things, references_differ,
                             speaker_gender_question, two_people)
@@ -153,8 +153,8 @@ def needless(rows: list[str], assistant: Assistant | None) -> None:
     for reader, asked, calls in readers(assistant, "decide", asked_heads, "gender"):
         heads = [asked(i["text"]) for i in items]
         rows += split_rows(f"{name}, {reader}", "question about the settled person (≤ 30 %)",
-                           [i["settled"].lower() in h for i, h in zip(items, heads)])
-        open_asked = [i["unsettled"].lower() in h for i, h in zip(items, heads)]
+                           [asked_about(i["settled"], h) for i, h in zip(items, heads)])
+        open_asked = [asked_about(i["unsettled"], h) for i, h in zip(items, heads)]
         rows += split_rows(f"{name}, {reader}", "question about the open person where the French shows its gender: a "
                            "noun, or a name or title labelled so (`unsettled_shown_fr`) (≥ 95 %)",
                            [a if i.get("unsettled_shown_fr") is not False else None for i, a in zip(items, open_asked)])
@@ -170,7 +170,7 @@ def needless(rows: list[str], assistant: Assistant | None) -> None:
     asked = [asked_in_dialogue(i) for i in items]
     rows += split_rows(f"{name}, pre-pass, asked one after the other, the open person of the other gender",
                        "question about the settled person (≤ 30 %)",
-                       [i["settled"].lower() in h for i, h in zip(items, asked)])
+                       [asked_about(i["settled"], h) for i, h in zip(items, asked)])
 
 
 def people_and_things(rows: list[str], assistant: Assistant | None) -> None:

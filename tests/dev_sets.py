@@ -122,6 +122,12 @@ def it_question(text: str, lang: str = "fr") -> bool:
     return any(family_of(c.ambiguity) == "referent" for c in find_candidates(text, lang))
 
 
+def asked_about(head: str, words: set[str]) -> bool:
+    """Whether the words of the questions asked name a labelled person's head word: a hyphenated one by each of
+    its parts ("beer-runner", "Bang-Jensen")."""
+    return _words(head) <= words
+
+
 def asked_heads(text: str, lang: str = "fr") -> set[str]:
     """The words of every gender question the pre-pass raises ("Kerr's" also as "Kerr")."""
     words = {w for c in find_candidates(text, lang) if family_of(c.ambiguity) == "gender" for w in _words(c.span)}
@@ -152,7 +158,7 @@ def asked_in_dialogue(item: dict, lang: str = "fr") -> set[str]:
     while (turn := dialogue.ask_next()) is not None:
         words = _words(turn.span) | {w.removesuffix("'s") for w in _words(turn.span)}
         asked |= words
-        gender = GENDERED_PRONOUNS[pronoun] if item["settled"].lower() in words else open_gender
+        gender = GENDERED_PRONOUNS[pronoun] if asked_about(item["settled"], words) else open_gender
         dialogue.answer(get_type(turn.ambiguity).oracle_answer({"gender": gender}), "oracle")
     return asked
 

@@ -156,7 +156,7 @@ def _predicates(subject: Any, head: Any) -> list[Any]:
     for clause in _infinitives_of_the_subject(head):  # "You need to be careful": prudent, prudente
         words += _said_with_a_linking_verb(clause)
         words += [clause] if any(c.dep_ == "auxpass" for c in clause.children) else []  # "I want to be hired"
-    for clause in _participial_adjuncts(subject, head):  # "Walt Perry, being thoughtful, knew": attentionné, attentionnée
+    for clause in _participial_adjuncts(subject, head):  # "Walt Perry, being thoughtful, knew": attentionné(e)
         words += _said_with_a_linking_verb(clause) if clause.tag_ == "VBG" else [clause]
     return words
 

@@ -3,9 +3,9 @@ must show. An "it" that refers to nothing or stands in for a clause needs no ref
 
 The parse finds the productive forms: spaCy's ``expl``; a clause extraposed to the right of the
 predicate of "it" ("It is a SyntaxError to use …", "It was so nice chatting with you", "it seems
-clear to me that …", "It's more like I believe in aliens", "made it his business to escort Paula"); a passive verb of saying with a
-that-clause ("It is recommended that …"); a cleft ("it is the things that you think …"); and a
-noun predicate ("it was a great place": c'est, es ist, whatever "it" is).
+clear to me that …", "It's more like I believe in aliens", "made it his business to escort Paula"); a
+passive verb of saying with a that-clause ("It is recommended that …"); a cleft ("it is the things that
+you think …"); and a noun predicate ("it was a great place": c'est, es ist, whatever "it" is).
 An infinitive whose object is missing is no extraposition but the "it" itself read as that
 object ("it was fun to watch": the game), so it keeps its question. Fixed phrases (weather,
 time, idioms such as "that's the way it is", "call it a day") are data: lemma sequences listed

@@ -271,7 +271,7 @@ def _mention_at(token: Any, source: str, sentence_of: dict[int, int]) -> Mention
                 mention = _make(token, "name", SINGULAR, sentence_of=sentence_of)
                 mention.likely = gender
                 return mention
-        if _surname_beside_a_pronoun(token):
+        if _surname_beside_a_pronoun(token) or _named_beside_a_person_noun(token):
             return _make(token, "name", SINGULAR, sentence_of=sentence_of)
         return None
     if token.pos_ == "PRON" and lower in PERSONAL:
@@ -327,6 +327,13 @@ def _surname_beside_a_pronoun(token: Any) -> bool:
     if token.is_upper or any(c.dep_ == "det" for c in token.children):
         return False  # "the FBI needs to talk to this guy … we can't locate him": an acronym, a name with an article
     return bool(gendered_pronouns(token.doc))
+
+
+def _named_beside_a_person_noun(token: Any) -> bool:
+    """A proper noun the recogniser left unclassed, with a person noun in apposition ("an avenue named for Bankhead
+    McGruder, a Civil War general"): a person's name, asked about with the noun."""
+    return token.pos_ == "PROPN" and token.ent_type_ in ("", "PERSON") and token.dep_ != "compound" and any(
+        c.dep_ == "appos" and c.pos_ == "NOUN" and person_noun(c.lemma_, c.text) is not None for c in token.children)
 
 
 def _noun_read_as_an_adjective(token: Any) -> bool:
