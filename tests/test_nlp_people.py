@@ -353,6 +353,8 @@ REAL_PRONOUNS = [
      "himself in haste.", "Alex", "doctor"),
     ("For instance, the dreamer sees himself seated behind neighbor Smith and, with photographic realism, sees "
      "Smith driving the car;;", "dreamer", "Smith"),
+    ("The red-haired captain, towering above the prisoner as a symbol of decency and authority, was shocked to find "
+     "himself looking with sympathy upon Philip Spencer.", "captain", "prisoner"),  # the subject hung on "was"
     # cataphora: a fronted clause's pronoun looks ahead to the one person of the main clause (WordNet 3.0)
     ("After he was shown to have performed a miracle, the priest was canonized", "priest", None),
     # in a quotation, its speaker and the one spoken to are "I" and "you" (fortunes)

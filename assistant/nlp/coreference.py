@@ -252,7 +252,7 @@ def clause_subject(token: Any) -> Any | None:
     "asked the researcher to present..." has the object of "asked" as the subject of "present",
     and "was obliged to prepare..." the subject of "obliged"."""
     for verb in _verb_chain(token.head):
-        subject = next((c for c in verb.children if c.dep_ in SUBJECTS and c.i != token.i), None)
+        subject = next((c for c in _with_auxiliaries(verb) if c.dep_ in SUBJECTS and c.i != token.i), None)
         if subject is not None:
             return subject
         if verb.dep_ == "xcomp":
@@ -264,6 +264,12 @@ def clause_subject(token: Any) -> Any | None:
             continue
         return None
     return None
+
+
+def _with_auxiliaries(verb: Any) -> list[Any]:
+    """A verb's dependents and its auxiliaries': the parser may hang the subject on the auxiliary ("The red-haired
+    captain, towering above the prisoner …, was shocked to find himself …": "captain" under "was")."""
+    return [*verb.children, *(c for a in verb.children if a.dep_ in ("aux", "auxpass") for c in a.children)]
 
 
 def _verb_chain(verb: Any) -> list[Any]:
