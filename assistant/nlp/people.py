@@ -237,7 +237,7 @@ def _mention_at(token: Any, source: str, sentence_of: dict[int, int]) -> Mention
     if source[token.idx:token.idx + len(PLACEHOLDER)] == PLACEHOLDER:
         return _make(token, "placeholder", SINGULAR, text=PLACEHOLDER, sentence_of=sentence_of)
     if (token.pos_ in ("NOUN", "PROPN") or _mistagged_noun(token)) and lower not in INDEFINITE:
-        if token.pos_ == "NOUN" and _before_an_acronym(token) or _hyphenated_modifier(token) or _names_a_thing(token):
+        if (token.pos_ == "NOUN" and _before_an_acronym(token)) or _hyphenated_modifier(token) or _names_a_thing(token):
             return None
         noun = _compound_person_noun(token)
         if noun is not None and noun.rank > 0 and not _said_of_a_person(token):
@@ -300,9 +300,11 @@ def _mention_at(token: Any, source: str, sentence_of: dict[int, int]) -> Mention
     if token.pos_ == "NUM" and token.dep_ in SUBJECTS and _stands_for_people(token):
         return _standing_alone(token, SINGULAR if lower == "one" else PLURAL, sentence_of)
     noun = person_noun(lower, token.text) if token.pos_ == "ADJ" and _noun_read_as_an_adjective(token) else None
+    # "What would you say is your favorite ever?": a person only in the word's second sense; an agent noun the
+    # tagger took for a comparative ("the cleaner") is read as the noun
     if noun is not None and noun.rank > 0 and token.tag_ != "JJR" and not _said_of_a_person(token):
-        noun = None  # "What would you say is your favorite ever?": a person only in the word's second sense
-    if noun is not None and not _partitive(token):  # "the cleaner" tagged as a comparative
+        noun = None
+    if noun is not None and not _partitive(token):
         return _make(token, "noun", PLURAL if lower.endswith("s") else SINGULAR, sentence_of=sentence_of,
                      settled=noun.gender, evidence=f"the noun {token.text}" if noun.gender else None)
     if token.pos_ in ("ADJ", "VERB") and not _partitive(token) and (token.dep_ in SUBJECTS | {"dobj", "pobj"}
