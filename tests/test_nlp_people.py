@@ -362,6 +362,9 @@ REAL_PRONOUNS = [
      "programmer", "novice"),
     ('The manager, upon hearing this, remarked, "This programmer, though he holds a position of small esteem, '
      'understands well the proper duty of an employee.', "programmer", "manager"),
+    ('Thus spake the master programmer: "You can demonstrate a program for a corporate executive, but you can\'t '
+     'make him computer literate."', "executive", "programmer"),
+    ('"One thing about Jim," the other said to the bartender, "he sure knows when to stop."', "Jim", "bartender"),
     # someone named with "no" is no one a pronoun outside its clause takes up (fortunes)
     ("What no spouse of a writer can ever understand is that a writer is working when he's staring out the window.",
      "writer", "spouse"),

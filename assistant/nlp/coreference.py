@@ -91,22 +91,26 @@ def _inside(pronoun: Any, head: Any) -> bool:
 
 def _speaker_and_listener(pronoun: Any) -> set[int]:
     """The subject and the objects of the clause that introduces the quotation a pronoun is in ("A novice asked
-    the Master: "Here is a programmer that never … tests his programs.""; ""…," the nurse told the doctor"): in
-    their own words they are "I" and "you", so a "he" or "she" there is someone else."""
+    the Master: "Here is a programmer that never … tests his programs.""; ""…," the other said to the bartender,
+    "he sure knows when to stop.""): in their own words they are "I" and "you", so a "he" or "she" there is
+    someone else. That clause is the words between the quotation and the one before it or after it, or the
+    sentence's edge, where a comma or a colon joins them."""
     doc = pronoun.doc
     marks = [t.i for t in doc if t.text in QUOTES]
     quotes = list(zip(marks[::2], marks[1::2])) + ([(marks[-1], len(doc))] if len(marks) % 2 else [])
-    opening, closing = next(((o, c) for o, c in quotes if o < pronoun.i < c), (None, None))
-    if opening is None:
+    around = next((n for n, (o, c) in enumerate(quotes) if o < pronoun.i < c), None)
+    if around is None:
         return set()
-    introducing = []
+    opening, closing = quotes[around]
+    between = []
     if opening > 0 and doc[opening - 1].text in (":", ","):
-        introducing.append(doc[opening - 1].head)
+        between += doc[quotes[around - 1][1] + 1 if around else doc[opening].sent.start:opening - 1]
     if closing + 1 < len(doc) and doc[closing - 1].text == ",":
-        introducing.append(doc[closing + 1])
-    verbs = [next((t for t in [word, *word.ancestors] if t.pos_ in ("VERB", "AUX")), None) for word in introducing]
-    return {c.i for verb in verbs if verb is not None and not opening < verb.i < closing
-            for c in verb.children if c.dep_ in SUBJECTS | {"dobj", "dative"}}
+        between += doc[closing + 1:quotes[around + 1][0] if around + 1 < len(quotes) else doc[closing].sent.end]
+    told = [g for verb in between if verb.pos_ == "VERB" for c in verb.children if c.dep_ == "prep" and c.lower_ == "to"
+            for g in c.children if g.dep_ == "pobj"]  # "said to the bartender"
+    return {c.i for verb in between if verb.pos_ == "VERB" for c in verb.children
+            if c.dep_ in SUBJECTS | {"dobj", "dative"}} | {g.i for g in told}
 
 
 def _out_of_scope(pronoun: Any, head: Any) -> bool:
