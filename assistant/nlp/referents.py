@@ -21,6 +21,8 @@ from .people import ARGUMENTS, PLACES
 NOUNS = ("NOUN", "PROPN")
 THING_ENTITIES = PLACES | {"ORG", "PRODUCT", "WORK_OF_ART", "EVENT", "LAW"}  # a name "it" may stand for
 SAID_OF_SUBJECT = PREDICATES | {"xcomp", "ccomp"}  # what a clause says of its subject ("is timing it")
+# Nouns said only in a fixed phrase ("for security's sake", "on my behalf", "in his stead"): never what "it" stands for.
+IDIOM_NOUNS = {"sake", "behalf", "stead"}
 
 
 def named_antecedent(it: Any) -> Any | None:
@@ -54,7 +56,7 @@ def _only_thing_before(it: Any) -> Any | None:
            or t.pos_ == "PRON" and t.lower_.endswith("thing") for t in before):
         return None
     things = {t.lemma_.lower(): t for t in before if t.pos_ == "NOUN" and t.tag_ == "NN" and t.is_alpha
-              and t.dep_ in ARGUMENTS and not _person(t)}
+              and t.dep_ in ARGUMENTS and not _person(t) and t.lemma_.lower() not in IDIOM_NOUNS}
     return next(iter(things.values())) if len(things) == 1 else None
 
 
