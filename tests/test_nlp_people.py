@@ -491,6 +491,9 @@ def test_a_proper_noun_taken_for_an_organisation_stays_one_elsewhere(text):
     # a word whose first sense is a thing, tagged an adjective (CoCoA-MT train): "your favorite" restaurant
     ("Yeah I am the same way, I haven't been for a few years but used to go all the time. What would you say is "
      "your favorite ever?", "favorite"),
+    # a noun alone in parentheses is an aside (CoCoA-MT train: a master's degree)
+    ("all my sisters went to college. They graduated college, older brother got his (masters). Schools a family. "
+     "(Gotta) go to school.", "masters"),
     # the first part of a hyphenated word, tagged a proper noun (GATE's dev half; WordNet's "anti" is a person)
     ("Several who confirmed to be Italian recently revealed the truth about the huge amount of money spent by the "
      "Department of Anti-drugs Policies of Italy.", "anti"),

@@ -492,10 +492,14 @@ def _part_of_a_program(token: Any) -> bool:
 
 
 def _quoted_alone(token: Any) -> bool:
-    """A common noun alone between quotes (spaCy's ``is_quote``) or emphasis marks: the word itself, a term of the
-    text ('the "guard" is not evaluated', "the *type* determines", "assign the “Editor” role"), not a person."""
+    """A common noun alone between quotes (spaCy's ``is_quote``), emphasis marks or parentheses: the word itself, a
+    term of the text or an aside ('the "guard" is not evaluated', "the *type* determines", "assign the “Editor”
+    role", "older brother got his (masters)"), not a person."""
     doc = token.doc
-    return 0 < token.i < len(doc) - 1 and all(t.is_quote or t.text == "*" for t in (doc[token.i - 1], doc[token.i + 1]))
+    if not 0 < token.i < len(doc) - 1:
+        return False
+    before, after = doc[token.i - 1], doc[token.i + 1]
+    return all(t.is_quote or t.text == "*" for t in (before, after)) or (before.text, after.text) == ("(", ")")
 
 
 def _mistagged_noun(token: Any) -> bool:
