@@ -44,6 +44,8 @@ YOU, ADDRESSEE = "you", "addressee"  # the head and kind of the person an impera
 ADDRESSED = {"you", "yourself", "yourselves"}
 # Nouns of one gender whose plural names a group of any ("you guys are still good", "hi guys").
 ANY_GENDER_PLURALS = {"guy"}
+# A name after an article of its own names no one ("the dickens you say", "on the Bill's bench").
+ARTICLES = {"the", "a", "an"}
 # What settles a well-known person or character: the world knowledge WordNet records of them.
 _WELL_KNOWN = "a well-known person (WordNet)"
 # Quantifiers that also mean everything or much of something ("all is well", "all you have to do").
@@ -131,7 +133,7 @@ def _reads_as_a_name(ent: Any) -> bool:
     modifies a noun names a thing after someone ("two-time Tony winner", "the Obama administration"), whose
     translation shows no one's gender (« l'administration Obama »)."""
     modifies_a_noun = ent.root.dep_ == "compound" and ent.root.head.pos_ == "NOUN"
-    with_an_article = ent.text.islower() and any(c.dep_ == "det" and c.lower_ in ("the", "a", "an")
+    with_an_article = ent.text.islower() and any(c.dep_ == "det" and c.lower_ in ARTICLES
                                                  for c in ent.root.children)  # "the dickens you say"
     return not modifies_a_noun and not with_an_article and not any(t.pos_ == "PRON" for t in ent) \
         and not (len(ent) == 1 and _after_an_article(ent.root))
@@ -141,7 +143,7 @@ def _after_an_article(name: Any) -> bool:
     """A one-word name right after an article of its own: "sitting on the Bill's bench" (the Bills, a team), not
     someone called Bill."""
     before = name.nbor(-1) if name.i > 0 else None
-    return before is not None and before.lower_ in ("the", "a", "an") and before.head.i == name.i
+    return before is not None and before.lower_ in ARTICLES and before.head.i == name.i
 
 
 def _settle_predicates(doc: Any, mentions: list[Mention]) -> None:
