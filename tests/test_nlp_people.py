@@ -201,6 +201,13 @@ def test_a_who_clause_the_parse_took_from_a_possessor_makes_no_thing_a_person():
     assert "someone" in found and "time" not in found
 
 
+def test_a_quantifier_after_the_is_someone_where_it_says_a_quotation():
+    # Brown Corpus (tests/data/two_people_real.yaml): "the other" speaks (elsewhere "this one" is a thing, below)
+    found = heads(find_person_mentions('"One thing about Jim," the other said to the bartender, "he sure knows when '
+                                       'to stop."'))
+    assert "other" in found and found["other"].settled is None
+
+
 @pytest.mark.parametrize("text", [
     "Some of the water was lost.", "I prefer this one.", "In 1998 the plant closed.",
     "The boxes arrived and they were heavy.", "We crossed the Alps and the Netherlands.",

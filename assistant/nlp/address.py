@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from itertools import takewhile
 from typing import Any
 
+from .coreference import quotations
+
 FORMALITY, REGISTER = "formality", "register"
 SECOND_PERSON = {"you", "your", "yours", "yourself", "yourselves", "y'all", "ya", "u", "ur", "thee", "thou"}
 GREETINGS = {"hi", "hello", "hey", "thanks", "thank", "bye", "goodbye", "sorry", "welcome", "congratulations",
@@ -30,6 +32,9 @@ _PLURAL_YOU = re.compile(
     re.IGNORECASE,
 )
 SENTENCE_ENDS = set(".!?…:;。！？")
+# Words a title leaves in lower case ("Gone with the Wind"): the others of a title are capitalised.
+TITLE_MINOR_WORDS = {"a", "an", "the", "and", "or", "but", "nor", "of", "to", "in", "on", "at", "by", "for", "with",
+                     "from", "as"}
 LABEL_WORDS = 6  # a button's or a menu's command is a few words
 ROLE_LABEL_WORDS = 3  # a column or a button that names a role ("Contact Administrator")
 # T-V choices need a second person or an imperative; the Japanese register applies to more.
@@ -83,8 +88,9 @@ def address_cues(doc: Any) -> list[tuple[str, Any]]:
     """(cue, token) pairs, strongest first: second person, imperative, request, question, vocative,
     greeting, conversation (a first-person statement or an interjection)."""
     found: list[tuple[str, Any]] = []
+    titled = _quoted_titles(doc)
     for token in doc:
-        if token.lower_ in SECOND_PERSON:
+        if token.lower_ in SECOND_PERSON and token.i not in titled:
             found.append(("greeting", token.head) if _thanks(token) else ("second_person", token))
     for sent in doc.sents:
         words = [t for t in sent if not t.is_punct and t.lower_ not in GREETINGS and t.dep_ != "npadvmod"]
@@ -107,6 +113,19 @@ def address_cues(doc: Any) -> list[tuple[str, Any]]:
             found.append(("conversation", first_person))
     order = list(CUES_FOR["ja"])
     return sorted(found, key=lambda cue: (order.index(cue[0]), cue[1].i))
+
+
+def _quoted_titles(doc: Any) -> set[int]:
+    """The words of titles quoted in running text, every word of them capitalised but the small ones (a song's:
+    'film songs to his credit, among them "Have You Got Any Castles, Baby"'): a title's "you" addresses no one
+    the text is said to. A quote alone is what someone says or a label, whatever its capitals."""
+    found: set[int] = set()
+    for opening, closing in quotations(doc):
+        words = [t for t in doc[opening + 1:closing] if t.is_alpha]
+        outside = [t for t in doc[opening].sent if t.is_alpha and not opening < t.i < closing]
+        if len(words) >= 2 and outside and all(t.text[0].isupper() or t.lower_ in TITLE_MINOR_WORDS for t in words):
+            found |= {t.i for t in words}
+    return found
 
 
 # The roles of a noun phrase: a verb in one is a word named, not a command ('"pass" is a null operation').

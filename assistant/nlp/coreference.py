@@ -46,10 +46,10 @@ def attribute_pronouns(doc: Any, mentions: list[Mention], same_referent: Callabl
     candidate; otherwise record the pronoun on every candidate as undecided, and settle none."""
     by_head = {m.head_index: m for m in mentions}
     unnamed: set[str] = set()  # genders of pronouns that stand for someone the text does not name
-    quotations = _quotations(doc)
+    found = quotations(doc)
     for pronoun in gendered_pronouns(doc):
         gender = GENDERED_PRONOUNS[pronoun.lower_]
-        speaking = _speaker_and_listener(pronoun, quotations)
+        speaking = _speaker_and_listener(pronoun, found)
         compatible = [m for m in mentions if m.kind in ("name", "noun", "placeholder", "indefinite")
                       and m.number == SINGULAR and (m.settled or m.likely) in (None, gender)
                       and not _inside(pronoun, doc[m.head_index]) and m.head_index not in speaking
@@ -90,7 +90,7 @@ def _inside(pronoun: Any, head: Any) -> bool:
     return False
 
 
-def _quotations(doc: Any) -> list[tuple[int, int]]:
+def quotations(doc: Any) -> list[tuple[int, int]]:
     """The text's quotations as (opening mark, closing mark) token indexes; an unpaired last mark opens one that
     runs to the end."""
     marks = [t.i for t in doc if t.text in QUOTES]
@@ -101,21 +101,31 @@ def _speaker_and_listener(pronoun: Any, quotes: list[tuple[int, int]]) -> set[in
     """The subject and the objects of the clause that introduces the quotation a pronoun is in ("A novice asked
     the Master: "Here is a programmer that never … tests his programs.""; ""…," the other said to the bartender,
     "he sure knows when to stop.""): in their own words they are "I" and "you", so a "he" or "she" there is
-    someone else. That clause is the words between the quotation and the one before it or after it, or the
-    sentence's edge, where a comma or a colon joins them."""
-    doc = pronoun.doc
+    someone else."""
     around = next((n for n, (o, c) in enumerate(quotes) if o < pronoun.i < c), None)
     if around is None:
         return set()
+    arguments = _introducing_arguments(pronoun.doc, quotes, around)
+    told = [g for c in arguments if c.dep_ == "prep" and c.lower_ == "to" for g in c.children if g.dep_ == "pobj"]
+    return {c.i for c in arguments if c.dep_ in SUBJECTS | {"dobj", "dative"}} | {g.i for g in told}  # "said to …"
+
+
+def speakers(doc: Any) -> set[int]:
+    """The subjects of the clauses that introduce the text's quotations: whoever says them (""…," the other said")."""
+    found = quotations(doc)
+    return {c.i for n in range(len(found)) for c in _introducing_arguments(doc, found, n) if c.dep_ in SUBJECTS}
+
+
+def _introducing_arguments(doc: Any, quotes: list[tuple[int, int]], around: int) -> list[Any]:
+    """The dependents of the verbs of the clause that introduces quotation number ``around``: the words between
+    it and the quotation before or after it, or the sentence's edge, where a comma or a colon joins them."""
     opening, closing = quotes[around]
     between = []
     if opening > 0 and doc[opening - 1].text in (":", ","):
         between += doc[quotes[around - 1][1] + 1 if around else doc[opening].sent.start:opening - 1]
     if closing + 1 < len(doc) and doc[closing - 1].text == ",":
         between += doc[closing + 1:quotes[around + 1][0] if around + 1 < len(quotes) else doc[closing].sent.end]
-    arguments = [c for verb in between if verb.pos_ == "VERB" for c in verb.children]
-    told = [g for c in arguments if c.dep_ == "prep" and c.lower_ == "to" for g in c.children if g.dep_ == "pobj"]
-    return {c.i for c in arguments if c.dep_ in SUBJECTS | {"dobj", "dative"}} | {g.i for g in told}  # "said to …"
+    return [c for verb in between if verb.pos_ == "VERB" for c in verb.children]
 
 
 def _out_of_scope(pronoun: Any, head: Any) -> bool:

@@ -14,7 +14,8 @@ from typing import Any
 
 from .address import imperatives, plural_you_cue
 from .agreement import agreeing_words, said_as, said_of_the_addressed, title_noun
-from .coreference import GENDERED_PRONOUNS, SINGULAR, SUBJECTS, attribute_pronouns, clause_subject, gendered_pronouns
+from .coreference import (GENDERED_PRONOUNS, SINGULAR, SUBJECTS, attribute_pronouns, clause_subject, gendered_pronouns,
+                          speakers)
 from .generic import DEMONYM_SUFFIX, generic_noun, impersonal_one
 from .lexicon import (FEMININE, MASCULINE, PersonNoun, about_software, agent_by_ending, name_gender,
                       names_a_part_of_a_program, person_noun, person_verbs, well_known_gender)
@@ -593,9 +594,12 @@ def _agreement(token: Any) -> tuple[str, ...]:
 
 def _stands_for_people(token: Any) -> bool:
     """A quantifier or number heading a noun phrase of its own, as the argument of a verb: "several
-    were disappointed", "four in Sweden were opposed" (not "some of the water", "this one", "in 1998")."""
-    if token.dep_ not in ARGUMENTS or any(c.lower_ in THING_DETERMINERS for c in token.children if c.dep_ == "det"):
+    were disappointed", "four in Sweden were opposed" (not "some of the water", "this one", "in 1998"); after "the"
+    or "this", only one who says a quotation (""…," the other said to the bartender")."""
+    if token.dep_ not in ARGUMENTS:
         return False
+    if any(c.lower_ in THING_DETERMINERS for c in token.children if c.dep_ == "det"):
+        return token.i in speakers(token.doc)
     if token.pos_ == "NUM" and (not token.text.isalpha() and len(token.text) == 4 or token.head.pos_ == "NOUN"):
         return False  # a year, or a number that counts a noun
     return not _echoes_a_thing(token)
