@@ -20,6 +20,7 @@ from .nlp.address import address_candidates, address_cues, names_a_role
 from .nlp.agreement import (agreeing_words, intransitive_past_may_agree, it_is_adjective_shows_gender,
                             names_a_person, possessive_agrees, said_of_the_addressed, shows_gender, title_noun)
 from .nlp.expletive import fixed_phrase_tokens, said_to_be, stands_for_a_thing
+from .nlp.french_lexicon import one_french_form
 from .nlp.lexicon import name_gender
 from .nlp.mentions import PLURAL, Mention, MentionGroup, group_mentions, unsettled
 from .nlp.people import GENDERED_PRONOUNS as _GENDERED_PRONOUNS
@@ -74,7 +75,8 @@ class Parsed:
         (``Mention.generic``) is asked about only for inclusive forms: the generic form reads as either gender."""
         mentions = [m for m in unsettled(self.people) if m.head_index not in self._listeners
                     and (self.inclusive or not m.generic)]
-        return [g for g in group_mentions(mentions) if _its_gender_shown_in(g, self.doc, self.target_lang)]
+        return [g for g in group_mentions(mentions) if _its_gender_shown_in(g, self.doc, self.target_lang,
+                                                                              self.inclusive)]
 
     @cached_property
     def settled_people(self) -> list[Mention]:
@@ -227,18 +229,27 @@ def _gendered_in(mention: Mention, doc: Any, lang: str) -> bool:
     return not (lang == "de" and mention.number == PLURAL and mention.kind in ("pronoun", "indefinite"))
 
 
-def _its_gender_shown_in(group: MentionGroup, doc: Any, lang: str) -> bool:
-    """Whether the translation into ``lang`` will show the gender of a group of open mentions. A
-    person's name shows none ("Alex's instruction was rapid": l'instruction d'Alex), unlike a
+def _its_gender_shown_in(group: MentionGroup, doc: Any, lang: str, inclusive: bool = False) -> bool:
+    """Whether the translation into ``lang`` will show the gender of a group of open mentions: where one of its
+    mentions shows it (``_mention_shows_its_gender``), or a noun or pronoun stands for the same person."""
+    return not lang or any(_mention_shows_its_gender(m, doc[m.head_index], lang, inclusive) for m in group.mentions)
+
+
+def _mention_shows_its_gender(mention: Mention, head: Any, lang: str, inclusive: bool) -> bool:
+    """A person's name shows none ("Alex's instruction was rapid": l'instruction d'Alex), unlike a
     people's ("Mormons": mormones, mormonas); a word that agrees with the name does ("Alex left":
     Alex est parti, partie), and so does a title it carries ("Doctor Fraud": le docteur, la
-    docteure), a possessive before it where the target's agrees ("his Shirley": sa Shirley), a past
-    the target may say with a participle that agrees ("Landry went down": s'est rendu) or a noun or
-    pronoun that stands for the same person. A gendered pronoun that may be the name's shows nothing
-    of its own: the source gives the pronoun's gender, whoever it stands for."""
-    if not lang or any(m.kind != "name" or m.number == PLURAL for m in group.mentions):
-        return True
-    return any(_name_shows_its_gender(m, doc[m.head_index], lang) for m in group.mentions)
+    docteure), a possessive before it where the target's agrees ("his Shirley": sa Shirley) or a past
+    the target may say with a participle that agrees ("Landry went down": s'est rendu). A gendered pronoun that
+    may be the name's shows nothing of its own: the source gives the pronoun's gender, whoever it stands for.
+    A plural noun whose French is one form for both genders shows none in French either, its determiners being
+    shared too ("three biologists who believe": trois biologistes qui pensent), but for words that agree with it
+    ("the artists left": sont partis, parties); for inclusive forms every group is asked about, as GATE lists it."""
+    if mention.kind == "name" and mention.number != PLURAL:
+        return _name_shows_its_gender(mention, head, lang)
+    if mention.kind == "noun" and mention.number == PLURAL and not inclusive and one_french_form(head.lemma_, lang):
+        return shows_gender(agreeing_words(head), lang) or intransitive_past_may_agree(head, lang)
+    return True
 
 
 def _name_shows_its_gender(name: Mention, head: Any, lang: str) -> bool:

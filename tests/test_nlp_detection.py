@@ -73,6 +73,19 @@ def test_a_name_is_asked_about_only_where_the_translation_shows_its_gender(text,
     assert [("neutral_names", name) in asked(text, lang) for lang in ("fr", "es", "de")] == [fr, es, de]
 
 
+@pytest.mark.parametrize("text, group, fr, es", [
+    # GATE dev half: French says "-iste" for both genders and every plural determiner is shared (its two references
+    # read « trois biologistes qui pensent » alike); Spanish shows it in the article (los/las biólogos)
+    ("There are three biologists who believe that natural processes create a field of information and will be "
+     "increasingly useful.", "three biologists", False, True),
+    # a participle that agrees does show it (« Les syndicalistes ont été harcelés », « harcelées »)
+    ("Trade unionists were harassed and sentenced to prison.", "Trade unionists", True, True),
+])
+def test_a_plural_noun_french_says_alike_for_both_genders_is_asked_about_only_where_a_word_agrees(text, group, fr, es):
+    assert [("group_gender", group) in asked(text, lang) for lang in ("fr", "es")] == [fr, es]
+    assert ("group_gender", group) in [(c.ambiguity, c.span) for c in find_candidates(text, "fr", inclusive=True)]
+
+
 def test_a_proper_noun_with_a_person_noun_in_apposition_is_asked_about_with_it():
     # Brown Corpus (tests/data/two_people_real.yaml): the recogniser classes no "Bankhead McGruder"
     text = ("Undoubtedly even the old Southern stalwart Richmond has felt the new wind: William Styron mentions in his "
