@@ -137,6 +137,8 @@ def test_it_with_a_person_as_predicate_is_not_asked():
     # the one thing named before it, twice; "sake" is said only in "for … sake"
     "Please enter your old password, for security’s sake, and then enter your new password twice so we can verify "
     "you typed it in correctly.",
+    # a parenthesis comments on what came before it, whatever the parser hangs it on (Django's validators)
+    "Ensure this value is <x1/> (it is <x2/>).",
 ])
 def test_it_whose_thing_the_string_names_as_subject_is_not_asked(text):
     """The subject of the clause before "it" is what the string is about: the translation names

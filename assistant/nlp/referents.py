@@ -73,6 +73,12 @@ def _topic(subject: Any) -> Any:
     return subject
 
 
+def _aside_after(it: Any, subject: Any) -> bool:
+    """Whether "it" is in a parenthesis opened after ``subject`` and not yet closed."""
+    opening = next((t.i for t in reversed(it.doc[subject.i + 1:it.i]) if t.text in ("(", ")")), None)
+    return opening is not None and it.doc[opening].text == "("
+
+
 def _inside_the_subjects_relative(token: Any) -> bool:
     """The subject of a relative clause on a subject ("The URL you entered … looks like it matches"): the
     clause says which thing the outer subject is, and that subject is the one the text goes on about."""
@@ -105,10 +111,13 @@ def _competes(it: Any, subject: Any) -> bool:
     ("A match statement may have one case block, and it must be last"; but a sentence that opens with
     "it" goes on about the subject before: "This object doesn't have a change history. It probably
     wasn't added via this admin site."). A noun is never the "it" of its own modifier
-    ("the following username associated with it", "other objects using it")."""
+    ("the following username associated with it", "other objects using it"). A parenthesis is no part of the
+    predicate the parser hangs it on: it comments on what came before ("Ensure this value is %(limit_value)s (it
+    is %(show_value)s)")."""
     verb = subject.head
     inside = [subject, *(c for c in verb.children if c.dep_ in SAID_OF_SUBJECT)]
-    if any(it in part.subtree for part in inside) or it.head == verb or _infinitive_between(it, verb):
+    if any(it in part.subtree for part in inside) and not _aside_after(it, subject) or it.head == verb \
+            or _infinitive_between(it, verb):
         return True
     if it.dep_ in SUBJECTS and any(a.dep_ in ("relcl", "acl") for a in it.ancestors if a.i > verb.i) \
             or verb.dep_ == "relcl":
