@@ -40,7 +40,7 @@ from evaluation.data import Item, LoadReport  # noqa: E402
 from evaluation.loaders import ambigmt  # noqa: E402
 from evaluation.metrics.asking import gold_words, words  # noqa: E402
 from tests.dev_sets import (IT_SETS, PERSON_LOOKING_THINGS, address_question, asked_about, asked_heads,
-                            asked_in_dialogue, checked_gender, cocoa_gender_shown, cocoa_items,  # noqa: E402
+                            answered_in_turn, asked_in_dialogue, checked_gender, cocoa_gender_shown, cocoa_items,  # noqa: E402
                             expletive_it, formality_reading, gate_items, gender_question, gender_reading,
                             it_question, japanese_items, person_looking_things, references_differ,
                             speaker_gender_question, two_people)
@@ -167,10 +167,20 @@ def needless(rows: list[str], assistant: Assistant | None) -> None:
         if calls:
             rows.append(f"| {name}, {reader} | model calls per sentence | {sum(calls) / len(calls):.2f} |")
     # answered with the pronoun's gender instead, every question is asked: the rows above
-    asked = [asked_in_dialogue(i) for i in items]
-    rows += split_rows(f"{name}, pre-pass, asked one after the other, the open person of the other gender",
-                       "question about the settled person (≤ 30 %)",
-                       [asked_about(i["settled"], h) for i, h in zip(items, asked)])
+    # (the chain's calls are counted above: it reads each text once, and the dialogues below reuse its readings)
+    dialogues = [("pre-pass", asked_in_dialogue)]
+    if assistant is not None:
+        dialogues.append((f"chain on {assistant.model_spec} (its decide call)",
+                          lambda item: chain_answered_in_turn(assistant, item)))
+    for reader, asked_of in dialogues:
+        asked = [asked_of(i) for i in items]
+        rows += split_rows(f"{name}, {reader}, asked one after the other, the open person of the other gender",
+                           "question about the settled person (≤ 30 %)",
+                           [asked_about(i["settled"], h) for i, h in zip(items, asked)])
+        rows += split_rows(f"{name}, {reader}, asked one after the other, the open person of the other gender",
+                           "question about the open person where the French shows its gender (≥ 95 %)",
+                           [asked_about(i["unsettled"], h) if i.get("unsettled_shown_fr") is not False else None
+                            for i, h in zip(items, asked)])
 
 
 def people_and_things(rows: list[str], assistant: Assistant | None) -> None:
@@ -234,6 +244,12 @@ def chain_asked_heads(assistant: Assistant, text: str, calls: list[int], family:
         dialogue.answer(None, "none")
     calls.append(total(dialogue.transcript.usage.values()).calls)
     return asked
+
+
+def chain_answered_in_turn(assistant: Assistant, item: dict) -> set[str]:
+    """``answered_in_turn`` on the chain with its model."""
+    return answered_in_turn(assistant.start(item["text"], "fr", options=ChainOptions(max_questions=MAX_QUESTIONS_LIMIT)),
+                            item)
 
 
 def load_assistant(spec: str | None) -> Assistant | None:

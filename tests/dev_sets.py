@@ -146,16 +146,24 @@ class _EveryQuestion:
 
 def asked_in_dialogue(item: dict, lang: str = "fr") -> set[str]:
     """The words of the gender questions a person is asked, one after the other, on the pre-pass
-    alone, answering the person the pronoun settles with the pronoun's gender and everyone else
-    with the other gender: an answer may leave a pronoun only one person to refer to, who is then
-    not asked. (Answered with the pronoun's gender, nobody is left out: every question is asked.)"""
+    alone (see ``answered_in_turn``)."""
+    transcript = Transcript(item["text"], lang, "intercpt", "pre-pass")
+    return answered_in_turn(Dialogue(ModelSteps(chat_model=None), transcript, max_questions=len(item["text"]),
+                                     known=_EveryQuestion(lang)), item)
+
+
+def answered_in_turn(dialogue: Dialogue, item: dict) -> set[str]:
+    """The words of the gender questions ``dialogue`` asks about ``item``'s text, one after the other, answering
+    the person the pronoun settles with the pronoun's gender and everyone else with the other gender (any other
+    question skipped): an answer may leave a pronoun only one person to refer to, who is then not asked.
+    (Answered with the pronoun's gender, nobody is left out: every question is asked.)"""
     pronoun = next(w for w in re.findall(r"[a-z]+", item["text"].lower()) if w in GENDERED_PRONOUNS)
     open_gender = ({MASCULINE, FEMININE} - {GENDERED_PRONOUNS[pronoun]}).pop()
-    transcript = Transcript(item["text"], lang, "intercpt", "pre-pass")
-    dialogue = Dialogue(ModelSteps(chat_model=None), transcript, max_questions=len(item["text"]),
-                        known=_EveryQuestion(lang))
     asked: set[str] = set()
     while (turn := dialogue.ask_next()) is not None:
+        if family_of(turn.ambiguity) != "gender":
+            dialogue.answer(None, "none")
+            continue
         words = _words(turn.span) | {w.removesuffix("'s") for w in _words(turn.span)}
         asked |= words
         gender = GENDERED_PRONOUNS[pronoun] if asked_about(item["settled"], words) else open_gender
