@@ -602,10 +602,14 @@ def test_an_infinitive_says_what_the_subject_of_its_verb_is(text, lang, asked):
 BOUNDARIES = ("after a certain time at night or she won't answer text messages like on Sundays or something like "
               "that. So you are like setting boundaries for yourself")
 GAME = "Have you ever played the game yourself, I have not, I'm not originally from the US."
+# GATE dev half: a reflexive coordinated with another object is said with a preposition in Spanish too (« Proteja a
+# sus seres queridos y a sí misma »), of the person the imperative addresses
+LOVED_ONES = "Protect your loves ones and yourself."
 
 
 @pytest.mark.parametrize(("text", "lang", "asked"), [
     (BOUNDARIES, "es", True), (BOUNDARIES, "fr", False), (GAME, "es", True), (GAME, "fr", False), (GAME, "de", False),
+    (LOVED_ONES, "es", True), (LOVED_ONES, "fr", False),
     ("You said that she did it herself.", "es", False),
 ])
 def test_a_reflexive_that_is_no_object_shows_the_gender_of_you_in_spanish_only(text, lang, asked):

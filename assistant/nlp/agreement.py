@@ -24,6 +24,8 @@ DEFAULT = "default"
 LINKING_VERBS = {"be", "seem", "become", "feel", "look", "remain", "get", "stay", "appear", "sound", "prove"}
 # Quantifiers floating beside a pronoun ("you all", "we both"): tous/toutes, todos/todas, chacun/chacune.
 FLOATING_QUANTIFIERS = {"all", "both", "each"}
+# The reflexives of the person an imperative addresses ("Protect your loved ones and yourself").
+ADDRESSED_REFLEXIVES = {"yourself", "yourselves"}
 PARTICIPLE = "VBN"
 OBJECTS = {"dobj", "dative", "ccomp", "xcomp", "attr"}  # what makes a verb's past one that agrees with no subject
 # Pronouns whose gender a participle verb shows ("je suis partie"); an indefinite such as "someone"
@@ -121,7 +123,9 @@ def said_of_the_addressed(verb: Any) -> list[Any]:
         return _inflecting([verb.head], verb)
     words = [c for c in verb.children if c.dep_ in ("acomp", "oprd") and c.pos_ in ("ADJ", "VERB")
              or c.dep_ == "xcomp" and c.pos_ == "ADJ"] if verb.lemma_ in LINKING_VERBS or verb.pos_ == "AUX" else []
-    return [w for w in _inflecting(words, verb) if not _said_with_a_verb(w) and name_gender(w.text)[1] is None]
+    reflexives = [t for t in verb.subtree if t.lower_ in ADDRESSED_REFLEXIVES and _own_reflexive(t) and _bound_by(t, verb)]
+    return [w for w in _inflecting(words, verb) if not _said_with_a_verb(w) and name_gender(w.text)[1] is None] \
+        + reflexives
 
 
 def _said_with_a_verb(adjective: Any) -> bool:
@@ -249,9 +253,12 @@ def _partitive_quantifier(word: Any) -> bool:
 
 
 def _own_reflexive(word: Any) -> bool:
-    """A reflexive ``_own_reflexives`` found: after a preposition, or stressing the subject."""
+    """A reflexive ``_own_reflexives`` found: after a preposition, stressing the subject, or coordinated with
+    another object, which Spanish says with a preposition too ("Protect your loved ones and yourself": a tus seres
+    queridos y a ti misma)."""
     return word.pos_ == "PRON" and word.lower_.endswith(("self", "selves")) and (
-        word.dep_ in ("npadvmod", "appos") or word.dep_ == "pobj" and word.head.dep_ in ("prep", "dative"))
+        word.dep_ in ("npadvmod", "appos") or word.dep_ == "pobj" and word.head.dep_ in ("prep", "dative")
+        or word.dep_ == "conj" and word.head.dep_ in ("dobj", "pobj"))
 
 
 def _alone(word: Any) -> bool:
