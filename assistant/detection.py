@@ -229,7 +229,7 @@ def _gendered_in(mention: Mention, doc: Any, lang: str) -> bool:
     return not (lang == "de" and mention.number == PLURAL and mention.kind in ("pronoun", "indefinite"))
 
 
-def _its_gender_shown_in(group: MentionGroup, doc: Any, lang: str, inclusive: bool = False) -> bool:
+def _its_gender_shown_in(group: MentionGroup, doc: Any, lang: str, inclusive: bool) -> bool:
     """Whether the translation into ``lang`` will show the gender of a group of open mentions: where one of its
     mentions shows it (``_mention_shows_its_gender``), or a noun or pronoun stands for the same person."""
     return not lang or any(_mention_shows_its_gender(m, doc[m.head_index], lang, inclusive) for m in group.mentions)

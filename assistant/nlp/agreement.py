@@ -116,14 +116,16 @@ def _bound_by(reflexive: Any, verb: Any) -> bool:
 
 def said_of_the_addressed(verb: Any) -> list[Any]:
     """What an imperative says of the person it addresses, who has no word of their own in English: an adjective or
-    a participle ("Be careful": prudent, prudente; "Don't be shy", "Get ready", "Please be seated"). A noun it says
+    a participle ("Be careful": prudent, prudente; "Don't be shy", "Get ready", "Please be seated"), and their own
+    reflexive where it is no object ("Protect your loved ones and yourself": y a ti misma). A noun it says
     they are is a mention of its own ("Be a good boy"), asked about or settled there; so is a first name the parse
     took for an adjective, the person spoken to ("Look priya, …")."""
     if verb.dep_ == "auxpass":  # "be seated": the participle heads the clause
         return _inflecting([verb.head], verb)
     words = [c for c in verb.children if c.dep_ in ("acomp", "oprd") and c.pos_ in ("ADJ", "VERB")
              or c.dep_ == "xcomp" and c.pos_ == "ADJ"] if verb.lemma_ in LINKING_VERBS or verb.pos_ == "AUX" else []
-    reflexives = [t for t in verb.subtree if t.lower_ in ADDRESSED_REFLEXIVES and _own_reflexive(t) and _bound_by(t, verb)]
+    reflexives = [t for t in verb.subtree if t.lower_ in ADDRESSED_REFLEXIVES and _own_reflexive(t)
+                  and _bound_by(t, verb)]
     return [w for w in _inflecting(words, verb) if not _said_with_a_verb(w) and name_gender(w.text)[1] is None] \
         + reflexives
 
