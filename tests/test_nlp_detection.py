@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from assistant.ambiguity import family_of, get_type
-from assistant.detection import Candidate, find_candidates
+from assistant.detection import Candidate, candidates_in, find_candidates, parse, settled_by_text
 from assistant.formats.placeholders import mask
 from assistant.inputs import OPAQUE_TOKEN
 from assistant.nlp.mentions import group_mentions, unsettled
@@ -84,6 +84,27 @@ def test_a_name_is_asked_about_only_where_the_translation_shows_its_gender(text,
 def test_a_plural_noun_french_says_alike_for_both_genders_is_asked_about_only_where_a_word_agrees(text, group, fr, es):
     assert [("group_gender", group) in asked(text, lang) for lang in ("fr", "es")] == [fr, es]
     assert ("group_gender", group) in [(c.ambiguity, c.span) for c in find_candidates(text, "fr", inclusive=True)]
+
+
+@pytest.mark.parametrize("text, settled", [
+    # AmbigMT dev contexts (subtitles) and sources (Wikipedia): a predicate noun of one gender settles its subject
+    ("I am a mother now.", "I"),
+    ("I'm a man with connections.", "I"),
+    ("[pr] was the daughter of an engineer, José Acuña Latorre.", "[pr]"),
+])
+def test_a_gendered_predicate_noun_settles_its_subject(text, settled):
+    parsed = parse(text, "fr")
+    assert settled not in [c.span for c in candidates_in(parsed)]
+    assert settled in [s.span for s in settled_by_text(parsed)]
+
+
+@pytest.mark.parametrize("text, person", [
+    ("But I'm not a woman.", "I"),  # AmbigMT dev context: denied, it settles nothing ("I'm a girl" follows)
+    # AmbigMT dev source: an office in "-man" is said of women too ("the first woman to be appointed Chairman")
+    ("In 2002, [pr] became the executive chairman of the Spanish bank, Banesto.", "[pr]"),
+])
+def test_a_denied_predicate_or_a_title_of_either_gender_settles_nothing(text, person):
+    assert person in [c.span for c in find_candidates(text, "es")]
 
 
 def test_a_proper_noun_with_a_person_noun_in_apposition_is_asked_about_with_it():

@@ -67,6 +67,8 @@ _DOCTRINE_SUFFIX = ("ity", "ism")
 # race"); the possessor of an office is a person ("the doctor's office", "the captain's seat").
 CONTESTS = {"race", "election", "campaign", "nomination", "candidacy"}
 OFFICES = {"post", "position", "office", "role", "title", "rank", "seat", "job", "portfolio"} | CONTESTS
+# Masculine nouns English also uses as a title of a woman ("an Honorary Fellow of the American College of Surgeons").
+TITLES_OF_EITHER = {"fellow"}
 # Verbs whose object is a role the subject plays, not another person ("to play the trouble-maker").
 ROLE_VERBS = {"play", "act", "portray", "impersonate"}
 PLACES = {"GPE", "LOC", "FAC"}  # the entity recogniser's places
@@ -151,28 +153,50 @@ def _settle_predicates(doc: Any, mentions: list[Mention]) -> None:
     """A predicate noun is its subject's person: "she is a teacher", "my sister is a teacher"
     settle the teacher's gender, and so does "he is a great guy and a tremendous actor" the actor's
     (a conjunct with no subject of its own says more of the same subject), and "she worked as a nurse" the
-    nurse's (what "as" says is its verb's object's where it has one: "hired him as a consultant")."""
+    nurse's (what "as" says is its verb's object's where it has one: "hired him as a consultant"). The other way
+    round, a predicate noun of one gender settles its subject ("I am a mother now", "As a father, you …"), unless
+    it is denied ("I'm not a mother") or is a title said of either ("the executive chairman", ``_own_gender``)."""
     by_head = {m.head_index: m for m in mentions}
-    for mention in mentions:
-        predicate = doc[mention.head_index]
-        while predicate.dep_ == "conj" and not any(c.dep_ in SUBJECTS for c in predicate.children):
-            predicate = predicate.head
-        said_of = predicate.head.head if predicate.dep_ == "pobj" and predicate.head.lower_ == "as" else None
-        if mention.settled is not None or predicate.dep_ not in ("attr", "acomp", "oprd") and (
-                said_of is None or predicate not in said_as(said_of)):
-            continue
-        if said_of is not None:  # "hired him as a consultant": the object; "worked as a nurse": the subject
-            subject = next((c for c in said_of.children if c.dep_ == "dobj"), None) or _subject(said_of) or (
-                _subject(said_of.head) if said_of.dep_ == "conj" else None)  # "had been … and served as"
-        else:
-            subject = _subject(predicate.head)
+    for mention in mentions + mentions:  # twice: a subject one predicate settles settles the others
+        subject = _predicated_of(doc[mention.head_index])
         if subject is None:
             continue
-        if subject.lower_ in GENDERED_PRONOUNS:
+        person = by_head.get(subject.i)
+        if mention.settled is None and subject.lower_ in GENDERED_PRONOUNS:
             mention.settled, mention.evidence = GENDERED_PRONOUNS[subject.lower_], f"the subject {subject.text!r}"
-        elif subject.i in by_head and by_head[subject.i].settled is not None:
-            mention.settled = by_head[subject.i].settled
-            mention.evidence = f"the subject {subject.text!r} ({by_head[subject.i].evidence})"
+        elif mention.settled is None and person is not None and person.settled is not None:
+            mention.settled = person.settled
+            mention.evidence = f"the subject {subject.text!r} ({person.evidence})"
+        elif person is not None and person.settled is None and not any(c.dep_ == "neg" for c in subject.head.children):
+            noun = doc[mention.head_index]
+            person.settled = _own_gender(noun)
+            person.evidence = f"it is said to be {mention.text!r}" if person.settled else None
+
+
+def _own_gender(noun: Any) -> str | None:
+    """The gender a predicate noun says its subject has: its own ("mother", "a good man"), but for titles English
+    gives women too, an office in "-man" ("Madam Chairman", "the first woman to be appointed Chairman") and a
+    learned society's "Fellow", and for a possessor's word ("at her mom's" is a place)."""
+    word = noun.lemma_.lower()
+    if word in TITLES_OF_EITHER or word.endswith("man") and not word.endswith("woman") and word != "man" \
+            or any(c.dep_ == "case" for c in noun.children):
+        return None
+    found = person_noun(word, noun.text)
+    return found.gender if found is not None else None
+
+
+def _predicated_of(noun: Any) -> Any | None:
+    """The subject (or, for "as" after an object, the object) a predicate noun or an "as" phrase is said of."""
+    predicate = noun
+    while predicate.dep_ == "conj" and not any(c.dep_ in SUBJECTS for c in predicate.children):
+        predicate = predicate.head
+    said_of = predicate.head.head if predicate.dep_ == "pobj" and predicate.head.lower_ == "as" else None
+    if predicate.dep_ not in ("attr", "acomp", "oprd") and (said_of is None or predicate not in said_as(said_of)):
+        return None
+    if said_of is not None:  # "hired him as a consultant": the object; "worked as a nurse": the subject
+        return next((c for c in said_of.children if c.dep_ == "dobj"), None) or _subject(said_of) or (
+            _subject(said_of.head) if said_of.dep_ == "conj" else None)  # "had been … and served as"
+    return _subject(predicate.head)
 
 
 def _number(token: Any, default: str = SINGULAR) -> str:
