@@ -98,6 +98,24 @@ def test_a_gendered_predicate_noun_settles_its_subject(text, settled):
     assert settled in [s.span for s in settled_by_text(parsed)]
 
 
+@pytest.mark.parametrize("text", [
+    # AmbigMT dev contexts (subtitles): the noun that calls the person spoken to settles "you" in its sentence
+    "Sir, the scuttlebutt I'm hearing says you may be relieved of command.",
+    "You all right, son?",
+    "Won't you be seated, sir?",
+])
+def test_a_vocative_noun_of_one_gender_settles_you(text):
+    parsed = parse(text, "fr")
+    assert [(s.span.lower(), s.value) for s in settled_by_text(parsed) if s.span.lower() == "you"] == [
+        ("you", "masculine")]
+    assert [c.ambiguity for c in candidates_in(parsed)] == ["formality"]
+
+
+def test_a_vocative_said_to_anyone_settles_nothing():
+    # AmbigMT dev context: "man" calls anyone
+    assert "you" not in [s.span for s in settled_by_text(parse("I need you, man.", "fr"))]
+
+
 @pytest.mark.parametrize("text, person", [
     ("But I'm not a woman.", "I"),  # AmbigMT dev context: denied, it settles nothing ("I'm a girl" follows)
     # AmbigMT dev source: an office in "-man" is said of women too ("the first woman to be appointed Chairman")

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .address import imperatives, plural_you_cue
+from .address import address_cues, imperatives, plural_you_cue
 from .agreement import agreeing_words, said_as, said_of_the_addressed, title_noun
 from .coreference import (GENDERED_PRONOUNS, SINGULAR, SUBJECTS, attribute_pronouns, clause_subject, gendered_pronouns,
                           speakers)
@@ -67,6 +67,10 @@ _DOCTRINE_SUFFIX = ("ity", "ism")
 # race"); the possessor of an office is a person ("the doctor's office", "the captain's seat").
 CONTESTS = {"race", "election", "campaign", "nomination", "candidacy"}
 OFFICES = {"post", "position", "office", "role", "title", "rank", "seat", "job", "portfolio"} | CONTESTS
+# Words that call anyone, whatever their gender ("I need you, man", "Come on, dude").
+ANY_GENDER_VOCATIVES = {"man", "dude"}
+# What opens a turn of a dialogue written on one line ("- Thank you, sir. - You're welcome.").
+DIALOGUE_DASHES = {"-", "–", "—"}
 # Masculine nouns English also uses as a title of a woman ("an Honorary Fellow of the American College of Surgeons").
 TITLES_OF_EITHER = {"fellow"}
 # Verbs whose object is a role the subject plays, not another person ("to play the trouble-maker").
@@ -95,7 +99,31 @@ def find_person_mentions(doc_or_text: Any) -> list[Mention]:
     mentions.sort(key=lambda m: m.start)
     attribute_pronouns(doc, mentions, same_referent)
     _settle_predicates(doc, mentions)
-    return sorted(mentions + _implied_addressees(doc, mentions, source, sentence_of), key=lambda m: m.start)
+    everyone = sorted(mentions + _implied_addressees(doc, mentions, source, sentence_of), key=lambda m: m.start)
+    _settle_the_addressed(doc, everyone)
+    return everyone
+
+
+def _settle_the_addressed(doc: Any, mentions: list[Mention]) -> None:
+    """The person spoken to is the one a vocative noun of one gender calls ("Mom, are you sure?": sûre; "Are you
+    ready, ladies?": prêtes; not "man" or "dude", said to anyone): it settles "you" (and the person an imperative
+    addresses) in its sentence and in the sentences after it within the same turn ("Thank you, sir. You are very
+    kind."), not before it, and not across a dialogue's next turn (a new line, or a sentence opened by a dash)."""
+    by_head = {m.head_index: m for m in mentions}
+    called = [by_head[t.i] for cue, t in address_cues(doc) if cue == "vocative" and t.i in by_head
+              and by_head[t.i].settled is not None and t.lower_ not in ANY_GENDER_VOCATIVES]
+    for vocative in called:
+        for mention in mentions:
+            if mention.head.lower() in ADDRESSED and mention.settled is None and vocative.sentence <= mention.sentence \
+                    and _same_turn(doc, vocative.head_index, mention.head_index):
+                mention.settled, mention.evidence = vocative.settled, f"the one spoken to, called {vocative.text!r}"
+
+
+def _same_turn(doc: Any, first: int, last: int) -> bool:
+    """Whether no new line and no sentence opened by a dash (a dialogue's turns) lies between two tokens."""
+    low, high = sorted((first, last))
+    return not any(t.is_space and "\n" in t.text or t.is_sent_start and t.text in DIALOGUE_DASHES
+                   for t in doc[low + 1:high + 1])
 
 
 def _implied_addressees(doc: Any, mentions: list[Mention], source: str, sentence_of: dict[int, int]) -> list[Mention]:
