@@ -206,9 +206,9 @@ def _settle_predicates(doc: Any, mentions: list[Mention]) -> None:
             mention.settled = person.settled
             mention.evidence = f"the subject {subject.text!r} ({person.evidence})"
         elif person is not None and person.settled is None and not any(c.dep_ == "neg" for c in subject.head.children):
-            noun = doc[mention.head_index]
-            person.settled = _own_gender(noun)
-            person.evidence = f"it is said to be {mention.text!r}" if person.settled else None
+            gender = _own_gender(doc[mention.head_index])
+            if gender is not None:
+                person.settled, person.evidence = gender, f"it is said to be {mention.text!r}"
 
 
 def _own_gender(noun: Any) -> str | None:
