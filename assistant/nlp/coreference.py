@@ -266,6 +266,11 @@ def _object_thanked_for(pronoun: Any, by_head: dict[int, Mention]) -> Mention | 
     return by_head.get(obj.i) if obj is not None else None
 
 
+def subject_of(verb: Any) -> Any | None:
+    """The subject a verb itself has, if any."""
+    return next((child for child in verb.children if child.dep_ in SUBJECTS), None)
+
+
 def clause_subject(token: Any) -> Any | None:
     """The subject of the clause a token belongs to: coordinated verbs share their subject,
     "asked the researcher to present..." has the object of "asked" as the subject of "present",
