@@ -247,7 +247,8 @@ def _mention_shows_its_gender(mention: Mention, head: Any, lang: str, inclusive:
     ("the artists left": sont partis, parties); for inclusive forms every group is asked about, as GATE lists it."""
     if mention.kind == "name" and mention.number != PLURAL:
         return _name_shows_its_gender(mention, head, lang)
-    if mention.kind == "noun" and mention.number == PLURAL and not inclusive and one_french_form(head.lemma_, lang):
+    if mention.kind == "noun" and mention.number == PLURAL and not inclusive and lang == "fr" \
+            and one_french_form(head.lemma_):
         return shows_gender(agreeing_words(head), lang) or intransitive_past_may_agree(head, lang)
     return True
 

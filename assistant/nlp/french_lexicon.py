@@ -62,12 +62,11 @@ def french_genders(form: str, pos: str) -> frozenset[str] | None:
     return french_genders(last, pos) if dash and head and last else None  # "pré-adultes" as "adultes"
 
 
-def one_french_form(english_noun: str, lang: str) -> bool:
+def one_french_form(english_noun: str) -> bool:
     """Whether ``english_noun`` (a lemma) names a person in French by one form for both genders: an agent noun in
     "-ist", whose French is the same word in "-iste" ("biologist": biologiste, "terrorist": terroriste), where the
     Lefff lists that form for both genders."""
-    return lang == "fr" and english_noun.lower().endswith("ist") \
-        and french_genders(f"{english_noun}e", "NOUN") == {MASCULINE, FEMININE}
+    return english_noun.lower().endswith("ist") and french_genders(f"{english_noun}e", "NOUN") == {MASCULINE, FEMININE}
 
 
 def _data_file() -> Path | None:

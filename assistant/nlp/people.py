@@ -92,10 +92,10 @@ def find_person_mentions(doc_or_text: Any) -> list[Mention]:
             mentions.append(mention)
     mentions.sort(key=lambda m: m.start)
     attribute_pronouns(doc, mentions, same_referent)
-    settle_predicates(doc, mentions)
     everyone = sorted(mentions + _implied_addressees(doc, mentions, source, sentence_of), key=lambda m: m.start)
+    settle_predicates(doc, everyone)
     settle_participants(doc, everyone)
-    settle_predicates(doc, everyone)  # what a participant is said to be, once a word of theirs is settled
+    settle_predicates(doc, everyone)  # again: what a person settled since then is said to be
     return everyone
 
 

@@ -24,6 +24,7 @@ DIALOGUE_DASHES = {"-", "–", "—"}
 # Masculine nouns English also uses as a title of a woman ("an Honorary Fellow of the American College of Surgeons").
 TITLES_OF_EITHER = {"fellow"}
 
+
 def settle_participants(doc: Any, mentions: list[Mention]) -> None:
     """The person spoken to is the one a vocative noun of one gender calls ("Mom, are you sure?": sûre; "Are you
     ready, ladies?": prêtes; not "man" or "dude", said to anyone): it settles "you" (and the person an imperative
@@ -61,7 +62,7 @@ def settle_predicates(doc: Any, mentions: list[Mention]) -> None:
     round, a predicate noun of one gender settles its subject ("I am a mother now", "As a father, you …"), unless
     it is denied ("I'm not a mother") or is a title said of either ("the executive chairman", ``_own_gender``)."""
     by_head = {m.head_index: m for m in mentions}
-    for mention in mentions + mentions:  # twice: a subject one predicate settles settles the others
+    for mention in mentions:
         subject = _predicated_of(doc[mention.head_index])
         if subject is None:
             continue
