@@ -195,6 +195,35 @@ def test_quantifiers_numbers_groups_and_unnamed_they_stand_for_people(text, head
     assert head in found and found[head].settled is None
 
 
+@pytest.mark.parametrize("text, head", [
+    # GATE's dev half: the parser made the quantifier a determiner of the verb after it
+    ("In other words, when each communicates from the outside in, vast amounts of complicated information like "
+     "features, benefits, facts and figures become clearer.", "each"),                # "communicates" tagged a noun
+    ("Some feel forced to control their finances in order to survive due to unforeseen circumstances in their "
+     "lives, such as unemployment.", "some"),                                         # "feel" tagged an auxiliary
+    # GATE's dev half and AmbigMT: done to people (WordNet's frame "Somebody ----s somebody"), or each other
+    ("Dependable results help to quickly and properly diagnose and treat those with medical conditions.", "those"),
+    ("Developing more complex business models to help all incorporate new technology into their programming and "
+     "marketing objectives.", "all"),
+    ("Stevie and I had found each other in this dark, secret passion.", "other"),
+])
+def test_a_quantifier_the_verb_is_said_of_or_done_to_stands_for_people(text, head):
+    assert head in heads(find_person_mentions(text))
+
+
+@pytest.mark.parametrize("text", [
+    # django.po (admin): what a verb that is done to no one acts on, and a label without a verb, are the
+    # interface's items; a common noun's plural is not the person WordNet names so ("Fields": W. C. Fields)
+    "Save and add another", "Show all", "None available",
+    "Please enter the correct <x1/> and password for a staff account. Note that both fields may be case-sensitive.",
+    # AmbigMT (neutral_professions, es): the same plural in the text's own case
+    "After several years in the humanitarian and public health fields, [pr] was recruited in 1997 to establish the "
+    "Forum on Early Warning and Early Response (FEWER).",
+])
+def test_things_an_interface_acts_on_or_lists_are_not_people(text):
+    assert not {"another", "all", "none", "fields"} & set(heads(find_person_mentions(text)))
+
+
 def test_a_who_clause_the_parse_took_from_a_possessor_makes_no_thing_a_person():
     # CoCoA-MT train (tests/data/expletive_it.yaml): the clause is someone's, not the time's
     found = heads(find_person_mentions("because it's not you're taking someone's time who could be selling to you."))

