@@ -224,6 +224,26 @@ def test_things_an_interface_acts_on_or_lists_are_not_people(text):
     assert not {"another", "all", "none", "fields"} & set(heads(find_person_mentions(text)))
 
 
+@pytest.mark.parametrize("text", [
+    # django-allauth 65.22.1 (PyPI), its French catalogue's messages: an adjective's capital, a heading's capitals
+    # and a field's colon make the tagger read a word as a name ("invalid" is a person noun too); "another" stands
+    # for the username named before it
+    "Invalid token.", "Email Changed", "Email Removed",
+    "If you do not recognize this change then please take proper security precautions immediately. The change to "
+    "your account originates from:\n\n- IP address: <x1/>\n- Browser: <x2/>\n- Date: <x3/>",
+    "This username is already taken. Please choose another.",
+])
+def test_words_of_an_interface_that_look_like_names_or_people_are_no_one(text):
+    assert find_person_mentions(text) == []
+
+
+def test_a_title_with_an_article_before_a_colon_is_still_someone():
+    # Debian fortunes (tests/data/two_people_real.yaml)
+    found = heads(find_person_mentions('A novice asked the Master: "Here is a programmer that never designs, '
+                                       'documents, or tests his programs.'))
+    assert {"novice", "master", "programmer"} <= set(found)
+
+
 def test_a_who_clause_the_parse_took_from_a_possessor_makes_no_thing_a_person():
     # CoCoA-MT train (tests/data/expletive_it.yaml): the clause is someone's, not the time's
     found = heads(find_person_mentions("because it's not you're taking someone's time who could be selling to you."))

