@@ -229,6 +229,8 @@ def test_a_people_named_like_a_name_shows_its_gender_as_a_noun_does():
     ("In France, when one wishes to entertain at a restaurant and serve truly fine old red wines, one visits the "
      "restaurant well ahead of time, chooses the wines and, with the advice of the manager and his chef, builds the "
      "menu around them.", "one"),
+    # "all" after a preposition where no one is named before it: everyone (wagtail 8.0.1's admin catalogue)
+    ("Visible to all. Visit the live page", "all"),
 ])
 def test_anyone_of_a_kind_is_asked_about_only_for_inclusive_forms(text, person):
     def spans(inclusive):

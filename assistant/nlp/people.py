@@ -587,10 +587,12 @@ def _make(token: Any, kind: str, number: str, *, sentence_of: dict[int, int], te
 
 def _generic(token: Any, kind: str) -> bool:
     """Whether a mention stands for anyone of its kind: an indefinite pronoun of people ("someone", "whoever"),
-    "one" said of anyone ("one visits the restaurant": ``generic.impersonal_one``) or a noun that does
+    "one" said of anyone ("one visits the restaurant": ``generic.impersonal_one``), "all" as the object of a
+    preposition where no one is named before it ("Visible to all": everyone) or a noun that does
     (``generic.generic_noun``)."""
     if kind == "indefinite":
-        return token.lower_ in PERSON_INDEFINITE or impersonal_one(token)
+        everyone = token.lower_ == "all" and token.dep_ == "pobj" and not _people_named_before(token)
+        return token.lower_ in PERSON_INDEFINITE or impersonal_one(token) or everyone
     return kind == "noun" and generic_noun(token)
 
 
@@ -625,8 +627,7 @@ def _stands_for_people(token: Any) -> bool:
         return token.i in speakers(token.doc)
     if token.pos_ == "NUM" and (not token.text.isalpha() and len(token.text) == 4 or token.head.pos_ == "NOUN"):
         return False  # a year, or a number that counts a noun
-    if token.dep_ == "dobj" and token.head.lemma_.lower() not in person_object_verbs() \
-            and not _people_named_before(token) and not _reciprocal(token):
+    if _done_to_no_one(token) and not _people_named_before(token) and not _reciprocal(token):
         return False  # "Show all", "Save and add another": what is done to no one is a thing
     return not _echoes_a_thing(token)
 
@@ -640,6 +641,12 @@ def _subject_read_as_a_determiner(token: Any) -> bool:
         return False
     counts_one = QUANTIFIERS[token.lower_] == SINGULAR and head.tag_ == "NNS" and head.dep_ in SUBJECTS
     return counts_one or head.pos_ == "AUX"
+
+
+def _done_to_no_one(token: Any) -> bool:
+    """The object of a verb whose first WordNet sense is never done to a person ("Show all": no "Somebody ----s
+    somebody" frame). Too coarse for a noun: "visit my parents", "find our killer" have none either."""
+    return token.dep_ == "dobj" and token.head.pos_ == "VERB" and token.head.lemma_.lower() not in person_object_verbs()
 
 
 def _people_named_before(token: Any) -> bool:
