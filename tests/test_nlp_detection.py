@@ -231,6 +231,7 @@ def test_a_people_named_like_a_name_shows_its_gender_as_a_noun_does():
      "menu around them.", "one"),
     # "all" after a preposition where no one is named before it: everyone (wagtail 8.0.1's admin catalogue)
     ("Visible to all. Visit the live page", "all"),
+    ("But only those with publishing permissions can make them effective.", "only those"),  # anyone with them
 ])
 def test_anyone_of_a_kind_is_asked_about_only_for_inclusive_forms(text, person):
     def spans(inclusive):

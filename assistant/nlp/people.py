@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .address import imperatives, plural_you_cue
+from .address import imperatives, names_a_role, plural_you_cue
 from .agreement import agreeing_words, said_of_the_addressed, title_noun
 from .coreference import (GENDERED_PRONOUNS, SINGULAR, SUBJECTS, attribute_pronouns, clause_subject, gendered_pronouns,
                           speakers, subject_of)
@@ -146,16 +146,17 @@ def _reads_as_a_name(ent: Any) -> bool:
 
 
 def _common_noun_in_a_label(word: Any) -> bool:
-    """A common noun, no first name, that a heading's capitals or a field's colon made the tagger take for a name
-    ("Email Changed", "- Browser: Firefox"); a surname that is also a word stays one in running text ("Dark taught
+    """A common noun, no first name, that a heading's capitals, a field's colon or a short label made the tagger take
+    for a name ("Email Changed", "- Browser: Firefox", "Actions (footer)"); a surname that is also a word stays one in running text ("Dark taught
     Mays"), and so does a title with an article ("A novice asked the Master: …")."""
     noun = person_noun(word.lower_)
-    if name_gender(word.text)[0] or word.lower_ not in wordnet_nouns() or noun is not None and noun.only:
+    common = word.lower_ in wordnet_nouns() or _singular(word.lower_) in wordnet_nouns()  # "Actions": "action"
+    if name_gender(word.text)[0] or not common or noun is not None and noun.only:
         return False  # a first name, a word WordNet lacks, a name it knows only as someone's ("Gershwin")
     before_a_colon = word.i + 1 < len(word.doc) and word.nbor(1).text == ":" \
         and not any(c.dep_ in ("det", "poss") for c in word.children)  # not "asked the Master:"
     words = [t for t in word.sent if t.is_alpha and len(t) > 3]
-    return before_a_colon or len(words) > 1 and all(t.text[:1].isupper() for t in words)
+    return before_a_colon or len(words) > 1 and all(t.text[:1].isupper() for t in words) or names_a_role(word.doc)
 
 
 def _after_an_article(name: Any) -> bool:
@@ -587,12 +588,13 @@ def _make(token: Any, kind: str, number: str, *, sentence_of: dict[int, int], te
 
 def _generic(token: Any, kind: str) -> bool:
     """Whether a mention stands for anyone of its kind: an indefinite pronoun of people ("someone", "whoever"),
-    "one" said of anyone ("one visits the restaurant": ``generic.impersonal_one``), "all" as the object of a
-    preposition where no one is named before it ("Visible to all": everyone) or a noun that does
-    (``generic.generic_noun``)."""
+    "one" said of anyone ("one visits the restaurant": ``generic.impersonal_one``), where no one is named before
+    it "all" as the object of a preposition ("Visible to all": everyone) or "those" ("only those with publishing
+    permissions": anyone with them), or a noun that does (``generic.generic_noun``)."""
     if kind == "indefinite":
-        everyone = token.lower_ == "all" and token.dep_ == "pobj" and not _people_named_before(token)
-        return token.lower_ in PERSON_INDEFINITE or impersonal_one(token) or everyone
+        anyone = (token.lower_ == "all" and token.dep_ == "pobj" or token.lower_ == "those") \
+            and not _people_named_before(token)
+        return token.lower_ in PERSON_INDEFINITE or impersonal_one(token) or anyone
     return kind == "noun" and generic_noun(token)
 
 
@@ -673,7 +675,8 @@ def _echoes_a_thing(token: Any) -> bool:
     """"one" standing for a count noun the text named before it (English's pro-form), where the nearest such noun
     names no person: a bare "one" or "another" as a verb's object, after a noun with a determiner or a possessor
     ("You do not currently have a password - this will add one", said "en ajouter un"; "This username is already
-    taken. Please choose another."), and "one" or "ones" with a determiner or
+    taken. Please choose another."; not the verb's own subject: "We need a nurse tonight, so the hospital will send
+    one"), and "one" or "ones" with a determiner or
     an adjective of its own, which is always the pro-form ("Enter your email address … for setting a new one";
     "do you watch Horror films? The first ones were inspired by …"), but with a "who" clause ("the one who was
     evolutionist") or a quantifier ("every one said to be Anglophone"): someone."""
@@ -684,7 +687,8 @@ def _echoes_a_thing(token: Any) -> bool:
     if not (modified or bare):
         return False
     named = [t for t in token.doc[:token.i] if t.pos_ == "NOUN" and t.tag_ == ("NNS" if lower == "ones" else "NN")
-             and (modified or any(c.dep_ in ("det", "poss") for c in t.children))]
+             and (modified or any(c.dep_ in ("det", "poss") for c in t.children))
+             and not (t.dep_ in SUBJECTS and t.head == token.head)]  # the one who sends is not what is sent
     return bool(named) and person_noun(named[-1].lemma_, named[-1].text) is None
 
 
