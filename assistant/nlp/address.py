@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from itertools import takewhile
 from typing import Any
 
-from .coreference import quotations
+from .coreference import SUBJECTS, quotations
+from .lexicon import person_object_verbs
 
 FORMALITY, REGISTER = "formality", "register"
 SECOND_PERSON = {"you", "your", "yours", "yourself", "yourselves", "y'all", "ya", "u", "ur", "thee", "thou"}
@@ -174,10 +175,20 @@ def _label(doc: Any, sent: Any, most_words: int = LABEL_WORDS) -> bool:
 
 def names_a_role(doc: Any) -> bool:
     """A button, a menu entry or a column naming a role: at most ``ROLE_LABEL_WORDS`` words, without a full
-    stop or a subject ("Recipient", "Contact Administrator", "Your correspondent"). A role is no one in
-    particular (Destinataire, Contacter l'administrateur), so it has no gender to ask about; a longer
-    fragment may be a headline about someone ("Joint accounts for spouses", as GATE has them)."""
-    return _label(doc, doc[:], ROLE_LABEL_WORDS) and not any(t.dep_ in ("nsubj", "nsubjpass") for t in doc)
+    stop or a subject ("Recipient", "Contact Administrator", "Your correspondent"), or a status that says what was
+    done to a record ("User updated", "Voucher created", "Email saved"). A role is no one in particular
+    (Destinataire, Contacter l'administrateur), so it has no gender to ask about; a longer fragment may be a
+    headline about someone ("Joint accounts for spouses", as GATE has them)."""
+    return _label(doc, doc[:], ROLE_LABEL_WORDS) and all(_a_status(t.head) for t in doc if t.dep_ in SUBJECTS)
+
+
+def _a_status(verb: Any) -> bool:
+    """A bare participle after a subject without a determiner: what was done to a record ("Voucher created"); not
+    what is done only to people ("Doctor arrested")."""
+    subject = next(c for c in verb.children if c.dep_ in SUBJECTS)
+    return verb.tag_ in ("VBD", "VBN") and not any(c.dep_ in ("aux", "auxpass", "dobj") for c in verb.children) \
+        and not any(c.dep_ in ("det", "poss") for c in subject.children) \
+        and not person_object_verbs().get(verb.lemma_.lower(), False)
 
 
 def _thanks(token: Any) -> bool:

@@ -14,7 +14,8 @@ DEMONYM_SUFFIX = ("ans", "ers", "ese", "ites", "iots")
 # Determiners that make a noun stand for anyone of its kind ("any blogger", "no spouse", "every citizen", "all
 # users"), not for someone the text knows ("all my sisters" has a possessor as well).
 QUANTIFYING_DETERMINERS = {"any", "no", "every", "each", "either", "neither", "all"}
-GENERIC_MODALS = {"can", "must", "should", "may", "might", "ought"}  # not "will": what one of them will do
+GENERIC_MODALS = {"can", "ca", "must", "should", "may", "might", "ought"}  # "ca" of "can't"; not "will": what one
+# of them will do
 
 
 def generic_noun(noun: Any) -> bool:

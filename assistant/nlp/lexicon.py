@@ -330,9 +330,11 @@ def wordnet_adjectives() -> dict[str, int]:
 
 def agent_by_ending(word: str) -> bool:
     """A noun WordNet lacks whose ending names a person ("creationists", "antifascist"); a word WordNet
-    knows is what WordNet says it is ("list" is no person, "cellist" is found by ``person_noun``)."""
+    knows is what WordNet says it is ("list" is no person, "cellist" is found by ``person_noun``), and a noun
+    ending in "list" after another noun is a list ("wishlist", "playlist")."""
     singular = word.lower().removesuffix("s")
-    return singular.endswith(AGENT_SUFFIXES) and singular not in wordnet_nouns()
+    a_list = singular.endswith("list") and singular[:-4] in wordnet_nouns()  # "wishlist", "playlist": a list
+    return singular.endswith(AGENT_SUFFIXES) and singular not in wordnet_nouns() and not a_list
 
 
 def never_a_person_in_english(word: str) -> bool:

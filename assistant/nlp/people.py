@@ -61,7 +61,7 @@ THING_DETERMINERS = {"this", "that", "which", "the"}
 # Words that are people only with a relative clause or an agreeing word ("the ones who are orphaned").
 RELATIVE_ONLY = {"ones": PLURAL, "lot": PLURAL}
 # Determiners of "one" as a pro-form of a noun named before it ("a new one", "the first ones"), not "every one".
-PRO_FORM_DETERMINERS = {"a", "an", "the", "this", "that", "these", "those"}
+PRO_FORM_DETERMINERS = {"a", "an", "another", "the", "this", "that", "these", "those"}
 # The recogniser files religions and doctrines with the groups who hold them ("Christianity", "Judaism"): no people.
 _DOCTRINE_SUFFIX = ("ity", "ism")
 # Nouns naming an office, and contests for one: a person noun in their "of" complement names the
@@ -142,7 +142,8 @@ def _reads_as_a_name(ent: Any) -> bool:
     with_an_article = ent.text.islower() and any(c.dep_ == "det" and c.lower_ in ARTICLES
                                                  for c in ent.root.children)  # "the dickens you say"
     return not modifies_a_noun and not with_an_article and not any(t.pos_ == "PRON" for t in ent) \
-        and not (len(ent) == 1 and (_after_an_article(ent.root) or _common_noun_in_a_label(ent.root)))
+        and not (len(ent) == 1 and _after_an_article(ent.root)) \
+        and not (_common_noun_in_a_label(ent.root) and (len(ent) == 1 or names_a_role(ent.doc)))  # "Product Types"
 
 
 def _common_noun_in_a_label(word: Any) -> bool:
@@ -589,10 +590,10 @@ def _make(token: Any, kind: str, number: str, *, sentence_of: dict[int, int], te
 def _generic(token: Any, kind: str) -> bool:
     """Whether a mention stands for anyone of its kind: an indefinite pronoun of people ("someone", "whoever"),
     "one" said of anyone ("one visits the restaurant": ``generic.impersonal_one``), where no one is named before
-    it "all" as the object of a preposition ("Visible to all": everyone) or "those" ("only those with publishing
-    permissions": anyone with them), or a noun that does (``generic.generic_noun``)."""
+    it "all" or "others" as the object of a preposition ("Visible to all": everyone; "share it with others") or
+    "those" ("only those with publishing permissions": anyone with them), or a noun that does (``generic.generic_noun``)."""
     if kind == "indefinite":
-        anyone = (token.lower_ == "all" and token.dep_ == "pobj" or token.lower_ == "those") \
+        anyone = (token.lower_ in ("all", "others") and token.dep_ == "pobj" or token.lower_ == "those") \
             and not _people_named_before(token)
         return token.lower_ in PERSON_INDEFINITE or impersonal_one(token) or anyone
     return kind == "noun" and generic_noun(token)
