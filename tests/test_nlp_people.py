@@ -247,6 +247,8 @@ def test_words_of_an_interface_that_look_like_names_or_people_are_no_one(text):
     'The page "<x1/>" has been rejected.',
     "Select hierarchical position. Note: a collection cannot become a child of itself or one of its descendants.",
     "The new page will be a child of this given parent page.",
+    # django-cms 5.1.3's French catalogue: a page's slot, a page's children
+    "You do not have permission to clear this placeholder", "Page and children (immediate)",
 ])
 def test_pages_and_the_kin_of_things_are_no_one(text):
     assert find_person_mentions(text) == []

@@ -463,14 +463,15 @@ def _said_of_a_thing(token: Any) -> bool:
 
 def _a_things_kin(token: Any) -> bool:
     """A noun of kinship without a gender said of a thing: "of" a thing ("a child of itself", "a child of this given parent page"), said
-    of a thing ("The new page will be a child of …") or, for a word whose first sense is kinship, with "its" ("its
-    descendants"; "its children" may be a school's): nodes of a tree."""
+    of a thing ("The new page will be a child of …") or coordinated with one ("Page and children"), or, for a word
+    whose first sense is kinship, with "its" ("its descendants"; "its children" may be a school's): nodes of a
+    tree."""
     lemma = token.lemma_.lower()
     if lemma not in kinship_nouns():
         return False
     of_a_thing = any(c.dep_ == "prep" and c.lower_ == "of" and any(o.dep_ == "pobj" and (o.lower_ == "itself" or _thing_noun(o) and o.lower_ not in POSSESSIVE_PRONOUNS)
                                                                 for o in c.children) for c in token.children)
-    subject = subject_of(token.head) if token.dep_ == "attr" else None
+    subject = subject_of(token.head) if token.dep_ == "attr" else token.head if token.dep_ == "conj" else None
     its = kinship_nouns()[lemma] and any(c.dep_ == "poss" and c.lower_ == "its" for c in token.children)
     return of_a_thing or its \
         or subject is not None and subject.pos_ == "NOUN" and not _person_first(subject)
