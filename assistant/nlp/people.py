@@ -18,9 +18,9 @@ from .coreference import (GENDERED_PRONOUNS, SINGULAR, SUBJECTS, attribute_prono
                           speakers, subject_of)
 from .generic import DEMONYM_SUFFIX, generic_noun, impersonal_one
 from .labels import adjective_opening_a_sentence, common_noun_in_a_label, heads_a_verbless_label
-from .lexicon import (FEMININE, MASCULINE, PersonNoun, about_software, agent_by_ending, kinship_nouns, name_gender,
-                      names_a_part_of_a_program, person_noun, person_object_verbs, person_verbs, singular_of,
-                      well_known_gender)
+from .lexicon import (FEMININE, MASCULINE, PersonNoun, about_software, agent_by_ending, done_only_to_people,
+                      done_to_people, kinship_nouns, name_gender, names_a_part_of_a_program, person_noun, person_verbs,
+                      singular_of, well_known_gender)
 from .mentions import PLURAL, Mention, same_referent
 from .settling import ADDRESSED, settle_participants, settle_predicates
 from .source_roles import PLACEHOLDER, source_parse
@@ -476,7 +476,7 @@ def _governed_as_person(token: Any) -> bool:
         return verbs.get(head.lemma_.lower(), (False, False))[0]
     if token.dep_ == "nsubjpass" and head.pos_ == "VERB":
         lemma = head.lemma_.lower()  # "were disappointed", not "has been rejected" nor "is executed" (killed first)
-        return lemma in verbs and person_object_verbs().get(lemma, False)
+        return lemma in verbs and done_only_to_people(lemma)
     if token.dep_ == "nsubjpass" or token.dep_ == "nsubj" and head.pos_ == "ADJ":
         done_to = [head]  # "was confused" (a participle tagged as an adjective: a state of mind)
     else:
@@ -627,7 +627,7 @@ def _subject_read_as_a_determiner(token: Any) -> bool:
 def _done_to_no_one(token: Any) -> bool:
     """The object of a verb whose first WordNet sense is never done to a person ("Show all": no "Somebody ----s
     somebody" frame). Too coarse for a noun: "visit my parents", "find our killer" have none either."""
-    return token.dep_ == "dobj" and token.head.pos_ == "VERB" and token.head.lemma_.lower() not in person_object_verbs()
+    return token.dep_ == "dobj" and token.head.pos_ == "VERB" and not done_to_people(token.head.lemma_.lower())
 
 
 def _people_named_before(token: Any) -> bool:

@@ -18,7 +18,7 @@ def load_language_data() -> None:
     lexicon.wordnet_nouns()
     lexicon.wordnet_adjectives()
     lexicon.person_verbs()
-    lexicon.person_object_verbs()
+    lexicon.object_verbs()
     lexicon.well_known_people()
     lexicon.name_detector()
     for lang in ("en", *LANGUAGES):
