@@ -7,6 +7,7 @@ import importlib.util
 import sys
 from pathlib import Path
 
+import polib
 import pytest
 
 BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
@@ -21,3 +22,16 @@ def test_the_benchmark_script_imports(script, monkeypatch):
     module = importlib.util.module_from_spec(spec)
     monkeypatch.setitem(sys.modules, name, module)
     spec.loader.exec_module(module)
+
+
+def test_the_catalogue_count_reads_masked_msgids_and_counts_gender_questions_only(tmp_path, monkeypatch):
+    # msgids of django-cms 5.1.3's and django-allauth 65.22.1's French catalogues
+    catalogue = polib.POFile()
+    for msgid in ("Save and add another", "Are you sure?", "You are already logged in as %(user_display)s."):
+        catalogue.append(polib.POEntry(msgid=msgid, msgstr=""))
+    catalogue.save(str(tmp_path / "django.po"))
+    monkeypatch.syspath_prepend(str(BENCHMARKS))
+    from catalogue_questions import questions
+
+    assert questions(tmp_path / "django.po", "fr") == {"Save and add another": [], "Are you sure?": ["you"],
+                                                         "You are already logged in as <x1/>.": ["You"]}
