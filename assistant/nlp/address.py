@@ -179,14 +179,13 @@ def names_a_role(doc: Any) -> bool:
     done to a record ("User updated", "Voucher created", "Email saved"). A role is no one in particular
     (Destinataire, Contacter l'administrateur), so it has no gender to ask about; a longer fragment may be a
     headline about someone ("Joint accounts for spouses", as GATE has them)."""
-    return _label(doc, doc[:], ROLE_LABEL_WORDS) and all(_a_status(t.head) for t in doc if t.dep_ in SUBJECTS)
+    return _label(doc, doc[:], ROLE_LABEL_WORDS) and all(_subject_of_a_status(t) for t in doc if t.dep_ in SUBJECTS)
 
 
-def _a_status(verb: Any) -> bool:
-    """A bare participle after a subject without a determiner: what was done to a record ("Voucher created"); not
+def _subject_of_a_status(subject: Any) -> bool:
+    """A subject without a determiner before a bare participle: what was done to a record ("Voucher created"); not
     what is done only to people ("Doctor arrested") nor what the subject did ("Teacher died")."""
-    subject = next(c for c in verb.children if c.dep_ in SUBJECTS)
-    lemma = verb.lemma_.lower()
+    verb, lemma = subject.head, subject.head.lemma_.lower()
     return verb.tag_ in ("VBD", "VBN") and not any(c.dep_ in ("aux", "auxpass", "dobj") for c in verb.children) \
         and not any(c.dep_ in ("det", "poss") for c in subject.children) \
         and lemma in object_verbs() and not done_only_to_people(lemma)
