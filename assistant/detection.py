@@ -19,13 +19,14 @@ from .nlp.address import SECOND_PERSON as _SECOND_PERSON
 from .nlp.address import address_candidates, address_cues, names_a_role
 from .nlp.agreement import (agreeing_words, intransitive_past_may_agree, it_is_adjective_shows_gender,
                             names_a_person, possessive_agrees, said_of_the_addressed, shows_gender, title_noun)
+from .nlp.coreference import GENDERED_PRONOUNS as _GENDERED_PRONOUNS
 from .nlp.expletive import fixed_phrase_tokens, said_to_be, stands_for_a_thing
 from .nlp.french_lexicon import one_french_form
 from .nlp.lexicon import name_gender
 from .nlp.mentions import PLURAL, Mention, MentionGroup, group_mentions, unsettled
-from .nlp.people import GENDERED_PRONOUNS as _GENDERED_PRONOUNS
-from .nlp.people import ADDRESSEE, INDEFINITE, PERSONAL_POSSESSIVES, TITLES as _TITLES, find_person_mentions
+from .nlp.people import ADDRESSEE, PERSONAL_POSSESSIVES, TITLES as _TITLES, find_person_mentions
 from .nlp.pipelines import english_pipeline
+from .nlp.quantifiers import INDEFINITE
 from .nlp.referents import named_antecedent
 from .nlp.source_roles import PLACEHOLDER, PLACEHOLDER_STAND_IN
 from .transcript import Settled

@@ -14,6 +14,8 @@ SINGULAR = "singular"
 GENDERED_PRONOUNS = {"he": MASCULINE, "him": MASCULINE, "his": MASCULINE, "himself": MASCULINE,
                      "she": FEMININE, "her": FEMININE, "hers": FEMININE, "herself": FEMININE}
 REFLEXIVES = {"himself", "herself"}
+# Personal pronouns that stand for things as readily as for people.
+THING_PRONOUNS = {"they", "them", "themselves"}
 SUBJECTS = {"nsubj", "nsubjpass"}
 CLAUSE_LINKS = {"advcl", "ccomp", "conj", "xcomp", "relcl", "acl", "pcomp"}
 QUOTES = {'"', "“", "”", "``", "''"}

@@ -16,7 +16,7 @@ from typing import Any, Iterator
 from .address import SENTENCE_ENDS
 from .expletive import PREDICATES, SUBJECTS
 from .lexicon import name_gender, person_noun
-from .people import ARGUMENTS, PLACES
+from .noun_senses import ARGUMENTS, PLACES
 
 NOUNS = ("NOUN", "PROPN")
 THING_ENTITIES = PLACES | {"ORG", "PRODUCT", "WORK_OF_ART", "EVENT", "LAW"}  # a name "it" may stand for
