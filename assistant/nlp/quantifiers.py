@@ -82,7 +82,8 @@ def _reciprocal(token: Any) -> bool:
 
 def echoes_a_thing(token: Any) -> bool:
     """"one" standing for a count noun the text named before it (English's pro-form), where the nearest such noun
-    names no person: a bare "one" or "another" as a verb's object, after a noun with a determiner or a possessor
+    names no person: a bare "one" or "another" as a verb's object (also what it is given "with": "to provide
+    him with one" after "needed a job"), after a noun with a determiner or a possessor
     ("You do not currently have a password - this will add one", said "en ajouter un"; "This username is already
     taken. Please choose another."; not the verb's own subject: "We need a nurse tonight, so the hospital will send
     one"), and "one" or "ones" with a determiner or
@@ -92,13 +93,23 @@ def echoes_a_thing(token: Any) -> bool:
     lower = token.lower_
     modified = lower in ("one", "ones") and not has_who_clause(token) and any(
         c.dep_ == "amod" or c.dep_ == "det" and c.lower_ in PRO_FORM_DETERMINERS for c in token.children)
-    bare = lower in ("one", "another") and token.dep_ == "dobj" and not token.n_lefts and not token.n_rights
+    verb = _verb_of_object(token)
+    bare = lower in ("one", "another") and verb is not None and not token.n_lefts and not token.n_rights
     if not (modified or bare):
         return False
     named = [t for t in token.doc[:token.i] if t.pos_ == "NOUN" and t.tag_ == ("NNS" if lower == "ones" else "NN")
              and (modified or any(c.dep_ in ("det", "poss") for c in t.children))
-             and not (t.dep_ in SUBJECTS and t.head == token.head)]  # the one who sends is not what is sent
+             and not (t.dep_ in SUBJECTS and t.head == verb)]  # the one who sends is not what is sent
     return bool(named) and person_noun(named[-1].lemma_, named[-1].text) is None
+
+
+def _verb_of_object(token: Any) -> Any | None:
+    """The verb a word is the object of: its direct object, or what it is given "with" ("to provide him with
+    one")."""
+    if token.dep_ == "dobj":
+        return token.head
+    with_ = token.head
+    return with_.head if token.dep_ == "pobj" and with_.lower_ == "with" and with_.head.pos_ == "VERB" else None
 
 
 def mass_quantity(token: Any) -> bool:
