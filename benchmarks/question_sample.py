@@ -1,7 +1,7 @@
 """Record the questions the chain asks on a fixed sample of real text, for a translator to label.
 
     python benchmarks/question_sample.py --model MODEL.gguf --po django.po [--out tests/data/asked_questions.yaml] \
-        [--labels OLD.yaml]
+        [--labels OLD.yaml] [--more N]
 
 The sample is drawn with a fixed seed, before any question is seen, from text written by others:
 the English turns of CoCoA-MT's train split (conversations and call-centre turns), GATE's dev half
@@ -62,25 +62,37 @@ RULE = """\
 
 def sample(args: argparse.Namespace) -> list[dict]:
     """(text, source) pairs drawn with the fixed seed, ``args.per_source`` from each source, taken
-    in turn from each source so that a run stopped early is still a sample of every source."""
-    rng = random.Random(SEED)
-    n = args.per_source
-    cocoa = list(dict.fromkeys(i.src for i in cocoa_items(args.data / "cocoa-mt", "fr")))
-    gate = list(dict.fromkeys(i.src for i in gate_items(args.data / "gate", "fr")))
-    drawn = [{"text": t, "source": "CoCoA-MT train en-fr (dev half)"} for t in rng.sample(cocoa, n)]
-    drawn += [{"text": t, "source": "GATE dev half, fr"} for t in rng.sample(gate, n)]
+    in turn from each source so that a run stopped early is still a sample of every source; then
+    ``args.more`` further texts of each source, drawn with the next seed from those not drawn yet, so that
+    a larger sample keeps every text, and every question, of the smaller one."""
+    rng, more_rng = random.Random(SEED), random.Random(SEED + 1)
+    drawn, more = [], []
+    for items in _sources(args):
+        first = rng.sample(items, min(args.per_source, len(items)))
+        rest = [item for item in items if item not in first]
+        drawn.append(first)
+        more.append(more_rng.sample(rest, min(args.more, len(rest))))
+    return _in_turn(drawn) + _in_turn(more)
+
+
+def _sources(args: argparse.Namespace) -> list[list[dict]]:
+    """Each source's texts, as (text, source) pairs, in the order the sources are drawn from."""
+    cocoa = dict.fromkeys(i.src for i in cocoa_items(args.data / "cocoa-mt", "fr"))
+    gate = dict.fromkeys(i.src for i in gate_items(args.data / "gate", "fr"))
+    sources = [[{"text": t, "source": "CoCoA-MT train en-fr (dev half)"} for t in cocoa],
+               [{"text": t, "source": "GATE dev half, fr"} for t in gate]]
     for name in ("two_people_real", "expletive_it", "person_looking_things"):
         items = yaml.safe_load((TESTS_DATA / f"{name}.yaml").read_text(encoding="utf-8"))
-        drawn += [{"text": i["text"], "source": f"tests/data/{name}.yaml ({i.get('source', '')})"}
-                  for i in rng.sample(items, min(n, len(items)))]
+        sources.append([{"text": i["text"], "source": f"tests/data/{name}.yaml ({i.get('source', '')})"} for i in items])
     if args.po:
         ids = [e.msgid for e in polib.pofile(str(args.po)) if len(e.msgid.split()) >= 3 and not e.obsolete]
-        drawn += [{"text": mask(t).text, "source": f"{args.po.name} msgid (placeholders masked)"}
-                  for t in rng.sample(ids, min(n, len(ids)))]
-    by_source: dict[str, list[dict]] = {}
-    for item in drawn:
-        by_source.setdefault(item["source"].split(" (")[0], []).append(item)
-    return [item for turn in zip_longest(*by_source.values()) for item in turn if item is not None]
+        sources.append([{"text": mask(t).text, "source": f"{args.po.name} msgid (placeholders masked)"} for t in ids])
+    return sources
+
+
+def _in_turn(drawn: list[list[dict]]) -> list[dict]:
+    """One text of each source in turn."""
+    return [item for turn in zip_longest(*drawn) for item in turn if item is not None]
 
 
 def questions(assistant: Assistant, text: str) -> list[dict]:
@@ -116,6 +128,8 @@ def main() -> None:
     parser.add_argument("--data", type=Path, default=Path("/work/shared/datasets"))
     parser.add_argument("--po", type=Path, help="a French gettext catalogue with English msgids")
     parser.add_argument("--per-source", type=int, default=25)
+    parser.add_argument("--more", type=int, default=0,
+                        help="further texts per source, drawn after the first sample, which they leave as it is")
     parser.add_argument("--out", type=Path, default=TESTS_DATA / "asked_questions.yaml")
     parser.add_argument("--labels", type=Path, help="an earlier labelled file whose labels identical questions keep")
     args = parser.parse_args()
@@ -125,7 +139,8 @@ def main() -> None:
     revision = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
                               cwd=ROOT).stdout.strip()
     header = RULE + f"# Asked by {Path(args.model).name} at revision {revision}, seed {SEED}, up to " \
-                    f"{args.per_source} texts per source, taken in turn from each source.\n"
+                    f"{args.per_source} texts per source, taken in turn from each source" \
+                    + (f", then {args.more} more per source with seed {SEED + 1}" if args.more else "") + ".\n"
     if labels:
         header += f"# A question asked word for word as in {args.labels.name} (an earlier run) kept its label there.\n"
     args.out.write_text(header, encoding="utf-8")
