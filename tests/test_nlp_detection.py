@@ -358,6 +358,13 @@ def test_you_gets_a_gender_question_where_a_word_agrees_with_it(text, asked_fr, 
     ("Do you have any favourite spots or favourite memories about some of that, you know, if you stayed in your "
      "hotel or whatever the case might be?", True, False),
     ("So I left the office at five and called you.", False, False),  # j'ai quitté: "left" has an object
+    # gettext catalogues (PyPI wheels): what "you entered" is the noun the clause is on, typed in, not gone into
+    # (« la date que vous avez saisie »): Django 5.1.4's admin, django-oscar 4.2.1, wagtail 8.0.1's admin
+    ("We’ve emailed you instructions for setting your password, if an account exists with the email you entered. "
+     "You should receive them shortly.", False, False),
+    ("The expiration date you entered is in the past.", False, False),
+    ("The URL you entered, <x1/><x2/><x3/>, looks like it matches the internal page <x4/>, which has the URL "
+     "<x5/><x6/><x7/>.", False, False),
     ("yes you're spot on. do you think his firing was fair since he had apologized before?", False, False),
     ("I haven't heard of them until recently. I think it's a funny concept, to poke fun at some of Hollywood's worst "
      "productions, but I feel bad for the nominees! Have you seen them?", False, False),  # je me sens mal

@@ -17,7 +17,8 @@ import yaml
 
 from ..paths import shipped_dir
 from .coreference import SUBJECTS
-from .lexicon import name_gender, person_noun
+from .lexicon import name_gender, person_noun, place_nouns
+from .noun_senses import PLACES
 
 DATA_FILE = "agreement.yaml"
 DEFAULT = "default"
@@ -330,6 +331,8 @@ def _participle_verb(verb: Any) -> tuple[str, str] | None:
     progress ("she was sitting"); else None."""
     if verb.pos_ != "VERB" or any(c.dep_ in ("dobj", "nsubjpass", "auxpass") for c in verb.children):
         return None
+    if _object_gap(verb) and verb.head.lemma_.lower() not in place_nouns() and verb.head.ent_type_ not in PLACES:
+        return None  # "The URL you entered": the URL is what was entered, « l'URL que vous avez saisie »
     particle = next((c.lower_ for c in verb.children if c.dep_ == "prt"), None)
     key = f"{verb.lemma_.lower()} {particle}" if particle else verb.lemma_.lower()
     uses = {use for lists in _lexicon()["participle_verbs"].values() for use, verbs in lists.items() if key in verbs}
@@ -337,6 +340,15 @@ def _participle_verb(verb: Any) -> tuple[str, str] | None:
         return "past", key
     progressive = verb.tag_ == "VBG" and any(c.dep_ == "aux" and c.lemma_ == "be" for c in verb.children)
     return ("progressive", key) if "progressive" in uses and progressive else None
+
+
+def _object_gap(verb: Any) -> bool:
+    """A relative clause with a subject of its own whose noun is its verb's object ("the date you entered", "the
+    page that she left"): not one whose relative word is its subject ("the man who entered") or the place or time
+    "where" or "when" it happens, nor one whose noun a preposition of the clause takes ("the room she came into")."""
+    return verb.dep_ == "relcl" and not any(c.dep_ == "dobj" or c.tag_ == "WRB" or c.dep_ == "prep" and not c.n_rights
+                                            for c in verb.children) \
+        and any(c.dep_ == "nsubj" and c.tag_ not in ("WDT", "WP") for c in verb.children)
 
 
 def it_is_adjective_shows_gender(adjectives: list[Any], lang: str) -> bool:

