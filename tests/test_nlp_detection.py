@@ -86,6 +86,16 @@ def test_a_plural_noun_french_says_alike_for_both_genders_is_asked_about_only_wh
     assert ("group_gender", group) in [(c.ambiguity, c.span) for c in find_candidates(text, "fr", inclusive=True)]
 
 
+@pytest.mark.parametrize("text, noun, lang", [
+    # a noun whose translation has one gender whoever it names shows none: « sa victime », « la persona »
+    ("The mugger pulled a knife on his victim", "his victim", "fr"),  # WordNet 3.0's example of draw.v.05
+    ("Yeah, i just never thought that the person i want would be blair waldorf.", "the person", "es"),  # AmbigMT
+])
+def test_a_noun_translated_with_one_gender_whoever_it_names_is_asked_about_only_for_inclusive_forms(text, noun, lang):
+    assert ("neutral_professions", noun) not in asked(text, lang)
+    assert ("neutral_professions", noun) in [(c.ambiguity, c.span) for c in find_candidates(text, lang, inclusive=True)]
+
+
 @pytest.mark.parametrize("text, settled", [
     # AmbigMT dev contexts (subtitles) and sources (Wikipedia): a predicate noun of one gender settles its subject
     ("I am a mother now.", "I"),

@@ -53,7 +53,12 @@ def never_a_person(lang: str) -> tuple[str, ...]:
 @lru_cache(maxsize=None)
 def grammatical_gender_only(lang: str) -> frozenset[str]:
     """Nouns of ``lang`` whose gender is the word's whoever they name (« la personne », « el miembro »)."""
-    return frozenset(_lexicon()["grammatical_gender_only"].get(lang, ()))
+    return frozenset(_lexicon()["grammatical_gender_only"].get(lang, {}).values())
+
+
+def translated_with_one_gender(lemma: str, lang: str) -> bool:
+    """Whether an English noun's usual translation into ``lang`` is one of those (person: « la personne »)."""
+    return lemma.lower() in _lexicon()["grammatical_gender_only"].get(lang, {})
 
 
 def _not_agreeing(lang: str = DEFAULT) -> set[str]:
