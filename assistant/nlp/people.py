@@ -192,8 +192,9 @@ def _mention_at(token: Any, source: str, sentence_of: dict[int, int]) -> Mention
     if source[token.idx:token.idx + len(PLACEHOLDER)] == PLACEHOLDER:
         return _make(token, "placeholder", SINGULAR, text=PLACEHOLDER, sentence_of=sentence_of)
     if (token.pos_ in ("NOUN", "PROPN") or _mistagged_noun(token)) and lower not in INDEFINITE:
-        if (token.pos_ == "NOUN" and before_an_acronym(token)) or hyphenated_modifier(token) \
-                or names_a_thing(token) or adjective_opening_a_sentence(token) \
+        # an adjectival complement the tagger took for a noun ("with Wally coming home drunk") is the adjective
+        if (token.pos_ == "NOUN" and (before_an_acronym(token) or token.dep_ == "acomp")) \
+                or hyphenated_modifier(token) or names_a_thing(token) or adjective_opening_a_sentence(token) \
                 or token.pos_ == "PROPN" and common_noun_in_a_label(token):
             return None
         noun = compound_person_noun(token)
