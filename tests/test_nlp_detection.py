@@ -241,6 +241,9 @@ def test_a_people_named_like_a_name_shows_its_gender_as_a_noun_does():
      "menu around them.", "one"),
     # "all" after a preposition where no one is named before it: everyone (wagtail 8.0.1's admin catalogue)
     ("Visible to all. Visit the live page", "all"),
+    # or as a verb's object (GATE's dev half): « aider tous à intégrer »
+    ("Developing more complex business models to help all incorporate new technology into their programming and "
+     "marketing objectives.", "all"),
     ("But only those with publishing permissions can make them effective.", "only those"),  # anyone with them
     # django-oscar 4.2.1's French catalogue: "others" after a preposition, "one" with "can't"
     ("If you want to share your wishlist with others, you can add their email addresses below.", "others"),

@@ -379,11 +379,12 @@ def _make(token: Any, kind: str, number: str, *, sentence_of: dict[int, int], te
 def _generic(token: Any, kind: str) -> bool:
     """Whether a mention stands for anyone of its kind: an indefinite pronoun of people ("someone", "whoever"),
     "one" said of anyone ("one visits the restaurant": ``generic.impersonal_one``), where no one is named before
-    it "all" or "others" as the object of a preposition ("Visible to all": everyone; "share it with others") or
+    it "all" or "others" as the object of a preposition or a verb ("Visible to all": everyone; "share it with others";
+    "to help all incorporate new technology") or
     "those" ("only those with publishing permissions": anyone with them), or a noun that does
     (``generic.generic_noun``)."""
     if kind == "indefinite":
-        anyone = (token.lower_ in ("all", "others") and token.dep_ == "pobj" or token.lower_ == "those") \
+        anyone = (token.lower_ in ("all", "others") and token.dep_ in ("pobj", "dobj") or token.lower_ == "those") \
             and not people_named_before(token)
         return token.lower_ in PERSON_INDEFINITE or impersonal_one(token) or anyone
     return kind == "noun" and generic_noun(token)
