@@ -348,9 +348,10 @@ def _participle_verb(verb: Any) -> tuple[str, str] | None:
 
 
 def _object_gap(verb: Any) -> bool:
-    """A relative clause with a subject of its own whose noun is its verb's object ("the date you entered", "the
-    page that she left"): not one whose relative word is its subject ("the man who entered") or the place or time
-    "where" or "when" it happens, nor one whose noun a preposition of the clause takes ("the room she came into")."""
+    """A relative clause with a subject of its own and no relative word, whose noun is its verb's object ("the date
+    you entered"; with "that" or "which" the parse makes that word the object): not one whose relative word is its
+    subject ("the man who entered") or the place or time "where" or "when" it happens, nor one whose noun a
+    preposition of the clause takes ("the room she came into")."""
     return verb.dep_ == "relcl" and not any(c.dep_ == "dobj" or c.tag_ == "WRB" or c.dep_ == "prep" and not c.n_rights
                                             for c in verb.children) \
         and any(c.dep_ == "nsubj" and c.tag_ not in ("WDT", "WP") for c in verb.children)
