@@ -3,6 +3,7 @@ moved is found here, not when someone reruns it for a report."""
 
 from __future__ import annotations
 
+import argparse
 import importlib.util
 import sys
 from pathlib import Path
@@ -35,3 +36,19 @@ def test_the_catalogue_count_reads_masked_msgids_and_counts_gender_questions_onl
 
     assert questions(tmp_path / "django.po", "fr") == {"Save and add another": [], "Are you sure?": ["you"],
                                                          "You are already logged in as <x1/>.": ["You"]}
+
+
+def test_further_texts_of_the_question_sample_leave_the_first_sample_as_it_was(monkeypatch):
+    monkeypatch.syspath_prepend(str(BENCHMARKS))
+    import question_sample
+
+    sources = [[{"text": f"{name} {n}", "source": name} for n in range(12)] for name in ("a", "b", "c")]
+    monkeypatch.setattr(question_sample, "_sources", lambda args: sources)
+
+    def drawn(more):
+        return question_sample.sample(argparse.Namespace(per_source=4, more=more))
+
+    first, larger = drawn(0), drawn(3)
+    assert larger[:len(first)] == first and len(larger) == len(first) + 9
+    assert len({item["text"] for item in larger}) == len(larger)  # no text drawn twice
+    assert [item["source"] for item in first[:3]] == ["a", "b", "c"]  # one of each source in turn
