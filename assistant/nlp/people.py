@@ -193,7 +193,7 @@ def _mention_at(token: Any, source: str, sentence_of: dict[int, int]) -> Mention
         return _make(token, "placeholder", SINGULAR, text=PLACEHOLDER, sentence_of=sentence_of)
     if (token.pos_ in ("NOUN", "PROPN") or _mistagged_noun(token)) and lower not in INDEFINITE:
         # an adjectival complement the tagger took for a noun ("with Wally coming home drunk") is the adjective
-        if (token.pos_ == "NOUN" and (before_an_acronym(token) or token.dep_ == "acomp")) \
+        if (token.pos_ == "NOUN" and (before_an_acronym(token) or token.dep_ == "acomp")) or _an_organisation(token) \
                 or hyphenated_modifier(token) or names_a_thing(token) or adjective_opening_a_sentence(token) \
                 or token.pos_ == "PROPN" and common_noun_in_a_label(token):
             return None
@@ -276,6 +276,14 @@ def _mention_at(token: Any, source: str, sentence_of: dict[int, int]) -> Mention
             and any(c.dep_ in ("det", "predet") and c.lower_ in ("the", "all", "those") for c in token.children):
         return _make(token, "noun", PLURAL, sentence_of=sentence_of)  # "the injured", "all concerned"
     return None
+
+
+def _an_organisation(token: Any) -> bool:
+    """A plural proper noun the recogniser files as an organisation: a team, a party or a board ("your Cubs",
+    "organizing for the Social Democrats", "the Board of Directors"), named as an institution, not as the people in
+    it; not a people ("Icelanders") nor people counted ("the three Legislative Councillors")."""
+    return token.tag_ == "NNPS" and token.ent_type_ == "ORG" and not token.lower_.endswith(DEMONYM_SUFFIX) \
+        and not any(c.dep_ == "nummod" or c.lower_ in QUANTIFIERS for c in token.children)
 
 
 def _surname_beside_a_pronoun(token: Any) -> bool:
