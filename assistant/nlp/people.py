@@ -192,9 +192,9 @@ def _mention_at(token: Any, source: str, sentence_of: dict[int, int]) -> Mention
     if source[token.idx:token.idx + len(PLACEHOLDER)] == PLACEHOLDER:
         return _make(token, "placeholder", SINGULAR, text=PLACEHOLDER, sentence_of=sentence_of)
     if (token.pos_ in ("NOUN", "PROPN") or _mistagged_noun(token)) and lower not in INDEFINITE:
-        # an adjectival complement the tagger took for a noun ("with Wally coming home drunk") is the adjective
-        if (token.pos_ == "NOUN" and (before_an_acronym(token) or token.dep_ == "acomp")) or _an_organisation(token) \
-                or hyphenated_modifier(token) or names_a_thing(token) or adjective_opening_a_sentence(token) \
+        if (token.pos_ == "NOUN" and before_an_acronym(token)) or hyphenated_modifier(token) \
+                or _an_adjective_tagged_a_noun(token) or _an_organisation(token) \
+                or names_a_thing(token) or adjective_opening_a_sentence(token) \
                 or token.pos_ == "PROPN" and common_noun_in_a_label(token):
             return None
         noun = compound_person_noun(token)
@@ -278,9 +278,14 @@ def _mention_at(token: Any, source: str, sentence_of: dict[int, int]) -> Mention
     return None
 
 
+def _an_adjective_tagged_a_noun(token: Any) -> bool:
+    """An adjectival complement the tagger took for a noun ("with Wally coming home drunk"): the adjective."""
+    return token.pos_ == "NOUN" and token.dep_ == "acomp"
+
+
 def _an_organisation(token: Any) -> bool:
-    """A plural proper noun the recogniser files as an organisation: a team, a party or a board ("your Cubs",
-    "organizing for the Social Democrats", "the Board of Directors"), named as an institution, not as the people in
+    """A plural proper noun the recogniser files as an organisation: a team, a board or a college ("your Cubs",
+    "the Board of Directors", "the American College of Surgeons"), named as an institution, not as the people in
     it; not a people ("Icelanders") nor people counted ("the three Legislative Councillors")."""
     return token.tag_ == "NNPS" and token.ent_type_ == "ORG" and not token.lower_.endswith(DEMONYM_SUFFIX) \
         and not any(c.dep_ == "nummod" or c.lower_ in QUANTIFIERS for c in token.children)
