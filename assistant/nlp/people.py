@@ -19,7 +19,8 @@ from .coreference import (GENDERED_PRONOUNS, SINGULAR, SUBJECTS, THING_PRONOUNS,
                           gendered_pronouns, subject_of)
 from .generic import DEMONYM_SUFFIX, generic_noun, impersonal_one
 from .labels import adjective_opening_a_sentence, common_noun_in_a_label, heads_a_verbless_label
-from .lexicon import FEMININE, MASCULINE, PersonNoun, agent_by_ending, name_gender, person_noun, well_known_gender
+from .lexicon import (FEMININE, MASCULINE, PersonNoun, agent_by_ending, name_gender, person_noun, well_known_gender,
+                      wider_person_nouns)
 from .mentions import PLURAL, Mention, same_referent
 from .noun_senses import (ARGUMENTS, a_things_kin, before_an_acronym, compound_person_noun, governed_as_person,
                           has_who_clause, hyphenated_modifier, names_a_thing, next_to_a_place, part_of_a_program,
@@ -67,12 +68,31 @@ def find_person_mentions(doc_or_text: Any) -> list[Mention]:
         if mention is not None:
             mentions.append(mention)
     mentions.sort(key=lambda m: m.start)
+    _link_wider_nouns(doc, mentions)
     attribute_pronouns(doc, mentions, same_referent)
     everyone = sorted(mentions + _implied_addressees(doc, mentions, source, sentence_of), key=lambda m: m.start)
     settle_predicates(doc, everyone)
     settle_participants(doc, everyone)
     settle_predicates(doc, everyone)  # again: what a person settled since then is said to be
     return everyone
+
+
+def _link_wider_nouns(doc: Any, mentions: list[Mention]) -> None:
+    """A definite noun that names again, by a wider word, the one person named before it whose noun it covers:
+    "the eminent neurologist … the doctor's collection", "a machinist … the worker" (WordNet's kinds), and as
+    surely a person. With two such people before it ("the surgeon and the neurologist … the doctor") it may be
+    either, and stays a mention of its own."""
+    kinds = wider_person_nouns()
+    for later in mentions:
+        token = doc[later.head_index]
+        if later.kind != "noun" or later.number != SINGULAR or later.settled or not any(
+                c.dep_ == "det" and c.lower_ in ("the", "this", "that") for c in token.children):
+            continue
+        covered = [m for m in mentions if m.start < later.start and m.kind == "noun" and m.number == SINGULAR
+                   and token.lemma_.lower() in kinds.get(doc[m.head_index].lemma_.lower(), ())]
+        if len(covered) == 1:
+            later.names_again = covered[0].head_index
+            later.may_be_a_thing = covered[0].may_be_a_thing  # a person as surely as the one it names again
 
 
 def _implied_addressees(doc: Any, mentions: list[Mention], source: str, sentence_of: dict[int, int]) -> list[Mention]:
