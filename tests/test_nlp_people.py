@@ -655,6 +655,9 @@ def test_person_looking_things_are_not_people(text, word):
     ("The printer who set the type for the first edition was a woman.", "printer"),  # a "who" clause
     ("The air traffic controller, who was on duty alone, cleared the flight to land.", "controller"),
     ("My neighbor to the left played the drums all night.", "neighbor"),  # to the left: no place named
+    # the one given something, a person in the word's second sense (Brown Corpus, cj60)
+    ("The truck and the car gave the manufacturer a new degree of freedom in selecting his plant site.",
+     "manufacturer"),
 ])
 def test_people_whose_context_says_so_stay_people(text, word):
     found = {m.text.split()[-1].lower(): m for m in find_person_mentions(text)}

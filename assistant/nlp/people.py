@@ -364,10 +364,12 @@ def _capitalised_runs(token: Any) -> list[str]:
 
 def _said_of_a_person(token: Any) -> bool:
     """Context that makes a word whose first sense is a thing name a person ("type", "star",
-    "tot"): the entity recogniser, a "who" clause, a person as its subject ("she is a star"),
-    its appositive or its conjunct."""
+    "tot"): the entity recogniser, a "who" clause, the one given something ("gave the manufacturer a new degree of
+    freedom"), a person as its subject ("she is a star"), its appositive or its conjunct."""
     if token.ent_type_ in ("PERSON", "NORP") or has_who_clause(token) or governed_as_person(token):
         return True
+    if token.dep_ == "dative":
+        return True  # the one given something
     if _number(token) == PLURAL and any(c.dep_ == "poss" and c.lower_ in PERSONAL_POSSESSIVES for c in token.children):
         return True  # "our precursors", "her triplets" (but "her help", "its type")
     if token.dep_ in ("attr", "appos", "conj"):
