@@ -18,8 +18,8 @@ from .inputs import OPAQUE_TOKEN, blank_opaque_tokens
 from .nlp.address import SECOND_PERSON as _SECOND_PERSON
 from .nlp.address import address_candidates, address_cues, names_a_role
 from .nlp.agreement import (agreeing_words, intransitive_past_may_agree, it_is_adjective_shows_gender,
-                            names_a_person, possessive_agrees, said_of_the_addressed, shows_gender, title_noun,
-                            translated_with_one_gender)
+                            names_a_person, possessive_agrees, said_of_the_addressed, shows_gender,
+                            stressed_us_shows_gender, title_noun, translated_with_one_gender)
 from .nlp.coreference import GENDERED_PRONOUNS as _GENDERED_PRONOUNS
 from .nlp.expletive import fixed_phrase_tokens, said_to_be, stands_for_a_thing
 from .nlp.french_lexicon import one_french_form
@@ -218,7 +218,8 @@ def _lexicon_nouns(parsed: Parsed, ambiguity_type: AmbiguityType) -> list[tuple[
 def _gendered_in(mention: Mention, doc: Any, lang: str) -> bool:
     """Whether to ask about a mention's gender. The speaker and the person spoken to ("I", "you",
     "we") only where a word that agrees with them shows it in ``lang``: "are you ready" (prêt/prête,
-    listo/lista), not "Ich bin froh", "are you able" (capable, capaz) or "I remember going". German
+    listo/lista), not "Ich bin froh", "are you able" (capable, capaz) or "I remember going"; Spanish "us"
+    after a preposition also by its own form (« sobre nosotros, nosotras »). German
     plural pronouns and adjectives carry none ("they", "we are ready"); nor does the French for
     "them" as a verb's object ("set them up": les configurer, "tell them": leur dire), but for a
     word that agrees with it or a past participle ("I saw them": je les ai vus/vues)."""
@@ -227,7 +228,7 @@ def _gendered_in(mention: Mention, doc: Any, lang: str) -> bool:
         return shows_gender(said_of_the_addressed(token), lang)
     if mention.kind == "pronoun" and (mention.head.lower() in SPEECH_PARTICIPANTS
                                       or lang == "fr" and _object_clitic(token)):
-        return shows_gender(agreeing_words(token), lang)
+        return shows_gender(agreeing_words(token), lang) or stressed_us_shows_gender(token, lang)
     return not (lang == "de" and mention.number == PLURAL and mention.kind in ("pronoun", "indefinite"))
 
 

@@ -334,6 +334,18 @@ def test_quantifiers_and_pronouns_standing_for_people(text, lang, expected):
     assert [c for c in asked(text, lang) if get_type(c[0]).family == "gender"] == expected
 
 
+@pytest.mark.parametrize("text, asked_es", [
+    # GATE's and AmbigMT's dev halves: Spanish says "us" after a preposition with « nosotros » or « nosotras »,
+    # but with a clitic after "for", "to", "on", "at" (« repítenoslo »); French « nous » shows no gender
+    ("In what ways might angels have charge over us?", [("group_gender", "us")]),
+    ("Could you repeat it for us, please?", []),
+    ("There is no doubt that this intruder has been spying on us.", []),
+])
+def test_us_after_a_preposition_is_asked_about_where_the_target_stresses_it(text, asked_es):
+    assert [c for c in asked(text, "es") if c[1] == "us"] == asked_es
+    assert [c for c in asked(text, "fr") if c[1] == "us"] == []
+
+
 @pytest.mark.parametrize("text, asked_fr, asked_es", [
     ("Are you sure?", [("formality", "you"), ("person_gender", "you")], None),  # sûr / sûre, seguro / segura
     ("Find the stores which will make you happy.", [("formality", "you"), ("person_gender", "you")],

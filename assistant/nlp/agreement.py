@@ -297,6 +297,18 @@ def possessive_agrees(lang: str) -> bool:
     return lang in _lexicon()["possessive_agrees"]
 
 
+def us_after_a_preposition(token: Any) -> bool:
+    """"us" or "ourselves" after a preposition ("charge over us", "among ourselves")."""
+    return token.lower_ in ("us", "ourselves") and token.dep_ == "pobj"
+
+
+def stressed_us_shows_gender(token: Any, lang: str) -> bool:
+    """Whether ``lang`` says such an "us" with a pronoun of its own that shows the group's gender (« sobre
+    nosotras »), not with a clitic ("for us": « nos »)."""
+    entry = _lexicon()["stressed_us"].get(lang)
+    return entry is not None and us_after_a_preposition(token) and token.head.lower_ not in entry["clitic_after"]
+
+
 def title_noun(word: str) -> str | None:
     """The noun a title written before a name stands for ("Sen." or "Sen": senator; "Judge": judge), where the
     title is in ``prompts/agreement.yaml``'s list, else None."""

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from .address import imperatives, names_a_role, plural_you_cue
-from .agreement import agreeing_words, said_of_the_addressed, title_noun
+from .agreement import agreeing_words, said_of_the_addressed, title_noun, us_after_a_preposition
 from .coreference import (GENDERED_PRONOUNS, SINGULAR, SUBJECTS, THING_PRONOUNS, attribute_pronouns, clause_subject,
                           gendered_pronouns, subject_of)
 from .generic import DEMONYM_SUFFIX, generic_noun, impersonal_one
@@ -259,7 +259,8 @@ def _mention_at(token: Any, source: str, sentence_of: dict[int, int]) -> Mention
         number = PERSONAL[lower] or _you_number(token)
         if lower in ("they", "them") and _plural_antecedent(token):
             return None  # the plural before it is what it stands for, and that is the mention if any
-        if agreement or (lower in ("they", "them") and token.dep_ in ARGUMENTS) or _unbound_themselves(token):
+        if agreement or (lower in ("they", "them") and token.dep_ in ARGUMENTS) or _unbound_themselves(token) \
+                or us_after_a_preposition(token):  # « sobre nosotros, nosotras »: the target decides
             mention = _make(token, "pronoun", number, sentence_of=sentence_of, agreement=agreement)
             mention.may_be_a_thing = lower in THING_PRONOUNS  # "you can set them up": things as well as people
             return mention
