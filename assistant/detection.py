@@ -21,6 +21,7 @@ from .nlp.agreement import (agreeing_words, intransitive_past_may_agree, it_is_a
                             names_a_person, possessive_agrees, said_of_the_addressed, shows_gender,
                             stressed_us_shows_gender, title_noun, translated_with_one_gender)
 from .nlp.coreference import GENDERED_PRONOUNS as _GENDERED_PRONOUNS
+from .nlp.coreference import settled_by_a_pronoun
 from .nlp.expletive import fixed_phrase_tokens, said_to_be, stands_for_a_thing
 from .nlp.french_lexicon import one_french_form
 from .nlp.lexicon import name_gender
@@ -87,11 +88,17 @@ class Parsed:
 
     @cached_property
     def people(self) -> list[Mention]:
-        """The people the source mentions whose gender the target language shows."""
+        """The people the source mentions whose gender the target language shows. For inclusive forms, anyone of a
+        kind whom only a pronoun settles is open: that is English's generic "he" ("if a lawyer can provide evidence
+        …, he moves"), which inclusive forms replace."""
         self.doc.user_data["source"] = self.source
         role = names_a_role(self.doc)  # a role a label names ("Recipient", "Contact Administrator") is no one
-        return [m for m in find_person_mentions(self.doc)
-                if not (role and m.kind == "noun") and _gendered_in(m, self.doc, self.target_lang)]
+        people = [m for m in find_person_mentions(self.doc)
+                  if not (role and m.kind == "noun") and _gendered_in(m, self.doc, self.target_lang)]
+        for mention in people:
+            if self.inclusive and mention.generic and settled_by_a_pronoun(mention):
+                mention.settled = mention.evidence = None
+        return people
 
     @cached_property
     def _listeners(self) -> set[int]:

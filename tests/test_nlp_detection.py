@@ -96,6 +96,18 @@ def test_a_noun_translated_with_one_gender_whoever_it_names_is_asked_about_only_
     assert ("neutral_professions", noun) in [(c.ambiguity, c.span) for c in find_candidates(text, lang, inclusive=True)]
 
 
+def test_anyone_of_a_kind_whom_only_a_generic_he_settles_is_asked_about_for_inclusive_forms():
+    # GATE's dev half: "he" said of any lawyer is English's generic masculine, which inclusive forms replace
+    text = ("Our view here was that in principle a test can be dispensed with, if a lawyer can provide evidence of "
+            "sufficient practical experience in the country to which he moves.")
+    assert not [span for _, span in asked(text, "es") if span == "a lawyer"]
+    assert ("neutral_professions", "a lawyer") in [(c.ambiguity, c.span)
+                                                   for c in find_candidates(text, "es", inclusive=True)]
+    # someone the text knows stays settled by the pronoun (Brown Corpus, cn10)
+    known = "\"Let's go, Marshal\", Brannon said, and took him by the arm. Hogan gripped the lawman's other arm."
+    assert {m.head for m in parse(known, "es", inclusive=True).settled_people} == {"lawman"}  # Marshal is the one spoken to
+
+
 @pytest.mark.parametrize("text, settled", [
     # AmbigMT dev contexts (subtitles) and sources (Wikipedia): a predicate noun of one gender settles its subject
     ("I am a mother now.", "I"),

@@ -38,6 +38,14 @@ class Mention(Protocol):
     likely_for: list[str]
 
 
+PRONOUN_EVIDENCE = "pronoun"  # the first word of the evidence of a person a gendered pronoun settles
+
+
+def settled_by_a_pronoun(mention: Mention) -> bool:
+    """Whether a gendered pronoun that refers to the mention is all that settles it."""
+    return mention.evidence is not None and mention.evidence.startswith(f"{PRONOUN_EVIDENCE} ")
+
+
 def gendered_pronouns(tokens: Any) -> list[Any]:
     """The gendered personal pronouns among ``tokens`` (a doc, a sentence): "her" as a pronoun, not a name."""
     return [t for t in tokens if t.lower_ in GENDERED_PRONOUNS and t.pos_ == "PRON"]
@@ -69,7 +77,7 @@ def attribute_pronouns(doc: Any, mentions: list[Mention], same_referent: Callabl
             if preferred is not None:
                 preferred.likely_for.append(pronoun.text)
         elif chosen.settled is None:
-            chosen.settled, chosen.evidence = gender, f"pronoun {pronoun.text!r} refers to it"
+            chosen.settled, chosen.evidence = gender, f"{PRONOUN_EVIDENCE} {pronoun.text!r} refers to it"
             for m in mentions:  # a repeated noun or name is the same person
                 if m is not chosen and m.settled is None and same_referent(m, chosen):
                     m.settled, m.evidence = gender, chosen.evidence
