@@ -17,16 +17,16 @@ from .ambiguity import AmbiguityType, ambiguity_types
 from .inputs import OPAQUE_TOKEN, blank_opaque_tokens
 from .nlp.address import SECOND_PERSON as _SECOND_PERSON
 from .nlp.address import address_candidates, address_cues, names_a_role
-from .nlp.agreement import (agreeing_words, intransitive_past_may_agree, it_is_adjective_shows_gender,
-                            names_a_person, possessive_agrees, said_of_the_addressed, shows_gender,
-                            stressed_us_shows_gender, title_noun, translated_with_one_gender)
+from .nlp.agreement import (agreeing_words, formal_object_you_shows_gender, intransitive_past_may_agree,
+                            it_is_adjective_shows_gender, names_a_person, possessive_agrees, said_of_the_addressed,
+                            shows_gender, stressed_us_shows_gender, title_noun, translated_with_one_gender)
 from .nlp.coreference import GENDERED_PRONOUNS as _GENDERED_PRONOUNS
 from .nlp.coreference import settled_by_a_pronoun
 from .nlp.expletive import fixed_phrase_tokens, said_to_be, stands_for_a_thing
 from .nlp.french_lexicon import one_french_form
 from .nlp.lexicon import name_gender
 from .nlp.mentions import PLURAL, Mention, MentionGroup, group_mentions, unsettled
-from .nlp.people import ADDRESSEE, PERSONAL_POSSESSIVES, TITLES as _TITLES, find_person_mentions
+from .nlp.people import ADDRESSEE, PERSONAL_POSSESSIVES, TITLES as _TITLES, find_person_mentions, object_you_only
 from .nlp.pipelines import english_pipeline
 from .nlp.quantifiers import INDEFINITE
 from .nlp.referents import named_antecedent
@@ -48,7 +48,9 @@ class Candidate:
     ``pronouns``: the gendered pronouns that may refer to this person, which the parse could not
     attribute (the person's answers settle them: ``Dialogue._eliminate``), and ``likely_for`` those of them a
     reader most often takes for this person (asked about last); ``may_be_a_thing``: the words also name things
-    ("the guard", "a target"), and only reading the text tells which."""
+    ("the guard", "a target"), and only reading the text tells which; ``formal_only``: the gender shows only where
+    "you" is addressed formally (Spanish « ayudarlo », « ayudarla », but « ayudarte »), so the question goes once
+    "you" is answered as informal or generic (``Dialogue._eliminate``)."""
 
     ambiguity: str
     span: str
@@ -56,6 +58,7 @@ class Candidate:
     pronouns: tuple[str, ...] = ()
     may_be_a_thing: bool = False
     likely_for: tuple[str, ...] = ()
+    formal_only: bool = False
 
 
 @dataclass(frozen=True)
@@ -121,6 +124,11 @@ class Parsed:
         """Whether the words of the open people starting at ``start`` also name things."""
         return any(m.may_be_a_thing for m in self._open_mentions_at(start))
 
+    def formal_only(self, start: int) -> bool:
+        """Whether the open people starting at ``start`` are a "you" whose gender only the formal register shows."""
+        mentions = self._open_mentions_at(start)
+        return bool(mentions) and all(object_you_only(self.doc, m) for m in mentions)
+
     def _open_mentions_at(self, start: int) -> list[Mention]:
         return [m for g in self.open_people if g.start == start for m in g.mentions]
 
@@ -163,7 +171,7 @@ def candidates_in(parsed: Parsed) -> list[Candidate]:
     target_lang = parsed.target_lang
     found = [
         Candidate(ambiguity_type.name, span, start, parsed.undecided_pronouns(start), parsed.may_be_a_thing(start),
-                  parsed.likely_pronouns(start))
+                  parsed.likely_pronouns(start), ambiguity_type.family == "gender" and parsed.formal_only(start))
         for ambiguity_type in ambiguity_types().values()
         if ambiguity_type.detect and target_lang in ambiguity_type.languages
         for span, start in RULES[ambiguity_type.detect](parsed, ambiguity_type)
@@ -235,7 +243,8 @@ def _gendered_in(mention: Mention, doc: Any, lang: str) -> bool:
         return shows_gender(said_of_the_addressed(token), lang)
     if mention.kind == "pronoun" and (mention.head.lower() in SPEECH_PARTICIPANTS
                                       or lang == "fr" and _object_clitic(token)):
-        return shows_gender(agreeing_words(token), lang) or stressed_us_shows_gender(token, lang)
+        return shows_gender(agreeing_words(token), lang) or stressed_us_shows_gender(token, lang) \
+            or formal_object_you_shows_gender(token, lang)
     return not (lang == "de" and mention.number == PLURAL and mention.kind in ("pronoun", "indefinite"))
 
 

@@ -63,6 +63,7 @@ class Dialogue:
         # (type, words) of each person question -> the pronouns the parse could not attribute that may be theirs
         self._pronouns: dict[tuple[str, str], tuple[str, ...]] = {}
         self._likely: dict[tuple[str, str], tuple[str, ...]] = {}
+        self._formal_only: set[tuple[str, str]] = set()  # questions whose answer shows only where "you" is formal
 
     def drive(self, user: User | None) -> Iterator[Step]:
         """Ask, let ``user`` answer, translate: one ``Step`` per event. With ``user=None`` (a person
@@ -122,6 +123,7 @@ class Dialogue:
         plan = [remembered.get(c) or read[c] for c in candidates if remembered.get(c) or c in read]
         self._pronouns = {(c.ambiguity, c.span): c.pronouns for c in candidates if c.pronouns}
         self._likely = {(c.ambiguity, c.span): c.likely_for for c in candidates if c.likely_for}
+        self._formal_only = {(c.ambiguity, c.span) for c in candidates if c.formal_only}
         return self._later_first(sorted(plan, key=lambda item: get_type(item.ambiguity).rank))
 
     def _later_first(self, plan: list[Turn | Candidate]) -> list[Turn | Candidate]:
@@ -168,6 +170,19 @@ class Dialogue:
     def _record(self, turn: Turn) -> None:
         self.transcript.turns.append(turn)
         self._eliminate(turn)
+        self._drop_formal_only(turn)
+
+    def _drop_formal_only(self, answered: Turn) -> None:
+        """Once "you" is answered as informal or generic, a question whose answer only the formal register would
+        show ("help you": « ayudarlo », « ayudarla », but « ayudarte ») changes nothing, and is not asked."""
+        label = next((e.label for e in expected([answered]) if e.checker.name == "formality"), "formal")
+        if self._queue is None or label == "formal" or not answered.answer:
+            return
+        for item in [item for item in self._queue if (item.ambiguity, item.span) in self._formal_only]:
+            self._queue.remove(item)
+            self.transcript.settled.append(Settled(
+                family_of(item.ambiguity), item.span, None, "text",
+                f"{answered.span!r} is {answered.answer}: its gender shows only in the formal register"))
 
     def _eliminate(self, answered: Turn) -> None:
         """A pronoun the parse could not attribute refers to one of the people it may refer to: once all

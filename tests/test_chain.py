@@ -578,6 +578,22 @@ def test_an_answer_that_leaves_a_pronoun_one_person_settles_that_person_without_
     assert by_pronoun == ([("Stiggs", "masculine", "text")] if len(asked) == 1 else [])
 
 
+@pytest.mark.parametrize("register, asked", [
+    ("formal", ["you", "you"]),  # « Logic lo ganaría », « la ganaría »: then the gender
+    ("informal", ["you"]),  # « Logic te ganaría »: no gender shows, and none is asked
+])
+def test_the_gender_only_the_formal_register_shows_is_asked_only_after_a_formal_answer(register, asked):
+    # CoCoA-MT's train split: the formal "you" as a verb's object is « lo » or « la » in Spanish
+    source = "I bet Logic would beat you in Mario Kart!"
+    fake = StepFake(translate=["¡Fijo que Logic te ganaría en Mario Kart!"], calls=[])
+    replies = {"formality": register, "person_gender": "a woman"}
+    spans = []
+    transcript = run(fake, source, "es", user=HumanUser(lambda turn: spans.append(turn.span) or replies[turn.ambiguity]))
+    assert spans == asked
+    dropped = [s.span for s in transcript.settled if "only in the formal register" in s.evidence]
+    assert dropped == ([] if register == "formal" else ["you"])
+
+
 def test_the_person_a_reader_most_often_takes_the_pronoun_for_is_asked_about_last():
     # Brown Corpus (tests/data/two_people_real.yaml): "his" is Robinson's, the subject of its clause
     source = ("Robinson was treated at a physician's office for a cut over his left eyebrow and a possible sprained "

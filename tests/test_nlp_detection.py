@@ -358,6 +358,20 @@ def test_us_after_a_preposition_is_asked_about_where_the_target_stresses_it(text
     assert [c for c in asked(text, "fr") if c[1] == "us"] == []
 
 
+def test_you_as_an_object_is_asked_about_where_the_formal_register_shows_its_gender():
+    # CoCoA-MT's train split: the formal "you" as a verb's object is « lo » or « la » in Spanish (« ¡Fijo que Logic
+    # la ganaría! »), asked about only where the register may be formal (``Candidate.formal_only``)
+    text = "I bet Logic would beat you in Mario Kart!"
+    found = find_candidates(text, "es")
+    assert [(c.ambiguity, c.span, c.formal_only) for c in found] == [("formality", "you", False),
+                                                                      ("person_gender", "you", True)]
+    assert asked(text, "fr") == [("formality", "you")]  # « Logic te battrait », « vous battrait »
+    # where a word agrees with "you", that word's question is the one asked, whatever the register
+    both = find_candidates("Are you sure they will help you?", "es")
+    assert [(c.ambiguity, c.span, c.formal_only) for c in both if c.ambiguity == "person_gender"] == [
+        ("person_gender", "you", False)]
+
+
 @pytest.mark.parametrize("text, asked_fr, asked_es", [
     ("Are you sure?", [("formality", "you"), ("person_gender", "you")], None),  # sûr / sûre, seguro / segura
     ("Find the stores which will make you happy.", [("formality", "you"), ("person_gender", "you")],
@@ -394,7 +408,8 @@ def test_you_gets_a_gender_question_where_a_word_agrees_with_it(text, asked_fr, 
     # a verb whose French past is said with "être": tu es restée; Spanish te quedaste shows nothing
     ("Do you have any favourite spots or favourite memories about some of that, you know, if you stayed in your "
      "hotel or whatever the case might be?", True, False),
-    ("So I left the office at five and called you.", False, False),  # j'ai quitté: "left" has an object
+    # j'ai quitté: "left" has an object; Spanish « lo llamé », « la llamé » shows the formal "you" (asked only then)
+    ("So I left the office at five and called you.", False, True),
     # gettext catalogues (PyPI wheels): what "you entered" is the noun the clause is on, typed in, not gone into
     # (« la date que vous avez saisie »): Django 5.1.4's admin, django-oscar 4.2.1, wagtail 8.0.1's admin
     ("We’ve emailed you instructions for setting your password, if an account exists with the email you entered. "

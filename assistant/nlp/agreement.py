@@ -309,6 +309,19 @@ def stressed_us_shows_gender(token: Any, lang: str) -> bool:
     return entry is not None and us_after_a_preposition(token) and token.head.lower_ not in entry["clitic_after"]
 
 
+def you_as_an_object(token: Any) -> bool:
+    """"you" as a verb's only object ("they were trying to help you"; not "telling you that …")."""
+    return token.lower_ == "you" and token.dep_ == "dobj" and not any(
+        c.dep_ in ("dobj", "dative", "ccomp", "xcomp") and c.i != token.i for c in token.head.children)
+
+
+def formal_object_you_shows_gender(token: Any, lang: str) -> bool:
+    """Whether ``lang`` says such a "you", in the formal register, with a clitic that shows the person's gender
+    (« ayudarlo », « ayudarla »; not the indirect « le » of "tell you")."""
+    entry = _lexicon()["formal_object_you"].get(lang)
+    return entry is not None and you_as_an_object(token) and token.head.lemma_.lower() not in entry["indirect_verbs"]
+
+
 def title_noun(word: str) -> str | None:
     """The noun a title written before a name stands for ("Sen." or "Sen": senator; "Judge": judge), where the
     title is in ``prompts/agreement.yaml``'s list, else None."""

@@ -14,7 +14,8 @@ from __future__ import annotations
 from typing import Any
 
 from .address import imperatives, names_a_role, plural_you_cue
-from .agreement import agreeing_words, said_of_the_addressed, title_noun, us_after_a_preposition
+from .agreement import (agreeing_words, said_of_the_addressed, title_noun, us_after_a_preposition,
+                        you_as_an_object)
 from .coreference import (GENDERED_PRONOUNS, SINGULAR, SUBJECTS, THING_PRONOUNS, attribute_pronouns, clause_subject,
                           gendered_pronouns, subject_of)
 from .generic import DEMONYM_SUFFIX, generic_noun, impersonal_one
@@ -71,6 +72,7 @@ def find_person_mentions(doc_or_text: Any) -> list[Mention]:
     _link_wider_nouns(doc, mentions)
     attribute_pronouns(doc, mentions, same_referent)
     everyone = sorted(mentions + _implied_addressees(doc, mentions, source, sentence_of), key=lambda m: m.start)
+    everyone = _without_a_second_you(doc, everyone)
     settle_predicates(doc, everyone)
     settle_participants(doc, everyone)
     settle_predicates(doc, everyone)  # again: what a person settled since then is said to be
@@ -99,7 +101,7 @@ def _implied_addressees(doc: Any, mentions: list[Mention], source: str, sentence
     """The person an imperative addresses, where it says something of them that agrees ("Be careful": prudent,
     prudente) and no "you" of the text is a mention already: one mention per imperative, named by the words from
     the verb to the last that agrees ("Don't be shy"), its head "you", whose question and answers it shares."""
-    if any(m.head.lower() in ADDRESSED for m in mentions):
+    if any(m.head.lower() in ADDRESSED and not object_you_only(doc, m) for m in mentions):
         return []
     found = []
     for first, verb in imperatives(doc):
@@ -109,6 +111,20 @@ def _implied_addressees(doc: Any, mentions: list[Mention], source: str, sentence
             found.append(Mention(source[start:end], start, end, YOU, verb.i, sentence_of[verb.i], _you_number(verb),
                                  ADDRESSEE, agreement=tuple(w.text for w in said)))
     return found
+
+
+def object_you_only(doc: Any, mention: Mention) -> bool:
+    """A "you" that is a verb's direct object and nothing agrees with ("trying to help you")."""
+    return mention.kind == "pronoun" and not mention.agreement and you_as_an_object(doc[mention.head_index])
+
+
+def _without_a_second_you(doc: Any, mentions: list[Mention]) -> list[Mention]:
+    """``mentions`` without the "you" that is only a direct object where another mention of the person spoken to
+    carries the question ("Are you sure they will help you?", "Be careful, they will find you"): one question
+    about them is enough."""
+    addressed = any(m.kind == ADDRESSEE or m.head.lower() in ADDRESSED and not object_you_only(doc, m)
+                    for m in mentions)
+    return [m for m in mentions if not (addressed and object_you_only(doc, m))]
 
 
 def _titled_names(doc: Any) -> list[Any]:
@@ -260,7 +276,7 @@ def _mention_at(token: Any, source: str, sentence_of: dict[int, int]) -> Mention
         if lower in ("they", "them") and _plural_antecedent(token):
             return None  # the plural before it is what it stands for, and that is the mention if any
         if agreement or (lower in ("they", "them") and token.dep_ in ARGUMENTS) or _unbound_themselves(token) \
-                or us_after_a_preposition(token):  # « sobre nosotros, nosotras »: the target decides
+                or us_after_a_preposition(token) or you_as_an_object(token):  # « nosotras », « ayudarla »
             mention = _make(token, "pronoun", number, sentence_of=sentence_of, agreement=agreement)
             mention.may_be_a_thing = lower in THING_PRONOUNS  # "you can set them up": things as well as people
             return mention
