@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 from .ambiguity import family_of, get_type, sharing
-from .checks import expected
+from .checks import FORMAL, expected
 from .detection import Candidate, candidates_in, parse, settled_by_text
 from .nlp.coreference import GENDERED_PRONOUNS
 from .parsing import clean_translation
@@ -175,8 +175,8 @@ class Dialogue:
     def _drop_formal_only(self, answered: Turn) -> None:
         """Once "you" is answered as informal or generic, a question whose answer only the formal register would
         show ("help you": « ayudarlo », « ayudarla », but « ayudarte ») changes nothing, and is not asked."""
-        label = next((e.label for e in expected([answered]) if e.checker.name == "formality"), "formal")
-        if self._queue is None or label == "formal" or not answered.answer:
+        register = next((e for e in expected([answered]) if FORMAL in e.checker.labels), None)
+        if self._queue is None or register is None or register.label == FORMAL:
             return
         for item in [item for item in self._queue if (item.ambiguity, item.span) in self._formal_only]:
             self._queue.remove(item)
