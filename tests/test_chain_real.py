@@ -191,6 +191,20 @@ def test_the_person_an_imperative_addresses_is_asked_once_and_the_answer_holds_f
     assert ("You", "a woman", "preference") in [(t.span, t.answer, t.answered_by) for t in second.turns]
 
 
+@pytest.mark.parametrize("register, gender_asked", [("formal", True), ("informal", False)])
+def test_the_gender_only_a_formal_you_shows_is_asked_only_after_a_formal_answer(embedded_model, embedded_spec,
+                                                                                register, gender_asked):
+    # CoCoA-MT's train split: Spanish « Logic lo ganaría », « la ganaría » (usted), but « te ganaría » (tú)
+    asked = []
+    user = HumanUser(lambda turn: asked.append(turn.ambiguity) or ("a woman" if "man or a woman" in turn.question
+                                                                  else register))
+    transcript = Assistant.for_model(embedded_model, ModelSpec.parse(embedded_spec)).run(
+        "I bet Logic would beat you in Mario Kart!", "es", user=user)
+    assert asked[0] == "formality" and ("person_gender" in asked) == gender_asked
+    assert bool([s for s in transcript.settled if "only in the formal register" in s.evidence]) != gender_asked
+    assert transcript.translation
+
+
 def test_a_user_the_real_model_left_masculine_is_delivered_feminine_without_another_model_call(embedded_model,
                                                                                                 embedded_spec):
     # The 1.5B test model's translation of a django-postman string (benchmarks/results/sheet-po.md), which kept

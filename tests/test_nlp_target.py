@@ -179,6 +179,15 @@ def test_the_person_an_imperative_addresses_is_read_from_what_it_says_of_them(la
     assert person_gender_reading(translation, lang, source, span).label == label
 
 
+@pytest.mark.parametrize("reference, label", [
+    # GATE's dev half (es), its feminine and masculine references: "us" after a preposition is « nosotras », « nosotros »
+    ("¿De qué manera podrían los ángeles tener responsabilidad sobre nosotras?", "feminine"),
+    ("¿De qué manera podrían los ángeles tener responsabilidad sobre nosotros?", "masculine"),
+])
+def test_us_after_a_preposition_is_read_from_its_own_pronoun(reference, label):
+    assert person_gender_reading(reference, "es", "In what ways might angels have charge over us?", "us").label == label
+
+
 @pytest.mark.parametrize("source, span, reference, label", [
     # GATE's dev half: the person's word is no cognate (Islandais, policière), and another noun stands nearer to
     # the person's place; the translation keeps the person the subject

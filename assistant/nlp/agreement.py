@@ -297,9 +297,17 @@ def possessive_agrees(lang: str) -> bool:
     return lang in _lexicon()["possessive_agrees"]
 
 
+US = frozenset({"us", "ourselves"})  # the first person plural after a verb or a preposition
+
+
 def us_after_a_preposition(token: Any) -> bool:
     """"us" or "ourselves" after a preposition ("charge over us", "among ourselves")."""
-    return token.lower_ in ("us", "ourselves") and token.dep_ == "pobj"
+    return token.lower_ in US and token.dep_ == "pobj"
+
+
+def stressed_us_forms(lang: str) -> frozenset[str]:
+    """The words of ``lang`` for such an "us", which show its gender (« nosotros », « nosotras »)."""
+    return frozenset(_lexicon()["stressed_us"].get(lang, {}).get("forms", ()))
 
 
 def stressed_us_shows_gender(token: Any, lang: str) -> bool:

@@ -20,7 +20,7 @@ from functools import lru_cache
 from typing import Any
 
 from ..errors import IntercptError
-from .agreement import grammatical_gender_only, never_a_person
+from .agreement import US, grammatical_gender_only, never_a_person, stressed_us_forms
 from .french_lexicon import french_genders
 from .lexicon import FEMININE, MASCULINE, never_a_person_in_english
 from .mentions import Mention
@@ -146,7 +146,8 @@ def gender_of_mention(translation: str, lang: str, mention: Mention | None = Non
         # architectes": its article or predicate may, or nothing does); a word merely near its place
         # only where no such word is found
         agreeing = ("ADJ", "VERB") if mention.kind in ("pronoun", ADDRESSEE) else _ANCHOR_POS
-        predicates = [t for t in anchors if _predicate_of(t, _SPEAKERS.get(mention.head.lower()))]
+        predicates = [t for t in anchors if t.lower_ in stressed_us_forms(lang)] if mention.head.lower() in US else []
+        predicates = predicates or [t for t in anchors if _predicate_of(t, _SPEAKERS.get(mention.head.lower()))]
         anchors = (predicates
                    or [t for t in doc if t.pos_ in _ANCHOR_POS - {"DET"}
                        and any(_cognate(t.lower_, w) for w in (mention.head, *mention.agreement))]
