@@ -50,7 +50,7 @@ class Candidate:
     reader most often takes for this person (asked about last); ``may_be_a_thing``: the words also name things
     ("the guard", "a target"), and only reading the text tells which; ``formal_only``: the gender shows only where
     "you" is addressed formally (Spanish « ayudarlo », « ayudarla », but « ayudarte »), so the question goes once
-    "you" is answered as informal or generic (``Dialogue._eliminate``)."""
+    "you" is answered as informal or generic (``Dialogue._drop_formal_only``)."""
 
     ambiguity: str
     span: str
@@ -233,8 +233,9 @@ def _lexicon_nouns(parsed: Parsed, ambiguity_type: AmbiguityType) -> list[tuple[
 def _gendered_in(mention: Mention, doc: Any, lang: str) -> bool:
     """Whether to ask about a mention's gender. The speaker and the person spoken to ("I", "you",
     "we") only where a word that agrees with them shows it in ``lang``: "are you ready" (prêt/prête,
-    listo/lista), not "Ich bin froh", "are you able" (capable, capaz) or "I remember going"; Spanish "us"
-    after a preposition also by its own form (« sobre nosotros, nosotras »). German
+    listo/lista), not "Ich bin froh", "are you able" (capable, capaz) or "I remember going"; in Spanish
+    also "us" after a preposition by its own form (« sobre nosotros, nosotras ») and the formal "you" as a
+    verb's object by its clitic (« lo ganaría, la ganaría »: ``Candidate.formal_only``). German
     plural pronouns and adjectives carry none ("they", "we are ready"); nor does the French for
     "them" as a verb's object ("set them up": les configurer, "tell them": leur dire), but for a
     word that agrees with it or a past participle ("I saw them": je les ai vus/vues)."""

@@ -588,7 +588,8 @@ def test_the_gender_only_the_formal_register_shows_is_asked_only_after_a_formal_
     fake = StepFake(translate=["¡Fijo que Logic te ganaría en Mario Kart!"], calls=[])
     replies = {"formality": register, "person_gender": "a woman"}
     spans = []
-    transcript = run(fake, source, "es", user=HumanUser(lambda turn: spans.append(turn.span) or replies[turn.ambiguity]))
+    user = HumanUser(lambda turn: spans.append(turn.span) or replies[turn.ambiguity])
+    transcript = run(fake, source, "es", user=user)
     assert spans == asked
     dropped = [s.span for s in transcript.settled if "only in the formal register" in s.evidence]
     assert dropped == ([] if register == "formal" else ["you"])

@@ -105,7 +105,8 @@ def test_anyone_of_a_kind_whom_only_a_generic_he_settles_is_asked_about_for_incl
                                                    for c in find_candidates(text, "es", inclusive=True)]
     # someone the text knows stays settled by the pronoun (Brown Corpus, cn10)
     known = "\"Let's go, Marshal\", Brannon said, and took him by the arm. Hogan gripped the lawman's other arm."
-    assert {m.head for m in parse(known, "es", inclusive=True).settled_people} == {"lawman"}  # Marshal is the one spoken to
+    settled = {m.head for m in parse(known, "es", inclusive=True).settled_people}
+    assert settled == {"lawman"}  # "Marshal" is the one spoken to
 
 
 @pytest.mark.parametrize("text, settled", [
@@ -366,7 +367,8 @@ def test_you_as_an_object_is_asked_about_where_the_formal_register_shows_its_gen
     assert [(c.ambiguity, c.span, c.formal_only) for c in found] == [("formality", "you", False),
                                                                       ("person_gender", "you", True)]
     assert asked(text, "fr") == [("formality", "you")]  # « Logic te battrait », « vous battrait »
-    # where a word agrees with "you", that word's question is the one asked, whatever the register
+    # where a word agrees with "you", that word's question is the one asked, whatever the register (a sentence
+    # written here to show the two together)
     both = find_candidates("Are you sure they will help you?", "es")
     assert [(c.ambiguity, c.span, c.formal_only) for c in both if c.ambiguity == "person_gender"] == [
         ("person_gender", "you", False)]

@@ -91,8 +91,9 @@ def group_mentions(mentions: list[Mention]) -> list[MentionGroup]:
 def same_referent(a: Mention, b: Mention) -> bool:
     """One question covers both: a repeated noun or name, or one named again by a wider word ("the
     neurologist … the doctor"), coordinated groups ("the doctors and nurses"), and a mention that agrees
-    with another in its sentence ("you became Buddhist", "you all"). Two coordinated individuals ("Johnny Mercer and Harold Arlen", "the accountant and the
-    lawyer") are two questions: one answer cannot give each a gender of their own."""
+    with another in its sentence ("you became Buddhist", "you all"). Two coordinated individuals ("Johnny
+    Mercer and Harold Arlen", "the accountant and the lawyer") are two questions: one answer cannot give
+    each a gender of their own."""
     if a.head.lower() == b.head.lower() and a.kind in ("name", "noun") and a.number == b.number:
         return True
     if a.sentence == b.sentence and (b.head in a.agreement or a.head in b.agreement):
