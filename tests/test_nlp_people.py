@@ -437,25 +437,28 @@ def test_coordinated_individuals_are_asked_about_one_by_one(text, expected):
 
 
 @pytest.mark.parametrize("text, expected, named_again", [
-    # Brown Corpus (cf33, a labelled question's text, cn10): a definite noun of a wider kind names the one person
-    # before it again, who is asked about once, or settled with it ("the student in his vocation")
-    ("So, too, is the mathematical competence of a college graduate who has majored in mathematics. In a sense "
-     "almost all high school and college courses could be considered as vocational to the extent that later in life "
-     "the student in his vocation (which may be a profession) will be called upon to use some of the skills "
-     "developed and the competence obtained.", [], True),
+    # Brown Corpus (cf11; cg40, a labelled question's text): a bare definite noun of a wider kind names the one open
+    # person before it again, and one question covers both
+    ("Next Susie will enter the treatment stage and visit the orthodontist once or twice a month, depending on the "
+     "severity of her condition. During these visits the dentist will adjust the braces to increase the pressure on "
+     "her teeth.", ["Next Susie", "the orthodontist / the dentist"], True),  # (the recogniser takes "Next" in)
     ("I used to go with Watson to call on the eminent neurologist at his apartment, to sit among the doctor's "
      "excellent collection of statues, paintings, and books and drink Oriental coffee while Watson seemed to thaw out "
      "and become almost affable.", ["Watson", "the eminent neurologist / the doctor"], True),
+    # with words of its own it may be someone else (Brown, ca34: Kennedy and Khrushchev)
+    ("At the same time the President took pains not to rule out an eventual meeting with the Soviet leader.",
+     ["the President", "the Soviet leader"], False),
+    # it settles no one: the person a pronoun settled is left as it was (Brown, cn10)
     ("\"Let's go, Marshal\", Brannon said, and took him by the arm. Hogan gripped the lawman's other arm.",
-     ["Brannon", "Hogan"], True),
-    # with two people it may name, it may be either, and is asked about on its own
+     ["Brannon", "Hogan", "the lawman"], False),
+    # with two people it may name, it may be either
     ("The surgeon thanked the neurologist, and the doctor left.", ["The surgeon", "the neurologist", "the doctor"],
      False),
 ])
 def test_a_wider_noun_names_the_one_person_before_it_again(text, expected, named_again):
     mentions = find_person_mentions(text)
     assert [g.text for g in group_mentions(unsettled(mentions))] == expected
-    wider = next(m for m in mentions if m.head in ("student", "doctor", "lawman"))
+    wider = next(m for m in mentions if m.head in ("dentist", "doctor", "leader", "lawman"))
     assert (wider.names_again is not None) == named_again
 
 

@@ -69,8 +69,8 @@ def find_person_mentions(doc_or_text: Any) -> list[Mention]:
         if mention is not None:
             mentions.append(mention)
     mentions.sort(key=lambda m: m.start)
-    _link_wider_nouns(doc, mentions)
     attribute_pronouns(doc, mentions, same_referent)
+    _link_wider_nouns(doc, mentions)
     everyone = sorted(mentions + _implied_addressees(doc, mentions, source, sentence_of), key=lambda m: m.start)
     everyone = _without_a_second_you(doc, everyone)
     settle_predicates(doc, everyone)
@@ -80,18 +80,21 @@ def find_person_mentions(doc_or_text: Any) -> list[Mention]:
 
 
 def _link_wider_nouns(doc: Any, mentions: list[Mention]) -> None:
-    """A definite noun that names again, by a wider word, the one person named before it whose noun it covers:
+    """A bare definite noun that names again, by a wider word, the one person named before it whose noun it covers:
     "the eminent neurologist … the doctor's collection", "a machinist … the worker" (WordNet's kinds), and as
-    surely a person. With two such people before it ("the surgeon and the neurologist … the doctor") it may be
-    either, and stays a mention of its own."""
+    surely a person: both are asked about in one question. With two such people before it ("the surgeon and the
+    neurologist … the doctor") it may be either, and with words of its own it may be someone else ("the President …
+    the Soviet leader", Brown Corpus); either stays a mention of its own. The link is made after the pronouns are
+    attributed and settles no one: "the juror … him … The judge" (Brown) are two people to a reader, one to WordNet."""
     kinds = wider_person_nouns()
     for later in mentions:
         token = doc[later.head_index]
-        if later.kind != "noun" or later.number != SINGULAR or later.settled or not any(
+        bare = all(c.dep_ in ("det", "case") for c in token.children)
+        if later.kind != "noun" or later.number != SINGULAR or later.settled or not bare or not any(
                 c.dep_ == "det" and c.lower_ in ("the", "this", "that") for c in token.children):
             continue
         covered = [m for m in mentions if m.start < later.start and m.kind == "noun" and m.number == SINGULAR
-                   and token.lemma_.lower() in kinds.get(doc[m.head_index].lemma_.lower(), ())]
+                   and m.settled is None and token.lemma_.lower() in kinds.get(doc[m.head_index].lemma_.lower(), ())]
         if len(covered) == 1:
             later.names_again = covered[0].head_index
             later.may_be_a_thing = covered[0].may_be_a_thing  # a person as surely as the one it names again
