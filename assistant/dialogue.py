@@ -15,7 +15,7 @@ from typing import Any, Protocol
 from .ambiguity import family_of, get_type, sharing
 from .checks import FORMAL, expected
 from .detection import Candidate, candidates_in, parse, settled_by_text
-from .nlp.coreference import GENDERED_PRONOUNS
+from .nlp.coreference import GENDERED_PRONOUNS, PRONOUN_EVIDENCE
 from .parsing import clean_translation
 from .repair import repairing, verify_and_repair
 from .steps import ModelSteps
@@ -205,7 +205,7 @@ class Dialogue:
                 self._queue.remove(item)
                 self.transcript.settled.append(Settled(
                     family_of(item.ambiguity), item.span, gender, "text",
-                    f"pronoun {pronoun!r} refers to it: {answered.span!r} is {answered.answer}"))
+                    f"{PRONOUN_EVIDENCE} {pronoun!r} refers to it: {answered.span!r} is {answered.answer}"))
 
     def _translate(self) -> Iterator[Step]:
         """Translate with the answers (streamed), verify and repair; the alternatives too where they were

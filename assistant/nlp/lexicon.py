@@ -263,10 +263,12 @@ def _build_kind_table() -> dict[str, list[str]]:
     roots = set(map(wordnet.synset, BEING_ROOTS))
     nouns = _cached("wordnet-person-nouns", _build_table)
     table = {}
-    for word, (rank, gender, _, _) in nouns.items():
-        first = wordnet.synsets(word.replace(" ", "_"), pos="n")[:1] if rank == 0 else []
-        wider = {lemma.lower().replace("_", " ") for synset in first for kind in synset.closure(
-                 lambda s: s.hypernyms() + s.instance_hypernyms()) if kind in people and kind not in roots
+    for word, (rank, *_) in nouns.items():
+        if rank != 0:
+            continue  # a thing first: no kind of person to name it by
+        first = wordnet.synsets(word.replace(" ", "_"), pos="n")[0]
+        kinds_of_it = first.closure(lambda s: s.hypernyms() + s.instance_hypernyms())
+        wider = {lemma.lower().replace("_", " ") for kind in kinds_of_it if kind in people and kind not in roots
                  for lemma in kind.lemma_names()}
         kinds = sorted(w for w in wider - {word} if w in nouns and nouns[w][0] == 0 and nouns[w][1] is None)
         if kinds:

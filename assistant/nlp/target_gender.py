@@ -144,10 +144,11 @@ def gender_of_mention(translation: str, lang: str, mention: Mention | None = Non
         # never in a noun: first the predicates whose subject is in their person ("vous êtes sûre")
         # then the word that translates the mention, even where its own form shows no gender ("les
         # architectes": its article or predicate may, or nothing does); a word merely near its place
-        # only where no such word is found
+        # only where no such word is found; "us" after a preposition first in its own pronoun (« sobre nosotras »)
         agreeing = ("ADJ", "VERB") if mention.kind in ("pronoun", ADDRESSEE) else _ANCHOR_POS
-        predicates = [t for t in anchors if t.lower_ in stressed_us_forms(lang)] if mention.head.lower() in US else []
-        predicates = predicates or [t for t in anchors if _predicate_of(t, _SPEAKERS.get(mention.head.lower()))]
+        stressed = stressed_us_forms(lang) if mention.head.lower() in US else frozenset()
+        predicates = [t for t in anchors if t.lower_ in stressed] \
+            or [t for t in anchors if _predicate_of(t, _SPEAKERS.get(mention.head.lower()))]
         anchors = (predicates
                    or [t for t in doc if t.pos_ in _ANCHOR_POS - {"DET"}
                        and any(_cognate(t.lower_, w) for w in (mention.head, *mention.agreement))]
