@@ -34,16 +34,17 @@ from assistant.backends import GenerationConfig, ModelSpec, load_chat_model  # n
 from assistant.chain import MAX_QUESTIONS_LIMIT, Assistant, ChainOptions  # noqa: E402
 from assistant.checks import read_formality  # noqa: E402
 from assistant.detection import PLACEHOLDER, find_candidates  # noqa: E402
+from assistant.nlp.coreference import FEMININE, MASCULINE  # noqa: E402
 from assistant.nlp.people import find_person_mentions  # noqa: E402
 from assistant.usage import total  # noqa: E402
 from evaluation.data import Item, LoadReport  # noqa: E402
 from evaluation.loaders import ambigmt  # noqa: E402
 from evaluation.metrics.asking import gold_words, words  # noqa: E402
-from tests.dev_sets import (IT_SETS, PERSON_LOOKING_THINGS, address_question, asked_about, asked_heads,
-                            answered_in_turn, asked_in_dialogue, checked_gender, cocoa_gender_shown, cocoa_items,  # noqa: E402
-                            expletive_it, formality_reading, gate_items, gender_question, gender_reading,
-                            it_question, japanese_items, person_looking_things, references_differ,
-                            speaker_gender_question, two_people)
+from tests.dev_sets import (IT_SETS, PERSON_LOOKING_THINGS, address_question, asked_about, asked_heads,  # noqa: E402
+                            answered_in_turn, asked_in_dialogue, checked_gender, cocoa_gendered_references,
+                            cocoa_items, expletive_it, formality_reading, gate_items, gender_question,
+                            gender_reading, it_question, japanese_items, person_looking_things, references_differ,
+                            speaker_gender_span, two_people)
 
 
 def pct(n: int, d: int) -> str:
@@ -77,14 +78,19 @@ def cocoa(data: Path, lang: str, every: int, rows: list[str]) -> None:
     marked = [s for s in sources if s in differ]
     rows.append(f"| CoCoA-MT train {lang} | formality question where the formal and informal references differ | "
                 f"{pct(sum(address_question(s, lang) is not None for s in marked), len(marked))} |")
-    shown = [(needed, speaker_gender_question(source, lang)) for source, needed in
-             cocoa_gender_shown(data / "cocoa-mt", lang, every)]
+    gendered = cocoa_gendered_references(data / "cocoa-mt", lang, every)
+    spans = {source: speaker_gender_span(source, lang) for source, _ in gendered}  # one pre-pass per source
+    shown = [(bool(pairs), spans[source] is not None) for source, pairs in gendered]
     rows.append(f"| CoCoA-MT train {lang} | gender of \"I\"/\"you\" asked and needed (the feminine references differ) | "
                 f"{pct(sum(n for n, a in shown if a), sum(a for _, a in shown))} |")
     rows.append(f"| CoCoA-MT train {lang} | gender of \"I\"/\"you\" asked where the feminine references differ | "
                 f"{pct(sum(a for n, a in shown if n), sum(n for n, _ in shown))} |")
     accuracy_rows(f"CoCoA-MT train {lang} references",
                   [(formality_reading(i), i.attributes[get_type(i.ambiguity).gold]) for i in items], rows)
+    accuracy_rows(f"CoCoA-MT train {lang} references and those for a woman where they differ, \"I\"/\"you\" asked "
+                  "about", [(checked_gender(reference, lang, source, spans[source]), gender) for source, pairs
+                            in gendered if pairs and spans[source] for pair in pairs
+                            for reference, gender in zip(pair, (MASCULINE, FEMININE))], rows)
 
 
 def ambigmt_people(data: Path, rows: list[str]) -> None:

@@ -174,33 +174,41 @@ def answered_in_turn(dialogue: Dialogue, item: dict) -> set[str]:
 SPEECH_PARTICIPANTS = {"i", "me", "myself", "you", "yourself"}
 
 
-def cocoa_gender_shown(root: Path, lang: str, every: int = 1) -> list[tuple[str, bool]]:
-    """(source, shown) for every ``every``-th distinct CoCoA-MT train source: ``shown`` when the
-    references written for a woman speaking to a woman (``*.feminine.XX``) differ from the others,
-    i.e. the target shows the gender of "I" or "you" there."""
-    rows: dict[str, bool] = {}
+def cocoa_gendered_references(root: Path, lang: str, every: int = 1) -> list[tuple[str, list[tuple[str, str]]]]:
+    """(source, [(reference, the one written for a woman speaking to a woman: ``*.feminine.XX``) per register
+    where they differ]) for every ``every``-th distinct CoCoA-MT train source: where the list is not empty, the
+    target shows the gender of "I" or "you"."""
+    rows: dict[str, list[tuple[str, str]]] = {}
     for source in sorted((cocoa_mt.dataset_folder(root) / "train" / f"en-{lang}").glob(
             f"formality-control.train.*.en-{lang}.en")):
         stem = str(source)[:-len(".en")]
         lines = source.read_text(encoding="utf-8").splitlines()
-        shown = [False] * len(lines)
         for level in cocoa_mt.LEVELS:
             plain = Path(f"{stem}.{level}.{lang}").read_text(encoding="utf-8").splitlines()
             feminine = Path(f"{stem}.{level}.feminine.{lang}").read_text(encoding="utf-8").splitlines()
-            shown = [s or a.strip() != b.strip() for s, a, b in zip(shown, plain, feminine)]
-        for line, marked in zip(lines, shown):
-            rows[line] = rows.get(line, False) or marked
+            for line, a, b in zip(lines, plain, feminine):
+                rows.setdefault(line, []).extend([(a.strip(), b.strip())] if a.strip() != b.strip() else [])
     return list(rows.items())[::every]
 
 
-def speaker_gender_question(source: str, lang: str) -> bool:
-    """Whether the pre-pass asks the gender of "I" or "you" (or of the person an imperative addresses, kept as
-    "you"'s, or of the noun "you" is called by: "Hi friend!")."""
+def cocoa_gender_shown(root: Path, lang: str, every: int = 1) -> list[tuple[str, bool]]:
+    """(source, shown) for every ``every``-th distinct CoCoA-MT train source: ``shown`` when the
+    references written for a woman speaking to a woman differ from the others (``cocoa_gendered_references``)."""
+    return [(source, bool(pairs)) for source, pairs in cocoa_gendered_references(root, lang, every)]
+
+
+def speaker_gender_span(source: str, lang: str) -> str | None:
+    """The words of the pre-pass's question about the gender of "I" or "you" (or of the person an imperative
+    addresses, kept as "you"'s, or of the noun "you" is called by: "Hi friend!"), if it asks one."""
     parsed = parse(source, lang)
     called = {token.lower_ for cue, token in address_cues(parsed.doc) if cue == "vocative"}
-    return any(family_of(c.ambiguity) == "gender"
-               and (_words(c.span) | {get_type(c.ambiguity).asks_about}) & (SPEECH_PARTICIPANTS | called)
-               for c in candidates_in(parsed))
+    return next((c.span for c in candidates_in(parsed) if family_of(c.ambiguity) == "gender"
+                 and (_words(c.span) | {get_type(c.ambiguity).asks_about}) & (SPEECH_PARTICIPANTS | called)), None)
+
+
+def speaker_gender_question(source: str, lang: str) -> bool:
+    """Whether the pre-pass asks the gender of "I" or "you" (``speaker_gender_span``)."""
+    return speaker_gender_span(source, lang) is not None
 
 
 def references_differ(items: list[Item]) -> set[str]:

@@ -57,8 +57,11 @@ def test_stop_sequences_cut_the_reply(hf_model):
 
 
 def test_a_reply_streams_in_pieces_that_join_to_the_whole_reply_with_its_token_counts(hf_model):
+    """Compared from one state of the prefix cache: a prompt prefilled whole and one whose prefix the cache holds
+    may round differently on some processors and pick another word (as llama.cpp's do, test_backend_llamacpp)."""
     prompt = [SystemMessage("Translate English into French. Reply with the translation only."),
               HumanMessage("Good morning, how are you today? I hope the weather is fine where you live.")]
+    hf_model.invoke(prompt)  # the prompt now cached, as it is for both calls compared
     chunks = list(hf_model.stream(prompt))
     pieces = [chunk.content for chunk in chunks]
     assert len([p for p in pieces if p]) >= 2, pieces

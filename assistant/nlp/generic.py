@@ -14,15 +14,16 @@ DEMONYM_SUFFIX = ("ans", "ers", "ese", "ites", "iots")
 # Determiners that make a noun stand for anyone of its kind ("any blogger", "no spouse", "every citizen", "all
 # users"), not for someone the text knows ("all my sisters" has a possessor as well).
 QUANTIFYING_DETERMINERS = {"any", "no", "every", "each", "either", "neither", "all"}
-GENERIC_MODALS = {"can", "ca", "must", "should", "may", "might", "ought"}  # "ca" of "can't"; not "will": what one
-# of them will do
+# What any of a kind can, must or would do ("Only a jerk would slip on a banana peel"); "ca" of "can't"; not "will":
+# what one of them will do.
+GENERIC_MODALS = {"can", "ca", "must", "should", "may", "might", "ought", "would"}
 
 
 def generic_noun(noun: Any) -> bool:
     """Whether a noun that names a person stands for anyone of its kind: one under a quantifying determiner ("any
     blogger", "no spouse", "every citizen"), a plural with no determiner in a clause that does not tell what
     happened ("Directors often become producers", "customers who are serious"; not "Moldavians voted"), "a"/"an"
-    and a noun as the subject of what one of the kind must or can do, or a letter's "Dear customer". A noun
+    and a noun as the subject of what one of the kind must, can or would do, or a letter's "Dear customer". A noun
     coordinated without a determiner shares the first one's ("the doctors and nurses"); a predicate noun is as
     generic as what it is said of ("they are doctors")."""
     while noun.dep_ == "conj" and noun.head.pos_ in ("NOUN", "PROPN") and not _determiners(noun):
@@ -56,9 +57,10 @@ def impersonal_one(token: Any) -> bool:
 
 
 def _what_one_of_a_kind_must_or_can_do(noun: Any) -> bool:
-    """Whether "a"/"an" and a noun are the subject of what any of its kind must, can or should do ("While a
-    decathlon champion has to compete in ten events", "a suer must represent themself"): anyone of the kind.
-    Not "A reader reports" or "a technician will call you": one of them, in what happens."""
+    """Whether "a"/"an" and a noun are the subject of what any of its kind must, can, should or would do ("While a
+    decathlon champion has to compete in ten events", "a suer must represent themself", "Only a jerk would slip on
+    a banana peel"): anyone of the kind. Not "A reader reports" or "a technician will call you": one of them, in
+    what happens."""
     verb = noun.head
     if noun.dep_ != "nsubj" or verb.pos_ not in ("VERB", "AUX"):
         return False
@@ -68,8 +70,8 @@ def _what_one_of_a_kind_must_or_can_do(noun: Any) -> bool:
 
 
 def _with_a_generic_modal(verb: Any) -> bool:
-    """Whether a verb says what any of a kind may or must do ("can", "must", "should"), not what one of them will
-    do ("will")."""
+    """Whether a verb says what any of a kind may, must or would do ("can", "must", "should", "would"), not what one
+    of them will do ("will")."""
     return any(c.dep_ == "aux" and c.lower_ in GENERIC_MODALS for c in verb.children)
 
 

