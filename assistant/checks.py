@@ -247,29 +247,33 @@ def _other_people(source: str, span: str | None, mention: Mention) -> tuple[Ment
 
 
 def asked_mention(source: str, span: str | None) -> Mention | None:
-    """The mention of a person in ``source`` that a question about ``span`` named; without a
-    span, the first one whose gender the source leaves open."""
+    """The mention of a person in ``source`` that a question about ``span`` named: of those at a place of ``span``,
+    the first whose gender the source leaves open, as asked ("you" of "how you were raised", not of "If you could
+    think", with no word agreeing with it), else the first; without a span, or where no place of it is a mention,
+    the first one whose gender the source leaves open."""
     mentions = _mentions(source)
-    at = _place_of(source, span)
-    if at >= 0:
-        inside = [m for m in mentions if at <= m.start < at + len(span) or m.start <= at < m.end]
-        if inside:
-            return inside[0]
-    return next(iter(unsettled(mentions)), None)
+    named = [m for at in _places_of(source, span) for m in mentions
+             if at <= m.start < at + len(span) or m.start <= at < m.end]
+    return next(iter(unsettled(named)), None) or next(iter(named), None) or next(iter(unsettled(mentions)), None)
 
 
 def _place_of(source: str, span: str | None) -> int:
-    """Where ``span`` stands in ``source`` as a word of its own ("you", not the start of "your"),
-    in this case or another; -1 where it does not."""
+    """Where ``span`` first stands in ``source`` (``_places_of``); -1 where it does not."""
+    return next(iter(_places_of(source, span)), -1)
+
+
+def _places_of(source: str, span: str | None) -> list[int]:
+    """Where ``span`` stands in ``source`` as a word of its own ("you", not the start of "your"), in this case, or
+    else in another."""
     if not span:
-        return -1
+        return []
     before = r"(?<!\w)" if span[0].isalnum() else ""  # a span may end on a quote the name was written with
     after = r"(?!\w)" if span[-1].isalnum() else ""
     for flags in (0, re.IGNORECASE):
-        found = re.search(rf"{before}{re.escape(span)}{after}", source, flags)
+        found = [match.start() for match in re.finditer(rf"{before}{re.escape(span)}{after}", source, flags)]
         if found:
-            return found.start()
-    return -1
+            return found
+    return []
 
 
 @lru_cache(maxsize=256)

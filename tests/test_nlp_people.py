@@ -544,6 +544,16 @@ def test_a_pronoun_the_grammar_attributes_settles_its_referent_only(text, refere
     assert other is None or found[other.lower()].settled is None
 
 
+@pytest.mark.parametrize("text, person", [
+    # Brown Corpus: the one who turns or comes to do something does it, so "him" is someone else, not named
+    ("Halting, Pat turned to survey him deliberately.", "Pat"),
+    ("When the therapist came to feel on sufficiently sure ground with him to ask him, \"What is that, Bill -- hello "
+     "or farewell\"?", "therapist"),
+])
+def test_an_object_pronoun_is_not_the_one_who_does_what_it_is_done_for(text, person):
+    assert heads(find_person_mentions(text))[person.lower()].settled is None
+
+
 @pytest.mark.parametrize("text", [
     "The teacher passed the student although he was weak",  # WordNet 3.0: he is the student
     "The teacher imputed the student's failure to his nervousness",  # WordNet 3.0: his is the student's
@@ -552,6 +562,9 @@ def test_a_pronoun_the_grammar_attributes_settles_its_referent_only(text, refere
     # "placing" on "move", whose subject is Harold)
     "Eugene was not entirely silent, or openly rude -- unless asking Harold to move to another chair and placing "
     "himself in the fauteuil that creaked so alarmingly was an act of rudeness.",
+    # Brown: the parse gives "allowed" two subjects, "doctor" and "Scotty", so who goes "to see him" is not known
+    "The doctor, since Scotty was no longer allowed to make his regular trips into town to see him, came often and "
+    "informally to the house.",
     # Brown: "his" is each guest's; the parse makes "guest" a compound of the verb "overload"
     "In spite of the dreams of the host for oneness in the group, the Af incoming messages for each guest overload "
     "his receiving system beyond comprehension if N exceeds about six.",

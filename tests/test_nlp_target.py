@@ -228,6 +228,42 @@ def test_a_formal_you_as_the_only_object_is_read_from_its_clitic(source, referen
     assert person_gender_reading(reference, "es", source, "you").label == label
 
 
+_LYING = "Yep. And especially if you're lying too, and then you are intentionally getting caught in your lies. Then " \
+         "you also make yourself, you look not smart."
+_RAISED = "(honestly take care of) my kids my parents know that. So that's just how they raised me. If you could " \
+          "think about the best thing, how you was raised by your parents and stuff would you."
+
+
+@pytest.mark.parametrize("reference", [
+    # CoCoA-MT train (en-fr, topical chat), the formal reference and the one written for a woman: « faites » and
+    # « fais » right after « vous », « tu » and the pronouns between are the verb, whatever the tagger read (« malin »,
+    # « maligne » are tagged as a name and the noun's adjective: nothing is read)
+    "Oui. Et surtout si vous mentez aussi, et que vous vous faites prendre intentionnellement dans vos mensonges. "
+    "Ensuite, vous le faites aussi, vous n'avez pas l'air malin.",
+    "Oui. Et surtout si tu mens aussi, et que tu te fais prendre intentionnellement dans tes mensonges. Ensuite, tu "
+    "le fais aussi, tu n'as pas l'air maligne.",
+])
+def test_a_french_verb_after_its_subject_pronoun_shows_no_gender(reference):
+    reading = person_gender_reading(reference, "fr", _LYING, "you")
+    assert not {"faites", "fais", "le", "tu"} & set(reading.evidence)
+
+
+@pytest.mark.parametrize("source, span, reference, label", [
+    # CoCoA-MT train (en-fr, topical chat), the references written for a woman: a participle said with « avoir » and « été » agrees (a passive), read at the "you" something agrees with
+    (_RAISED, "you", "(honnêtement prendre soin de) mes enfants, mes parents savent le faire. C'est ainsi qu'ils m'ont "
+                     "élevée. Si vous pouviez penser au meilleur dans la façon dont vous avez été élevée par vos parents "
+                     "etc.", "feminine"),
+    (_RAISED, "you", "(honnêtement prendre soin de) mes enfants, mes parents savent le faire. C'est ainsi qu'ils m'ont "
+                     "élevée. Si tu pouvais penser au meilleur dans la façon dont tu as été élevée par tes parents etc.",
+     "feminine"),
+    # a greeting names no one: the friend called is « l'amie »
+    ("Hi friend! What do you enjoy doing with your free time these days?", "friend",
+     "Bonjour l'amie ! Comment occupez-vous votre temps libre actuellement ?", "feminine"),
+])
+def test_the_gender_of_i_or_you_is_read_from_the_words_that_agree_with_them(source, span, reference, label):
+    assert person_gender_reading(reference, "fr", source, span).label == label
+
+
 @pytest.mark.parametrize("source, span, reference, label", [
     # GATE's dev half: the person's word is no cognate (Islandais, policière), and another noun stands nearer to
     # the person's place; the translation keeps the person the subject

@@ -51,6 +51,12 @@ def never_a_person(lang: str) -> tuple[str, ...]:
 
 
 @lru_cache(maxsize=None)
+def greeting_words(lang: str) -> frozenset[str]:
+    """Nouns of ``lang``'s greetings (« Bonjour l'amie », « Buenas tardes, amiga »): they name no one."""
+    return frozenset(_lexicon()["greetings"].get(lang, ()))
+
+
+@lru_cache(maxsize=None)
 def grammatical_gender_only(lang: str) -> frozenset[str]:
     """Nouns of ``lang`` whose gender is the word's whoever they name (« la personne », « el miembro »)."""
     return frozenset(_lexicon()["grammatical_gender_only"].get(lang, {}).values())

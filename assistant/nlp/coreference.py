@@ -284,20 +284,27 @@ def subject_of(verb: Any) -> Any | None:
 def clause_subject(token: Any) -> Any | None:
     """The subject of the clause a token belongs to: coordinated verbs share their subject,
     "asked the researcher to present..." has the object of "asked" as the subject of "present",
-    and "was obliged to prepare..." the subject of "obliged"."""
+    and "was obliged to prepare..." and "turned to survey him" the subject of "obliged" and of "turned"."""
     for verb in _verb_chain(token.head):
-        subject = next((c for c in _with_auxiliaries(verb) if c.dep_ in SUBJECTS and c.i != token.i), None)
-        if subject is not None:
-            return subject
+        subjects = [c for c in _with_auxiliaries(verb) if c.dep_ in SUBJECTS and c.i != token.i]
+        if subjects:  # two nouns are a misparse ("The doctor, since Scotty was … allowed"): neither is known to be it
+            return None if sum(c.pos_ != "PRON" for c in subjects) > 1 else subjects[0]
         if verb.dep_ == "xcomp":
             controller = next((c for c in verb.head.children if c.dep_ == "dobj"), None)
             if controller is not None:
                 return controller
             continue  # "Alex was obliged to prepare himself": the subject above controls it
+        if verb.dep_ == "advcl" and _infinitive(verb):
+            continue  # what one does something for: "Pat turned to survey him" (Pat surveys)
         if verb.dep_ == "conj" or verb.dep_ not in CLAUSE_LINKS | {"ROOT"}:
             continue
         return None
     return None
+
+
+def _infinitive(verb: Any) -> bool:
+    """A verb said with "to" ("to check")."""
+    return verb.tag_ == "VB" and any(c.dep_ == "aux" and c.lower_ == "to" for c in verb.children)
 
 
 def _with_auxiliaries(verb: Any) -> list[Any]:

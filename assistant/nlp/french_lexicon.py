@@ -62,6 +62,12 @@ def french_genders(form: str, pos: str) -> frozenset[str] | None:
     return french_genders(last, pos) if dash and head and last else None  # "pré-adultes" as "adultes"
 
 
+def finite_verb_form(form: str) -> bool:
+    """Whether the Lefff lists ``form`` as a finite verb (or an infinitive): « faites » of « vous faites », which is
+    also the feminine participle of the same verb."""
+    return (form.lower().translate(_LIGATURES), VERB_FORM) in _table()
+
+
 def one_french_form(english_noun: str) -> bool:
     """Whether ``english_noun`` (a lemma) names a person in French by one form for both genders: an agent noun in
     "-ist", whose French is the same word in "-iste" ("biologist": biologiste, "terrorist": terroriste), where the

@@ -20,8 +20,9 @@ from functools import lru_cache
 from typing import Any
 
 from ..errors import IntercptError
-from .agreement import US, formal_object_you_shows_gender, grammatical_gender_only, never_a_person, stressed_us_forms
-from .french_lexicon import french_genders
+from .agreement import (US, formal_object_you_shows_gender, grammatical_gender_only, greeting_words, never_a_person,
+                        stressed_us_forms)
+from .french_lexicon import finite_verb_form, french_genders
 from .lexicon import FEMININE, MASCULINE, never_a_person_in_english
 from .mentions import Mention
 from .people import ADDRESSEE
@@ -229,10 +230,13 @@ def _of_a_noun(word: Any) -> bool:
 
 def _said_of_a_thing(word: Any, lang: str) -> bool:
     """A noun that never names a person, or a word that agrees with one: an act or a state by its ending
-    (« suppression », « inscripción »), or a word written as an English noun with no person sense, accents aside
-    (« dépôt », « message »). Found only by its place near where the person stands, it is another word of the
-    text or the translator's mistake (« Dépôt non défini » for "Undefined sender"), and shows no one's gender."""
+    (« suppression », « inscripción »), a word written as an English noun with no person sense, accents aside
+    (« dépôt », « message »), or a greeting (« Bonjour l'amie », tagged as a name). Found only by its place near
+    where the person stands, it is another word of the text or the translator's mistake (« Dépôt non défini » for
+    "Undefined sender"), and shows no one's gender."""
     noun = _phrase_head(word)
+    if noun.pos_ in ("NOUN", "PROPN") and noun.lower_ in greeting_words(lang):
+        return True
     return noun.pos_ == "NOUN" and (noun.lower_.endswith(never_a_person(lang))
                                     or never_a_person_in_english(_unaccented(noun.lemma_.lower())))
 
@@ -345,16 +349,22 @@ def _appositions(anchor: Any) -> list[Any]:
 
 
 _SPEAKERS = {"i": "1", "me": "1", "we": "1", "us": "1", "you": "2"}  # grammatical person of "I" and "you"
+# French pronouns that are only ever a subject, by person, whatever the tagger read (« tu as été élevée »: « tu »
+# as a subordinating word).
+_FRENCH_SUBJECT_ONLY = {"je": "1", "j'": "1", "tu": "2"}
 
 
 def _predicate_of(token: Any, person: str | None) -> bool:
-    """An adjective, participle or predicate noun whose subject, or the verb it is said with, is in
-    ``person`` ("1", "2"): "vous êtes sûre", "estoy cansado", "je suis avocate"; or an adjective the
-    parser hung on « être » itself, whose subject is in ``person`` (« Vous étiez sûr ? »)."""
+    """An adjective, participle or predicate noun whose subject, or the verb it is said with, is in ``person``
+    ("1", "2"): "vous êtes sûre", "estoy cansado", "je suis avocate"; an adjective or participle with a French
+    pronoun of that person before it that is only ever a subject, whatever the tagger read (« tu as été
+    élevée »); or an adjective the parser hung on « être » itself, whose subject is in ``person`` (« Vous étiez
+    sûr ? »)."""
     if person is None or token.pos_ not in ("ADJ", "VERB", "NOUN"):
         return False
     said_with = [token, token.head] if token.pos_ == "ADJ" and token.head.lemma_ == "être" else [token]
     return any(c.dep_.startswith(("nsubj", "cop", "aux")) and person in c.morph.get("Person")
+               or word.pos_ != "NOUN" and c.i < word.i and _FRENCH_SUBJECT_ONLY.get(c.lower_) == person
                for word in said_with for c in word.children)
 
 
@@ -400,6 +410,10 @@ def _gender(token: Any) -> str | None:
         return None  # a hyphen the tagger took for a word; an impersonal subject ("il y a", "il faut")
     if token.lang_ == "es" and token.lower_ == "lo" and token.dep_ == "det":
         return None  # the neuter article of « lo suficiente », « lo mejor », tagged as the pronoun
+    if token.lang_ == "fr" and token.lower_ in _FRENCH_SPEAKERS_AND_LISTENERS:
+        return None  # « tu », « vous » show no one's gender, whatever the tagger read (« si tu mens » as an article)
+    if _a_misread_verb(token):
+        return None
     listed = french_genders(token.text, token.pos_) if token.lang_ == "fr" else None
     if listed is not None:
         return next(iter(listed)) if len(listed) == 1 else None
@@ -411,6 +425,34 @@ def _gender(token: Any) -> str | None:
     gender = _MORPH_GENDER.get(values[0]) if len(values) == 1 else None
     spanish = token.lang_ == "es" and token.pos_ in ("NOUN", "ADJ")
     return None if gender is not None and spanish and _spanish_ending_doubts(token, gender) else gender
+
+
+# French subject pronouns (those of the speaker and the listener show no gender), and the words that may stand
+# between one and its verb (« vous ne le lui faites »).
+_FRENCH_SPEAKERS_AND_LISTENERS = {"je", "j'", "tu", "nous", "vous", "on"}
+_FRENCH_SUBJECTS = _FRENCH_SPEAKERS_AND_LISTENERS | {"il", "elle", "ils", "elles"}
+_FRENCH_BEFORE_THE_VERB = {"ne", "n'", "me", "m'", "te", "t'", "se", "s'", "le", "la", "l'", "les", "lui", "leur",
+                           "nous", "vous", "y", "en"}
+
+
+def _a_misread_verb(token: Any) -> bool:
+    """A verb the tagger read as a noun or a participle: a "noun" right after a pronoun that only stands before a
+    verb (« tu te mets »), or a French verb form right after a subject pronoun and the pronouns between them
+    (« vous vous faites prendre », « tu le fais »)."""
+    if token.pos_ == "NOUN" and token.i > 0 and token.nbor(-1).lower_ in _BEFORE_A_VERB_ONLY:
+        return True
+    return token.lang_ == "fr" and _after_a_subject_pronoun(token) and finite_verb_form(token.text)
+
+
+def _after_a_subject_pronoun(token: Any) -> bool:
+    """Whether a French word comes right after a subject pronoun and the pronouns that go between it and its verb:
+    the word is that verb (« vous faites », « tu le fais », whatever the tagger read), where its form is one."""
+    for before in reversed(token.doc[:token.i]):
+        if before.lower_ in _FRENCH_SUBJECTS:
+            return True
+        if before.lower_ not in _FRENCH_BEFORE_THE_VERB:
+            return False
+    return False
 
 
 # Spanish endings that say a gender (« oriunda », « casado ») and those of nouns one form serves for both
@@ -437,15 +479,17 @@ _COPULAS = {"être", "ser", "estar"}
 
 
 def _agrees_with_subject(predicate: Any) -> bool:
-    """An adjective, or a past participle not said with an auxiliary that keeps it masculine (a finite
-    verb agrees with no gender: « dit » in « Jessie dit » is the present, not the participle; nor does a
-    present participle: « craint » tagged as one in « Naples craint que … »); not
-    the word of a prepositional predicate, whose gender is its own (« Robbie est en maternelle »)."""
+    """An adjective, or a past participle not said with an auxiliary that keeps it masculine, unless with a
+    passive's as well (« vous avez été élevée »); a finite verb agrees with no gender (« dit » in « Jessie dit » is
+    the present, not the participle), nor does a present participle (« craint » tagged as one in « Naples craint
+    que … »), nor the word of a prepositional predicate, whose gender is its own (« Robbie est en maternelle »)."""
     if any(c.dep_ == "case" for c in predicate.children):
         return False
     participle = "Part" in predicate.morph.get("VerbForm") and "Pres" not in predicate.morph.get("Tense")
-    return predicate.pos_ == "ADJ" or (predicate.pos_ == "VERB" and participle and not any(
-        c.dep_.startswith("aux") and _auxiliary(c) in _NON_AGREEING_AUXILIARIES for c in predicate.children))
+    auxiliaries = {_auxiliary(c) for c in predicate.children if c.dep_.startswith("aux")}
+    passive = bool(auxiliaries & _COPULAS)  # « vous avez été élevée », « has sido criada »: it agrees
+    return predicate.pos_ == "ADJ" or (predicate.pos_ == "VERB" and participle
+                                       and (passive or not auxiliaries & _NON_AGREEING_AUXILIARIES))
 
 
 def _auxiliary(token: Any) -> str:
@@ -463,7 +507,7 @@ def _marks_a_gender(token: Any) -> bool:
     article = token.pos_ == "DET" and token.dep_ != "fixed"
     if token.pos_ not in _ANCHOR_POS or article or (token.pos_ == "VERB" and not _agrees_with_subject(token)):
         return False
-    if token.pos_ == "NOUN" and token.i > 0 and token.nbor(-1).lower_ in _BEFORE_A_VERB_ONLY:
+    if _a_misread_verb(token):
         return False
     marking = ("det", "amod", "acl") if token.pos_ == "NOUN" else ("det",)
     return bool(_gender(token)) or any(c.dep_ in marking and _gender(c) for c in token.children)
