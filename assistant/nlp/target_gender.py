@@ -361,7 +361,8 @@ def _predicate_of(token: Any, person: str | None) -> bool:
         return False
     said_with = [token, token.head] if token.pos_ == "ADJ" and token.head.lemma_ == "être" else [token]
     return any(c.dep_.startswith(("nsubj", "cop", "aux")) and person in c.morph.get("Person")
-               or word.pos_ != "NOUN" and c.i < word.i and _FRENCH_SUBJECT_ONLY.get(c.lower_) == person
+               or word.lang_ == "fr" and word.pos_ != "NOUN" and c.i < word.i
+               and _FRENCH_SUBJECT_ONLY.get(c.lower_) == person
                for word in said_with for c in word.children)
 
 
@@ -467,14 +468,15 @@ def _vote(words: list[Any], about_one: bool) -> Reading:
     words with their genders, for an answer to tell which are wrong (``Reading.against``). A word whose gender is
     a noun's whoever it names (« la personne », « el miembro ») is not counted."""
     words = sorted((w for w in words if not _of_a_word_not_a_person(w)), key=lambda w: w.i)
-    counts = Counter(word_gender(w) for w in words if word_gender(w))
-    features = tuple(f"{w.text}: {UD_GENDER[word_gender(w)]}" for w in words if word_gender(w))
-    doubt = _disagree([(w.text, word_gender(w)) for w in words if word_gender(w)]) if about_one else None
-    parts = tuple((w.text, word_gender(w)) for w in words if word_gender(w)) if doubt else ()
+    gendered = [(w, gender) for w in words if (gender := word_gender(w))]  # each word's form read once
+    counts = Counter(gender for _, gender in gendered)
+    features = tuple(f"{w.text}: {UD_GENDER[gender]}" for w, gender in gendered)
+    doubt = _disagree([(w.text, gender) for w, gender in gendered]) if about_one else None
+    parts = tuple((w.text, gender) for w, gender in gendered) if doubt else ()
     label = None if not counts or (len(counts) == 2 and counts[MASCULINE] == counts[FEMININE]) \
         else counts.most_common(1)[0][0]
-    inflected = tuple(dict.fromkeys(w.text for w in words if w.pos_ in _INFLECTED_POS and word_gender(w)
-                                    and (doubt or word_gender(w) == label)))
+    inflected = tuple(dict.fromkeys(w.text for w, gender in gendered if w.pos_ in _INFLECTED_POS
+                                    and (doubt or gender == label)))
     return Reading(label, tuple(w.text for w in words), inflected, features, doubt, parts)
 
 

@@ -15,6 +15,12 @@ _MORPH_GENDER = {"Masc": MASCULINE, "Fem": FEMININE}
 # French and Spanish pronouns that only ever stand before a verb: a "noun" right after one is a verb the tagger
 # misread (« tu te mets » read as « mets », a dish), whatever it tagged the pronoun as.
 _BEFORE_A_VERB_ONLY = {"me", "te", "se", "m'", "t'", "s'"}
+# French subject pronouns (those of the speaker and the listener show no gender), and the words that may stand
+# between one and its verb (« vous ne le lui faites »).
+_FRENCH_SPEAKERS_AND_LISTENERS = {"je", "j'", "tu", "nous", "vous", "on"}
+_FRENCH_SUBJECTS = _FRENCH_SPEAKERS_AND_LISTENERS | {"il", "elle", "ils", "elles"}
+_FRENCH_BEFORE_THE_VERB = {"ne", "n'", "me", "m'", "te", "t'", "se", "s'", "le", "la", "l'", "les", "lui", "leur",
+                           "nous", "vous", "y", "en"}
 
 
 def word_gender(token: Any) -> str | None:
@@ -40,14 +46,6 @@ def word_gender(token: Any) -> str | None:
     gender = _MORPH_GENDER.get(values[0]) if len(values) == 1 else None
     spanish = token.lang_ == "es" and token.pos_ in ("NOUN", "ADJ")
     return None if gender is not None and spanish and _spanish_ending_doubts(token, gender) else gender
-
-
-# French subject pronouns (those of the speaker and the listener show no gender), and the words that may stand
-# between one and its verb (« vous ne le lui faites »).
-_FRENCH_SPEAKERS_AND_LISTENERS = {"je", "j'", "tu", "nous", "vous", "on"}
-_FRENCH_SUBJECTS = _FRENCH_SPEAKERS_AND_LISTENERS | {"il", "elle", "ils", "elles"}
-_FRENCH_BEFORE_THE_VERB = {"ne", "n'", "me", "m'", "te", "t'", "se", "s'", "le", "la", "l'", "les", "lui", "leur",
-                           "nous", "vous", "y", "en"}
 
 
 def misread_verb(token: Any) -> bool:
