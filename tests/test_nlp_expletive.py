@@ -189,10 +189,30 @@ def test_a_subject_that_other_things_compete_with_leaves_it_open(text):
     "You got an idea, spit it out.",  # AmbigMT dev, it_resolution en-fr
     "I was sure Joe made another will when we got married but I can't find it anywhere.",  # the same
     "The name of the page as it will appear in URLs e.g http://domain.com/blog/[my-slug]/",  # wagtail's catalogue
+    "Yes I agree with you! I also like the movie Big Hero 6, have you seen it?",  # CoCoA-MT dev half: its name
 ])
 def test_the_only_thing_its_sentence_names_before_it_is_what_it_stands_for(text):
     """No subject before "it" names a thing, but its sentence names just one: a reader takes "it" for that,
     and so does the translation."""
+    assert not it_question(text)
+
+
+@pytest.mark.parametrize("text", [
+    "Interesting. Did you see that movie? I saw it.",  # CoCoA-MT train en-fr, dev half
+    "You cannot let your guard down at the drive thru! It's INFESTED with car jackers!",  # the same
+])
+def test_the_one_definite_thing_of_the_sentence_before_is_what_it_stands_for(text):
+    """Where the sentence of "it" names nothing before it, the one thing the sentence before names, with "the",
+    "that" or a possessor, is what a reader takes it for (a reply in a conversation)."""
+    assert not it_question(text)
+
+
+@pytest.mark.parametrize("text", [
+    "I don't get it. Am I just really old and out of touch",  # CoCoA-MT train en-fr, dev half: idioms
+    "wow, talk about ruining it for your team!",
+    "Interesting. If you think about it, a lot of power comes from water.",
+])
+def test_it_of_an_idiom_of_conversation_is_not_asked(text):
     assert not it_question(text)
 
 
@@ -202,7 +222,7 @@ def test_the_only_thing_its_sentence_names_before_it_is_what_it_stands_for(text)
     "Photograph everything in the box and put it back where you found it.",
     "It takes a special key to open it.",  # what is used on "it" is another thing
     "She marries the wrong man, makes one foolish mistake after another. But when I read it this time, I just fell "
-    "in love with her.",
+    "in love with her.",  # the sentence before names no definite thing: "it" is a book the text never names
 ])
 def test_the_only_common_noun_before_it_leaves_it_open_where_something_else_may_be_it(text):
     assert it_question(text)

@@ -14,7 +14,7 @@ from itertools import takewhile
 from typing import Any, Iterator
 
 from .address import SENTENCE_ENDS
-from .expletive import PREDICATES, SUBJECTS
+from .expletive import DEFINITE, PREDICATES, SUBJECTS
 from .lexicon import name_gender, person_noun
 from .noun_senses import ARGUMENTS, PLACES
 
@@ -23,6 +23,7 @@ THING_ENTITIES = PLACES | {"ORG", "PRODUCT", "WORK_OF_ART", "EVENT", "LAW"}  # a
 SAID_OF_SUBJECT = PREDICATES | {"xcomp", "ccomp"}  # what a clause says of its subject ("is timing it")
 # Nouns said only in a fixed phrase ("for security's sake", "on my behalf", "in his stead"): never what "it" stands for.
 IDIOM_NOUNS = {"sake", "behalf", "stead"}
+PEOPLE_PRONOUNS = {"i", "me", "you", "we", "us", "he", "him", "she", "her", "my", "your", "our", "his"}
 
 
 def named_antecedent(it: Any) -> Any | None:
@@ -45,14 +46,46 @@ def _only_thing_before(it: Any) -> Any | None:
     """The one thing ``it``'s sentence names before it, outside its clause, where it names just one: a
     singular common noun, an argument of its clause, that names no person ("he built three levels of his
     cardcastle before it collapsed"). A reader has nothing else to take it for, and the translation, reading
-    the same text, names it too. None where anything else before it may be what "it" is: the name of a
-    place, a work or an organisation, "everything"."""
-    # the text's sentence, not the parser's, which may end at "but"
-    start = next((t.i + 1 for t in reversed(it.doc[:it.i]) if t.text in SENTENCE_ENDS), 0)
+    the same text, names it too. Where its sentence names nothing before it at all, the one thing the sentence
+    before names ("Did you see that movie? I saw it."). None where anything else may be what "it" is: the name
+    of a place, a work or an organisation, "everything"."""
+    start = _sentence_start(it.doc, it.i)
+    found = _one_thing_among(it, it.doc[start:it.i])
+    if found is None and start > 0 and not any(t.pos_ in NOUNS or t.pos_ == "PRON" and t.lower_ not in PEOPLE_PRONOUNS
+                                               for t in it.doc[start:it.i]):
+        found = _definite_thing_alone(it, it.doc[_sentence_start(it.doc, start - 1):start])
+    return found
+
+
+def _definite_thing_alone(it: Any, sentence: Any) -> Any | None:
+    """The one thing a sentence names, where it names no one and nothing by name and says which thing it means
+    ("Did you see that movie?", "You cannot let your guard down at the drive thru!"); not "one foolish mistake
+    after another" (what "it" is may be a book the text never names) nor "some change"."""
+    if any(t.pos_ == "PROPN" or t.ent_type_ for t in sentence):
+        return None
+    found = _one_thing_among(it, sentence)
+    definite = found is not None and any(c.dep_ == "poss" or c.dep_ == "det" and c.lower_ in DEFINITE
+                                         for c in found.children)
+    return found if definite else None
+
+
+def _name_of_a_thing(token: Any) -> bool:
+    """A word of the name a common noun is given in apposition ("the movie Big Hero 6"): the same thing."""
+    while token.dep_ in ("compound", "nummod", "flat") and token.pos_ in ("PROPN", "NUM"):
+        token = token.head
+    return token.dep_ == "appos" and token.head.pos_ == "NOUN" and token.head.tag_ == "NN"
+
+
+def _sentence_start(doc: Any, index: int) -> int:
+    """Where the text's sentence of the token at ``index`` starts: the parser's may end at "but"."""
+    return next((t.i + 1 for t in reversed(doc[:index]) if t.text in SENTENCE_ENDS), 0)
+
+
+def _one_thing_among(it: Any, span: Any) -> Any | None:
+    """The one thing ``span`` names outside the clause of ``it``, if it names just one (``_only_thing_before``)."""
     own_clause, used_on_it = _clause(it), _infinitive_of(it)
-    before = [t for t in it.doc[start:it.i]
-              if _clause(t) != own_clause and it not in t.subtree and used_on_it not in (t, _clause(t))]
-    if any((t.ent_type_ in THING_ENTITIES or t.pos_ == "PROPN") and not _person(t)
+    before = [t for t in span if _clause(t) != own_clause and it not in t.subtree and used_on_it not in (t, _clause(t))]
+    if any((t.ent_type_ in THING_ENTITIES or t.pos_ == "PROPN") and not _person(t) and not _name_of_a_thing(t)
            or t.pos_ == "PRON" and t.lower_.endswith("thing") for t in before):
         return None
     things = {t.lemma_.lower(): t for t in before if t.pos_ == "NOUN" and t.tag_ == "NN" and t.is_alpha
