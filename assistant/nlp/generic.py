@@ -7,10 +7,14 @@ from __future__ import annotations
 from typing import Any
 
 from .coreference import clause_subject
+from .lexicon import place_nouns
+from .noun_senses import PLACES
 
 # Plural proper nouns with these endings name peoples and other groups ("Greenlanders", "Bosnians",
 # "Cypriots", "Viennese"), which the entity recogniser often takes for organisations.
 DEMONYM_SUFFIX = ("ans", "ers", "ese", "ites", "iots")
+# The entity recogniser's owners of a population: places, and organisations ("Google employees").
+OWNERS = PLACES | {"ORG"}
 # Determiners that make a noun stand for anyone of its kind ("any blogger", "no spouse", "every citizen", "all
 # users"), not for someone the text knows ("all my sisters" has a possessor as well).
 QUANTIFYING_DETERMINERS = {"any", "no", "every", "each", "either", "neither", "all"}
@@ -26,7 +30,8 @@ def generic_noun(noun: Any) -> bool:
     and a noun as the subject of what one of the kind must, can or would do, or a letter's "Dear customer". A noun
     coordinated without a determiner shares the first one's ("the doctors and nurses"); a predicate noun is as
     generic as what it is said of ("they are doctors"); the subject of "exist" is a kind, or in a program's
-    message a record ("a pure specialist does not exist", "Translator for <x1/> already exists")."""
+    message a record ("a pure specialist does not exist", "Translator for <x1/> already exists"); a place's or an
+    organisation's people are its population (``_a_population``)."""
     while noun.dep_ == "conj" and noun.head.pos_ in ("NOUN", "PROPN") and not _determiners(noun):
         noun = noun.head
     if noun.dep_ == "nsubj" and noun.head.lemma_ == "exist":
@@ -34,6 +39,8 @@ def generic_noun(noun: Any) -> bool:
     if noun.dep_ in ("attr", "appos"):  # what it is said of decides: "Directors become producers"
         said_of = noun.head if noun.dep_ == "appos" else clause_subject(noun)
         return said_of is not None and said_of.pos_ in ("NOUN", "PROPN") and generic_noun(said_of)
+    if _a_population(noun):
+        return True
     found = _determiners(noun)
     if not found and any(c.dep_ == "amod" and c.lower_ == "dear" for c in noun.children):
         return True  # a letter's form of address, "Dear customer, your order has shipped": whoever reads it
@@ -43,6 +50,21 @@ def generic_noun(noun: Any) -> bool:
         return all(d.lower_ in QUANTIFYING_DETERMINERS for d in found)
     a_people = noun.tag_ == "NNPS" and (noun.ent_type_ == "NORP" or noun.lower_.endswith(DEMONYM_SUFFIX))
     return (noun.tag_ == "NNS" or a_people) and noun.dep_ != "compound" and not _told_in_the_past(noun)
+
+
+def _a_population(noun: Any) -> bool:
+    """Whether a plural names the people a place or an organisation has ("the site administrators", "the citizens of
+    France", "the hospital's nurses", "Google employees"): many people of both genders, whom French and Spanish name
+    in the masculine plural unless inclusive forms are asked for."""
+    owners = [c for c in noun.children if c.dep_ in ("poss", "compound") and c.i < noun.i] + [
+        o for p in noun.children if p.dep_ == "prep" and p.lower_ == "of" for o in p.children if o.dep_ == "pobj"]
+    counted = any(c.dep_ == "nummod" for c in noun.children)  # "two members of our Trustee Board": those two
+    # "the most ruthless of all of the Salem prosecutors", "one of Russia's leading comedians": who is asked about
+    # is the one the sentence singles out of them
+    partitive = noun.dep_ == "pobj" and noun.head.lower_ == "of" and noun.head.head.pos_ not in ("NOUN", "PROPN")
+    return noun.tag_ in ("NNS", "NNPS") and not noun.ent_type_ and not counted and not partitive and any(
+        o.ent_type_ in OWNERS or o.pos_ == "NOUN" and not o.ent_type_ and o.lemma_.lower() in place_nouns()
+        for o in owners)  # not a name of its own: "the Mills Chamber Players", "the Knights of Columbus"
 
 
 def impersonal_one(token: Any) -> bool:
