@@ -55,13 +55,14 @@ def _a_population(noun: Any) -> bool:
     in the masculine plural unless inclusive forms are asked for."""
     owners = [c for c in noun.children if c.dep_ in ("poss", "compound") and c.i < noun.i] + [
         o for p in noun.children if p.dep_ == "prep" and p.lower_ == "of" for o in p.children if o.dep_ == "pobj"]
+    named = bool(noun.ent_type_)  # a group's own name: "the Mills Chamber Players", "the Knights of Columbus"
     counted = any(c.dep_ == "nummod" for c in noun.children)  # "two members of our Trustee Board": those two
     # "the most ruthless of all of the Salem prosecutors", "one of Russia's leading comedians": who is asked about
     # is the one the sentence singles out of them
     partitive = noun.dep_ == "pobj" and noun.head.lower_ == "of" and noun.head.head.pos_ not in ("NOUN", "PROPN")
-    return noun.tag_ in ("NNS", "NNPS") and not noun.ent_type_ and not counted and not partitive and any(
+    return noun.tag_ in ("NNS", "NNPS") and not (named or counted or partitive) and any(
         o.ent_type_ in OWNERS or o.pos_ == "NOUN" and not o.ent_type_ and o.lemma_.lower() in place_nouns()
-        for o in owners)  # not a name of its own: "the Mills Chamber Players", "the Knights of Columbus"
+        for o in owners)
 
 
 def impersonal_one(token: Any) -> bool:

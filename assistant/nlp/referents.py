@@ -23,6 +23,7 @@ THING_ENTITIES = PLACES | {"ORG", "PRODUCT", "WORK_OF_ART", "EVENT", "LAW"}  # a
 SAID_OF_SUBJECT = PREDICATES | {"xcomp", "ccomp"}  # what a clause says of its subject ("is timing it")
 # Nouns said only in a fixed phrase ("for security's sake", "on my behalf", "in his stead"): never what "it" stands for.
 IDIOM_NOUNS = {"sake", "behalf", "stead"}
+# Pronouns that stand for people only: a sentence with no other word before "it" names nothing "it" may be.
 PEOPLE_PRONOUNS = {"i", "me", "you", "we", "us", "he", "him", "she", "her", "my", "your", "our", "his"}
 
 
