@@ -16,7 +16,7 @@ from typing import Any
 import yaml
 
 from ..paths import shipped_dir
-from .coreference import SUBJECTS
+from .coreference import SUBJECTS, to_infinitive
 from .lexicon import name_gender, person_noun, place_nouns
 from .noun_senses import PLACES
 
@@ -218,7 +218,7 @@ def _infinitives_of_the_subject(verb: Any) -> list[Any]:
     if any(c.dep_ in ("dobj", "dative") and (c.lower_ in PERSONAL_OBJECTS or names_a_person(c)) for c in verb.children):
         return []
     clauses = [c for c in verb.children if c.dep_ == "xcomp" and c.pos_ in ("VERB", "AUX")
-               and any(a.dep_ == "aux" and a.lower_ == "to" for a in c.children)
+               and to_infinitive(c)
                and not any(a.dep_ in SUBJECTS for a in c.children)]
     return clauses + [deeper for clause in clauses for deeper in _infinitives_of_the_subject(clause)]
 

@@ -294,7 +294,7 @@ def clause_subject(token: Any) -> Any | None:
             if controller is not None:
                 return controller
             continue  # "Alex was obliged to prepare himself": the subject above controls it
-        if verb.dep_ == "advcl" and _infinitive(verb):
+        if verb.dep_ == "advcl" and verb.tag_ == "VB" and to_infinitive(verb):
             continue  # what one does something for: "Pat turned to survey him" (Pat surveys)
         if verb.dep_ == "conj" or verb.dep_ not in CLAUSE_LINKS | {"ROOT"}:
             continue
@@ -302,9 +302,9 @@ def clause_subject(token: Any) -> Any | None:
     return None
 
 
-def _infinitive(verb: Any) -> bool:
-    """A verb said with "to" ("to check")."""
-    return verb.tag_ == "VB" and any(c.dep_ == "aux" and c.lower_ == "to" for c in verb.children)
+def to_infinitive(verb: Any) -> bool:
+    """A verb with "to" as its auxiliary ("to check", "to be used")."""
+    return any(c.dep_ == "aux" and c.lower_ == "to" for c in verb.children)
 
 
 def _with_auxiliaries(verb: Any) -> list[Any]:

@@ -19,6 +19,7 @@ from functools import lru_cache
 from typing import Any
 
 from .agreement import LINKING_VERBS
+from .coreference import to_infinitive
 
 SUBJECTS = {"nsubj", "nsubjpass"}
 PREDICATES = {"acomp", "attr", "oprd"}
@@ -149,7 +150,7 @@ def _personal(pronoun: Any) -> bool:
 
 def _nonfinite(clause: Any) -> bool:
     """A gerund or a to-infinitive."""
-    return clause.tag_ == "VBG" or any(c.dep_ == "aux" and c.lower_ == "to" for c in clause.children)
+    return clause.tag_ == "VBG" or to_infinitive(clause)
 
 
 def _complete(clause: Any, besides: set[str] = frozenset()) -> bool:
@@ -172,9 +173,8 @@ def _comparison_clause(prep: Any) -> bool:
 
 def _for_to(prep: Any) -> bool:
     """"for both keyword arguments … to be used": the for-subject of an extraposed infinitive."""
-    return prep.lower_ == "for" and any(
-        any(c.dep_ == "aux" and c.lower_ == "to" for c in clause.children)
-        for obj in prep.children if obj.dep_ == "pobj" for clause in obj.subtree if clause.pos_ in ("VERB", "AUX"))
+    return prep.lower_ == "for" and any(to_infinitive(clause) for obj in prep.children if obj.dep_ == "pobj"
+                                        for clause in obj.subtree if clause.pos_ in ("VERB", "AUX"))
 
 
 def _cleft(attr: Any) -> bool:

@@ -14,6 +14,7 @@ from itertools import takewhile
 from typing import Any, Iterator
 
 from .address import SENTENCE_ENDS
+from .coreference import to_infinitive
 from .expletive import DEFINITE, PREDICATES, SUBJECTS
 from .lexicon import name_gender, person_noun
 from .noun_senses import ARGUMENTS, PLACES
@@ -166,13 +167,13 @@ def _competes(it: Any, subject: Any) -> bool:
 def _infinitive_between(it: Any, verb: Any) -> bool:
     """Whether "it" lies in a to-infinitive under ``verb`` ("Where's the knob to make it bigger?"), whose
     understood subject may be anyone."""
-    return any(_to_infinitive(head) for head in takewhile(lambda head: head != verb, _heads_above(it)))
+    return any(to_infinitive(head) for head in takewhile(lambda head: head != verb, _heads_above(it)))
 
 
 def _infinitive_of(it: Any) -> Any | None:
     """What the nearest to-infinitive above "it" hangs on ("made a deal to buy it": "made"; "It takes a special
     key to open it": "takes"): a noun of that clause is what is used on "it", not "it"."""
-    return next((head.head for head in _heads_above(it) if _to_infinitive(head)), None)
+    return next((head.head for head in _heads_above(it) if to_infinitive(head)), None)
 
 
 def _heads_above(token: Any) -> Iterator[Any]:
@@ -181,10 +182,6 @@ def _heads_above(token: Any) -> Iterator[Any]:
     while head.head != head:
         yield head
         head = head.head
-
-
-def _to_infinitive(verb: Any) -> bool:
-    return any(c.dep_ == "aux" and c.lower_ == "to" for c in verb.children)
 
 
 def named_in_text(options: list[str], *texts: str | None) -> list[str]:
