@@ -114,6 +114,16 @@ def test_one_person_in_both_numbers_is_one_question_whose_answer_holds_for_both(
     assert sheet.record_in(profile) == 2 and profile.answers["people"] == {"user": "a woman", "users": "women"}
 
 
+def test_a_hyphenated_role_is_one_question_in_both_numbers_and_not_its_last_part_s():
+    """"co-worker" is split at its hyphen by the tokenizer; the sheet folds it by the whole word, so the plain
+    "worker" of another segment stays a question of its own."""
+    segments = ["A co-worker signed in.", "Some co-workers are waiting.", "A worker left."]
+    _, _, sheet = sheet_of(segments)
+    people = [q for q in sheet.questions if q.ambiguity != "formality"]
+    assert sorted((q.span, [other.span for other in q.also], q.segments) for q in people) == [
+        ("A co-worker", ["Some co-workers"], [1, 2]), ("A worker", [], [3])]
+
+
 def test_the_person_an_imperative_addresses_and_you_are_one_question():
     """Strings of tests/data/formats/accounts_200.po (django-allauth): « Soyez patient, patiente » and « Vous êtes
     déjà connecté, connectée » say the gender of one person, the user the file speaks to."""

@@ -191,16 +191,6 @@ def quoted_alone(token: Any) -> bool:
     return all(t.is_quote or t.text == "*" for t in (before, after)) or (before.text, after.text) == ("(", ")")
 
 
-def hyphenated_modifier(token: Any) -> bool:
-    """The first part of a hyphenated word ("user-defined", "runner-up"; "the Department of Anti-drugs Policies",
-    tagged a proper noun, but not a name's first part, "Jean-Pierre"): the word is read at its last part, and a
-    modifier such as "user-defined" names no one."""
-    doc = token.doc
-    joined = not token.whitespace_ and token.i + 2 < len(doc) and doc[token.i + 1].text == "-" \
-        and not doc[token.i + 1].whitespace_
-    return joined and (token.pos_ != "PROPN" or doc[token.i + 2].is_lower)
-
-
 def before_an_acronym(token: Any) -> bool:
     """A noun right before an acronym that the parse takes for its appositive ("View your user ID"):
     the acronym is what is named, and the noun only says whose it is, as in "your user name"."""

