@@ -211,6 +211,7 @@ def test_the_one_definite_thing_of_the_sentence_before_is_what_it_stands_for(tex
     "I don't get it. Am I just really old and out of touch",  # CoCoA-MT train en-fr, dev half: idioms
     "wow, talk about ruining it for your team!",
     "Interesting. If you think about it, a lot of power comes from water.",
+    "they got a great bang out of it",  # WordNet 3.0, the example of bang.n.04: « ça les a bien amusés »
 ])
 def test_it_of_an_idiom_of_conversation_is_not_asked(text):
     assert not it_question(text)
