@@ -451,6 +451,9 @@ def test_you_gets_a_gender_question_where_a_word_agrees_with_it(text, asked_fr, 
     ("yes you're spot on. do you think his firing was fair since he had apologized before?", False, False),
     ("I haven't heard of them until recently. I think it's a funny concept, to poke fun at some of Hollywood's worst "
      "productions, but I feel bad for the nominees! Have you seen them?", False, False),  # je me sens mal
+    # a verb of becoming with an adjective: me habría vuelto loca (CoCoA-MT train en-es, topical_chat)
+    ("Yeah, sometimes it feels like an endless pit. I read that when your kids go to college you should take all "
+     "their paychecks. Lol, I would have gone nuts if my mom tried to take my checks like that.", True, True),
 ])
 def test_i_and_you_are_asked_about_only_where_a_word_agrees_with_them_in_the_target(text, fr, es):
     assert speaker_gender_question(text, "fr") is fr
