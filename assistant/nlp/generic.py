@@ -50,8 +50,9 @@ def generic_noun(noun: Any) -> bool:
 
 
 def _a_population(noun: Any) -> bool:
-    """Whether a plural names the people a place or an organisation has ("the site administrators", "the citizens of
-    France", "the hospital's nurses", "Google employees"): many people of both genders, whom French and Spanish name
+    """Whether a plural names the people a place, an organisation or a thing has ("the site administrators", "the
+    citizens of France", "the hospital's nurses", "Google employees", "passes on these savings to its members"):
+    many people of both genders, whom French and Spanish name
     in the masculine plural unless inclusive forms are asked for."""
     owners = [c for c in noun.children if c.dep_ in ("poss", "compound") and c.i < noun.i] + [
         o for p in noun.children if p.dep_ == "prep" and p.lower_ == "of" for o in p.children if o.dep_ == "pobj"]
@@ -62,7 +63,7 @@ def _a_population(noun: Any) -> bool:
     partitive = noun.dep_ == "pobj" and noun.head.lower_ == "of" and noun.head.head.pos_ not in ("NOUN", "PROPN")
     return noun.tag_ in ("NNS", "NNPS") and not (named or counted or partitive) and any(
         o.ent_type_ in OWNERS or o.pos_ == "NOUN" and not o.ent_type_ and o.lemma_.lower() in place_nouns()
-        for o in owners)
+        or o.lower_ == "its" for o in owners)
 
 
 def impersonal_one(token: Any) -> bool:
