@@ -52,8 +52,8 @@ def generic_noun(noun: Any) -> bool:
 def _a_population(noun: Any) -> bool:
     """Whether a plural names the people a place, an organisation or a thing has ("the site administrators", "the
     citizens of France", "the hospital's nurses", "Google employees", "passes on these savings to its members"):
-    many people of both genders, whom French and Spanish name
-    in the masculine plural unless inclusive forms are asked for."""
+    many people of both genders, whom French and Spanish name in the masculine plural unless inclusive forms are
+    asked for."""
     owners = [c for c in noun.children if c.dep_ in ("poss", "compound") and c.i < noun.i] + [
         o for p in noun.children if p.dep_ == "prep" and p.lower_ == "of" for o in p.children if o.dep_ == "pobj"]
     named = bool(noun.ent_type_)  # a group's own name: "the Mills Chamber Players", "the Knights of Columbus"

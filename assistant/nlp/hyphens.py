@@ -26,11 +26,11 @@ def word_start(token: Any) -> Any:
 
 
 def join_hyphenated_nouns(doc: Any) -> Any:
-    """A pipeline step after the tagging and the parse: a hyphenated noun's first parts hung on its last part, with what the
-    parser hung on them ("My co-worker said …" may come parsed with "co", "-" and "worker" each a subject of
-    "said", and "My" the possessor of "co"; "some co-workers" then read as a plural with no determiner). The
-    parts are one word, and its modifiers are its last part's: the question names the whole word ("a
-    non-smoker" is no smoker) and reads its determiner."""
+    """A pipeline step after the tagging and the parse: a hyphenated noun's first parts hung on its last part, with
+    what the parser hung on them ("My co-worker said …" may come parsed with "co", "-" and "worker" each a subject
+    of "said", and "My" the possessor of "co"; "some co-workers" then read as a plural with no determiner). The
+    parts are one word, and its modifiers are its last part's: the question names the whole word ("a non-smoker"
+    is no smoker) and reads its determiner."""
     for token in doc:
         first = word_start(token)
         if first is token or token.pos_ not in NOUNS:

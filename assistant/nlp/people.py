@@ -19,10 +19,10 @@ from .agreement import (agreeing_words, said_of_the_addressed, title_noun, us_af
 from .coreference import (GENDERED_PRONOUNS, SINGULAR, SUBJECTS, THING_PRONOUNS, attribute_pronouns, clause_subject,
                           gendered_pronouns, subject_of)
 from .generic import DEMONYM_SUFFIX, generic_noun, impersonal_one
+from .hyphens import hyphenated_modifier
 from .labels import adjective_opening_a_sentence, common_noun_in_a_label, heads_a_verbless_label
 from .lexicon import (FEMININE, MASCULINE, PersonNoun, agent_by_ending, name_gender, person_noun, well_known_gender,
                       wider_person_nouns)
-from .hyphens import hyphenated_modifier
 from .mentions import PLURAL, Mention, same_referent
 from .noun_senses import (ARGUMENTS, a_things_kin, before_an_acronym, compound_person_noun, governed_as_person,
                           has_who_clause, names_a_thing, names_the_music, next_to_a_place,

@@ -20,7 +20,7 @@ def english_pipeline() -> Any:
 
     from .hyphens import join_hyphenated_nouns
 
-    if JOIN_HYPHENATED not in Language.factories:
+    if not Language.has_factory(JOIN_HYPHENATED):
         Language.component(JOIN_HYPHENATED, func=join_hyphenated_nouns)
     for name in ENGLISH_PIPELINES:
         try:
