@@ -30,7 +30,9 @@ def join_hyphenated_nouns(doc: Any) -> Any:
     what the parser hung on them ("My co-worker said …" may come parsed with "co", "-" and "worker" each a subject
     of "said", and "My" the possessor of "co"; "some co-workers" then read as a plural with no determiner). The
     parts are one word, and its modifiers are its last part's: the question names the whole word ("a non-smoker"
-    is no smoker) and reads its determiner."""
+    is no smoker) and reads its determiner. A text read without the parser is left as it is."""
+    if not doc.has_annotation("DEP"):
+        return doc
     for token in doc:
         first = word_start(token)
         if first is token or token.pos_ not in NOUNS:
