@@ -314,15 +314,12 @@ def _one_string(question: SheetQuestion) -> bool:
 
 def _singular(parsed: Parsed, candidate: Candidate, key: str) -> str:
     """The person a key names, in the singular: its head word's lemma ("some users" and "a user" are one role,
-    "your users" is "your user", "co-workers" is "co-worker"); a type's own word where it has one ("you" for an
-    imperative's addressee)."""
+    "your users" is "your user"); a type's own word where it has one ("you" for an imperative's addressee)."""
     if get_type(candidate.ambiguity).asks_about:
         return key
     words = parsed.doc.char_span(candidate.start, candidate.start + len(candidate.span), alignment_mode="expand")
     head = words[-1].lemma_.lower() if words else ""
-    *before, last = key.split() or [""]
-    hyphenated = last.rpartition("-")[0]  # the tokenizer made the word's last part a token of its own
-    return " ".join([*before, f"{hyphenated}-{head}" if hyphenated else head]) if head else key
+    return " ".join([*key.split()[:-1], head]) if head else key
 
 
 def _one_per_word(found: dict[tuple[str, str], SheetQuestion], words: Mapping[tuple[str, str], tuple[str, str]]) -> None:

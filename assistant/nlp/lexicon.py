@@ -437,14 +437,25 @@ def never_a_person_in_english(word: str) -> bool:
 
 def person_noun(lemma: str, written: str | None = None) -> PersonNoun | None:
     """The person reading of a noun lemma ("users" must be lemmatised to "user" first), or None. A
-    spelling WordNet lacks is read as its other one: American "councilor" as "councillor". ``written``: the
+    spelling WordNet lacks is read as its other one: American "councilor" as "councillor", "step-mother" as
+    "stepmother" (``_hyphenated``). ``written``: the
     word as the text writes it, where there is a text; a common word that WordNet knows as a person only by a
     capitalised name is none written in lower case ("learn more", "the same": not Thomas More, not the Same
     people)."""
     nouns, word = person_nouns(), lemma.lower()
-    found = nouns.get(word) or nouns.get(_other_spelling(word))
+    found = nouns.get(word) or nouns.get(_other_spelling(word)) or _hyphenated(nouns, word)
     return None if found is not None and found.proper and written is not None and not written[:1].isupper() \
         else found
+
+
+def _hyphenated(nouns: dict[str, PersonNoun], word: str) -> PersonNoun | None:
+    """A hyphenated word WordNet lacks, read as WordNet writes it solid ("non-believer": nonbeliever,
+    "step-mother": stepmother), else at its last part, which names what it is ("co-founder", "pre-adults",
+    "asylum-seeker"), where that is a common noun ("Nike-Zeus" is a missile); None for a word without a hyphen."""
+    if "-" not in word:
+        return None
+    last = nouns.get(word.rsplit("-", 1)[1])
+    return nouns.get(word.replace("-", "")) or (last if last is not None and not last.proper else None)
 
 
 def _other_spelling(word: str) -> str:

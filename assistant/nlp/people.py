@@ -19,7 +19,6 @@ from .agreement import (agreeing_words, said_of_the_addressed, title_noun, us_af
 from .coreference import (GENDERED_PRONOUNS, SINGULAR, SUBJECTS, THING_PRONOUNS, attribute_pronouns, clause_subject,
                           gendered_pronouns, subject_of)
 from .generic import DEMONYM_SUFFIX, generic_noun, impersonal_one
-from .hyphens import hyphenated_modifier
 from .labels import adjective_opening_a_sentence, common_noun_in_a_label, heads_a_verbless_label
 from .lexicon import (FEMININE, MASCULINE, PersonNoun, agent_by_ending, name_gender, person_noun, well_known_gender,
                       wider_person_nouns)
@@ -233,7 +232,7 @@ def _mention_at(token: Any, source: str, sentence_of: dict[int, int]) -> Mention
     if source[token.idx:token.idx + len(PLACEHOLDER)] == PLACEHOLDER:
         return _make(token, "placeholder", SINGULAR, text=PLACEHOLDER, sentence_of=sentence_of)
     if (token.pos_ in ("NOUN", "PROPN") or _mistagged_noun(token)) and lower not in INDEFINITE:
-        if (token.pos_ == "NOUN" and before_an_acronym(token)) or hyphenated_modifier(token) \
+        if (token.pos_ == "NOUN" and before_an_acronym(token)) \
                 or _an_adjective_tagged_a_noun(token) or _an_organisation(token) \
                 or names_a_thing(token) or adjective_opening_a_sentence(token) \
                 or token.pos_ == "PROPN" and common_noun_in_a_label(token):
