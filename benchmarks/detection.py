@@ -40,8 +40,8 @@ from assistant.usage import total  # noqa: E402
 from evaluation.data import Item, LoadReport  # noqa: E402
 from evaluation.loaders import ambigmt  # noqa: E402
 from evaluation.metrics.asking import gold_words, words  # noqa: E402
-from tests.dev_sets import (IT_SETS, PERSON_LOOKING_THINGS, address_question, asked_about, asked_heads,  # noqa: E402
-                            answered_in_turn, asked_in_dialogue, checked_gender, cocoa_gendered_references,
+from tests.dev_sets import (IT_SETS, PERSON_LOOKING_THINGS, TWO_PEOPLE, address_question, asked_about,  # noqa: E402
+                            asked_heads, answered_in_turn, asked_in_dialogue, checked_gender, cocoa_gendered_references,
                             cocoa_items, expletive_it, formality_reading, gate_items, gender_question,
                             gender_reading, it_question, japanese_items, person_looking_things, references_differ,
                             speaker_gender_span, two_people)
@@ -154,8 +154,14 @@ def japanese(rows: list[str]) -> None:
 def needless(rows: list[str], assistant: Assistant | None) -> None:
     """Questions about the person a pronoun settles and about the one it leaves open, asked by the
     pre-pass (parse and grammar rules alone) and, with ``--model``, after that model's decide call."""
-    items = two_people()
-    name = f"two people, real text ({len(items)}, tests/data/two_people_real.yaml)"
+    for file in TWO_PEOPLE:
+        two_people_rows(rows, assistant, file)
+
+
+def two_people_rows(rows: list[str], assistant: Assistant | None, file: str) -> None:
+    """The rows of ``needless`` for one set of two-people sentences."""
+    items = two_people(file)
+    name = f"two people, real text ({len(items)}, tests/data/{file})"
     for reader, asked, calls in readers(assistant, "decide", asked_heads, "gender"):
         heads = [asked(i["text"]) for i in items]
         rows += split_rows(f"{name}, {reader}", "question about the settled person (≤ 30 %)",

@@ -95,9 +95,12 @@ def japanese_items() -> list[dict]:
     return yaml.safe_load((TESTS_DATA / "ja_addressed.yaml").read_text(encoding="utf-8"))
 
 
-def two_people() -> list[dict]:
-    """Real sentences with two people and one gendered pronoun that settles one of them (see the file's header)."""
-    return yaml.safe_load((TESTS_DATA / "two_people_real.yaml").read_text(encoding="utf-8"))
+TWO_PEOPLE = ("two_people_real.yaml", "two_people_fresh.yaml")
+
+
+def two_people(name: str = TWO_PEOPLE[0]) -> list[dict]:
+    """Real sentences with two people and one gendered pronoun that settles one of them (see each file's header)."""
+    return yaml.safe_load((TESTS_DATA / name).read_text(encoding="utf-8"))
 
 
 PERSON_LOOKING_THINGS = ("person_looking_things.yaml", "person_looking_things_catalogue.yaml")

@@ -346,7 +346,7 @@ def test_contrastive_metrics_are_registered_for_the_benchmarks_items_only():
         CocoaFormality("mean")
 
 
-# ---- the two-people set of real sentences (tests/data/two_people_real.yaml)
+# ---- the two-people sets of real sentences (tests/data/two_people_real.yaml, two_people_fresh.yaml)
 
 GENDERED_PRONOUN = re.compile(r"\b(?:he|him|his|himself|she|her|hers|herself)\b", re.IGNORECASE)
 KINDS = {"subject", "object", "possessor", "cataphora", "other"}
@@ -356,9 +356,10 @@ def _as_word(word: str, text: str) -> bool:
     return re.search(rf"(?<![\w-]){re.escape(word)}(?![\w-])", text) is not None
 
 
-def test_two_people_real_set_has_its_fields_and_its_words_in_each_text():
-    items = yaml.safe_load((Path(__file__).parent / "data" / "two_people_real.yaml").read_text(encoding="utf-8"))
-    assert len(items) >= 200
+@pytest.mark.parametrize("name, size", [("two_people_real.yaml", 200), ("two_people_fresh.yaml", 90)])
+def test_two_people_sets_have_their_fields_and_their_words_in_each_text(name, size):
+    items = yaml.safe_load((Path(__file__).parent / "data" / name).read_text(encoding="utf-8"))
+    assert len(items) >= size
     assert len({item["text"] for item in items}) == len(items)
     for item in items:
         shown = {"unsettled_shown_fr"} if item["unsettled"][:1].isupper() else set()  # labelled for every name
