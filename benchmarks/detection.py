@@ -362,7 +362,8 @@ def main() -> None:
             "asked with the 0.5B test model deciding (see the file's header for model, revision and rule); rows "
             "that name a model's call ran the chain on that model (greedy, seed 0); the other rows are the "
             "pre-pass alone. Real-text sets are split by their place in the file: rules may be tuned on the "
-            "even places' errors, the odd places are held out.\n\n"
+            "even places' errors, the odd places are held out (but the fresh two-people set, whose errors were all "
+            "read after its first measure: its file's header gives that measure).\n\n"
             + "\n".join(rows) + "\n")
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(text, encoding="utf-8")
