@@ -115,8 +115,8 @@ def test_one_person_in_both_numbers_is_one_question_whose_answer_holds_for_both(
 
 
 def test_a_hyphenated_role_is_one_question_in_both_numbers_and_not_its_last_part_s():
-    """"co-worker" is split at its hyphen by the tokenizer; the sheet folds it by the whole word, so the plain
-    "worker" of another segment stays a question of its own."""
+    """"co-worker" and "co-workers" are one role, folded by the whole word's lemma: the plain "worker" of another
+    segment stays a question of its own."""
     segments = ["A co-worker signed in.", "Some co-workers are waiting.", "A worker left."]
     _, _, sheet = sheet_of(segments)
     people = [q for q in sheet.questions if q.ambiguity != "formality"]
