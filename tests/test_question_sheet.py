@@ -114,7 +114,7 @@ def test_one_person_in_both_numbers_is_one_question_whose_answer_holds_for_both(
     assert sheet.record_in(profile) == 2 and profile.answers["people"] == {"user": "a woman", "users": "women"}
 
 
-def test_a_hyphenated_role_is_one_question_in_both_numbers_and_not_its_last_part_s():
+def test_a_hyphenated_role_is_one_question_in_both_numbers_apart_from_its_last_part():
     """"co-worker" and "co-workers" are one role, folded by the whole word's lemma: the plain "worker" of another
     segment stays a question of its own."""
     segments = ["A co-worker signed in.", "Some co-workers are waiting.", "A worker left."]

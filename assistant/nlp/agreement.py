@@ -27,6 +27,7 @@ LINKING_VERBS = {"be", "seem", "become", "feel", "look", "remain", "get", "stay"
 # Spanish say the adjective with a verb of their own (devenir fou, folle; volverse loco, loca), agreeing with the
 # person; not what an "it" is said to be ("let it go unpunished": dejarlo impune, where the clitic shows it).
 BECOMING_VERBS = {"go", "grow", "turn", "fall"}
+PREDICATE_VERBS = LINKING_VERBS | BECOMING_VERBS  # verbs whose complement says what their subject is
 # Quantifiers floating beside a pronoun ("you all", "we both"): tous/toutes, todos/todas, chacun/chacune.
 FLOATING_QUANTIFIERS = {"all", "both", "each"}
 # The reflexives of the person an imperative addresses ("Protect your loved ones and yourself").
@@ -204,7 +205,7 @@ def _set_beside(clause: Any, subject: Any) -> bool:
 def _said_with_a_linking_verb(verb: Any) -> list[Any]:
     """What a linking verb or a verb of becoming says its subject is ("you are sure", "I feel tired", "to be careful",
     "I would have gone nuts"); not how one feels where that is an adverb ("I feel bad")."""
-    if verb.lemma_ not in LINKING_VERBS | BECOMING_VERBS and verb.pos_ != "AUX":
+    if verb.lemma_ not in PREDICATE_VERBS and verb.pos_ != "AUX":
         return []
     return [c for c in verb.children if c.dep_ in ("acomp", "attr", "oprd")
             and c.pos_ in ("ADJ", "NOUN", "PROPN", "VERB") and not _an_adverb_of_feeling(c)]

@@ -37,8 +37,8 @@ def keep_hyphenated_words(nlp: Any) -> None:
     from spacy.lang.char_classes import ALPHA, HYPHENS
     from spacy.util import compile_infix_regex
 
-    between = r"(?<=[{a}0-9])(?:{h})(?=[{a}])"
-    dashes = "|".join(h for h in HYPHENS.split("|") if h != "-")
-    infixes = [between.format(a=ALPHA, h=dashes) if rule == between.format(a=ALPHA, h=HYPHENS) else rule
-               for rule in nlp.Defaults.infixes]
+    between = r"(?<=[{a}0-9])(?:{h})(?=[{a}])"  # spaCy's English rule, with its marks left open
+    at_hyphens = between.format(a=ALPHA, h=HYPHENS)
+    at_dashes = between.format(a=ALPHA, h="|".join(h for h in HYPHENS.split("|") if h != "-"))
+    infixes = [at_dashes if rule == at_hyphens else rule for rule in nlp.Defaults.infixes]
     nlp.tokenizer.infix_finditer = compile_infix_regex(infixes).finditer
