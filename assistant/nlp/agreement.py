@@ -290,10 +290,12 @@ def intransitive_past_may_agree(subject: Any, lang: str) -> bool:
     """Whether ``subject`` does something in the past with no object, in a ``lang`` that may say that past with a
     participle agreeing with it: French says it with être for more verbs than ``participle_verbs`` can list, as such or
     as a pronominal verb (« Landry s'est rendu au poste » for "Landry went down to the police station"), never for a
-    verb with an object (« Linda a acheté une voiture »)."""
-    verb = subject.head
-    return lang in _lexicon()["intransitive_past_may_agree"] and subject.dep_ == "nsubj" and verb.pos_ == "VERB" \
-        and _in_the_past(verb) and not any(c.dep_ in OBJECTS for c in verb.children)
+    verb with an object (« Linda a acheté une voiture »); a verb coordinated with its own, sharing its subject, as
+    well ("Cook caught Russell's horse and rode to the cattle foreman's house": s'est rendu)."""
+    if lang not in _lexicon()["intransitive_past_may_agree"] or subject.dep_ != "nsubj":
+        return False
+    return any(verb.pos_ == "VERB" and _in_the_past(verb) and not any(c.dep_ in OBJECTS for c in verb.children)
+               for verb in [subject.head, *_sharing_the_subject(subject.head)])
 
 
 def _in_the_past(verb: Any) -> bool:

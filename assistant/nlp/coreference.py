@@ -63,6 +63,7 @@ def attribute_pronouns(doc: Any, mentions: list[Mention], same_referent: Callabl
         compatible = [m for m in mentions if m.kind in ("name", "noun", "placeholder", "indefinite")
                       and m.number == SINGULAR and (m.settled or m.likely) in (None, gender)
                       and not _inside(pronoun, doc[m.head_index]) and m.head_index not in speaking
+                      and m.head_index not in _said_to_be_its_noun(pronoun)
                       and not _out_of_scope(pronoun, doc[m.head_index])]
         candidates = _preceding(pronoun, compatible) or _cataphora(pronoun, compatible)
         if not candidates:
@@ -98,6 +99,25 @@ def _inside(pronoun: Any, head: Any) -> bool:
         if token.pos_ in ("VERB", "AUX") or token.dep_ in ("relcl", "acl", "advcl", "ccomp", "conj"):
             return False
     return False
+
+
+def _said_to_be_its_noun(pronoun: Any) -> set[int]:
+    """The people a possessive's noun says someone is, who are not its possessor: no one is their own deputy ("Pat
+    was his assistant", "Neal Brown as his deputy, Tilghman left"). For "as" after a passive, the subject and the one
+    by whom ("was hired by Smith as his assistant"): the parse does not tell whom the role is said of."""
+    noun = pronoun.head
+    if pronoun.dep_ != "poss":
+        return set()
+    if noun.dep_ == "attr":
+        said_of = [subject_of(noun.head)]
+    elif noun.dep_ == "pobj" and noun.head.lower_ == "as" and noun.head.head.pos_ in ("VERB", "AUX"):
+        verb = noun.head.head
+        objects = [c for c in verb.children if c.dep_ == "dobj"]
+        by = [g for c in verb.children if c.dep_ == "agent" for g in c.children if g.dep_ == "pobj"]
+        said_of = objects or [subject_of(verb), *by]
+    else:
+        return set()
+    return {t.i for t in said_of if t is not None}
 
 
 def quotations(doc: Any) -> list[tuple[int, int]]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from .coreference import clause_subject
-from .lexicon import place_nouns
+from .lexicon import organisation_nouns, place_nouns, singular_of
 from .noun_senses import PLACES
 
 # Plural proper nouns with these endings name peoples and other groups ("Greenlanders", "Bosnians",
@@ -62,8 +62,29 @@ def _a_population(noun: Any) -> bool:
     # is the one the sentence singles out of them
     partitive = noun.dep_ == "pobj" and noun.head.lower_ == "of" and noun.head.head.pos_ not in ("NOUN", "PROPN")
     return noun.tag_ in ("NNS", "NNPS") and not (named or counted or partitive) and any(
-        o.ent_type_ in OWNERS or o.pos_ == "NOUN" and not o.ent_type_ and o.lemma_.lower() in place_nouns()
-        or o.lower_ == "its" for o in owners)
+        o.ent_type_ in OWNERS or o.pos_ == "NOUN" and not o.ent_type_ and _an_owner_noun(o.lemma_)
+        or o.lower_ == "its" or o.lower_ == "their" and _owners_their(o) for o in owners)
+
+
+def _an_owner_noun(lemma: str) -> bool:
+    """A noun that names a place, a building, an organisation or a nation first ("the hospital's nurses", "the
+    company's employees", "the team's players")."""
+    return lemma.lower() in place_nouns() or lemma.lower() in organisation_nouns()
+
+
+def _owners_their(their: Any) -> bool:
+    """Whether the nearest plural before "their" in its sentence names organisations or nations ("The desire of
+    States to protect their national security … denying their citizens the right"; "parties … their candidates"),
+    whose people "their" names; a proper noun counts as a plural where its singular is such a noun ("States",
+    "Nations"). Not a plural of places ("the sources of their mistrust of their parents"): the owner of a place's
+    people is named with "its" or its own name."""
+    plurals = [t for t in their.doc[their.sent.start:their.i] if t.tag_ in ("NNS", "NNPS")
+               or t.pos_ == "PROPN" and t.lower_.endswith("s") and _an_owner_noun(singular_of(t.lower_))]
+    if not plurals:
+        return False
+    last = plurals[-1]
+    return last.ent_type_ in OWNERS or (last.lemma_ if last.pos_ == "NOUN" else singular_of(last.text)).lower() \
+        in organisation_nouns()
 
 
 def impersonal_one(token: Any) -> bool:

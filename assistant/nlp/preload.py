@@ -10,10 +10,10 @@ from .pipelines import english_pipeline
 
 def load_language_data() -> None:
     """Load the English pipeline, WordNet's lists (people and their wider kinds, well-known people, nouns,
-    adjectives, verbs said of or done to people, kinship, places, composers), the name list and each language's
-    stop words (each is loaded once per process and kept). The target languages' pipelines and the French lexicon,
-    which only the check of a person's gender reads, still load on first use: together they would hold about 200 MB
-    more from the start."""
+    adjectives, verbs said of or done to people, kinship, places, organisations, composers), the name list and each
+    language's stop words (each is loaded once per process and kept). The target languages' pipelines and the French
+    lexicon, which only the check of a person's gender reads, still load on first use: together they would hold
+    about 200 MB more from the start."""
     english_pipeline()
     lexicon.person_nouns()
     lexicon.wider_person_nouns()
@@ -23,6 +23,7 @@ def load_language_data() -> None:
     lexicon.object_verbs()
     lexicon.kinship_nouns()
     lexicon.place_nouns()
+    lexicon.organisation_nouns()
     lexicon.well_known_people()
     lexicon.composers_of_music()
     lexicon.name_detector()
