@@ -186,12 +186,25 @@ def _preceding(pronoun: Any, mentions: list[Mention]) -> list[Mention]:
 def _cataphora(pronoun: Any, mentions: list[Mention]) -> list[Mention]:
     """A pronoun in a subordinate clause put before its main clause may look ahead to the people of
     that clause ("After he finished his shift, the intern took over"); elsewhere a pronoun with no
-    one before it stands for someone the text does not name ("His mother called the doctor")."""
-    clause = next((t for t in [pronoun, *pronoun.ancestors] if t.dep_ == "advcl"), None)
-    if clause is None or clause.i > clause.head.i:
+    one before it stands for someone the text does not name ("His mother called the doctor"). A participle clause
+    the parse hangs on a noun before the main verb counts as one ("On a cold day, accompanied by Neal Brown as his
+    deputy, Tilghman left")."""
+    fronted = _fronted_clause(pronoun)
+    if fronted is None:
         return []
     return [m for m in mentions if m.sentence == _sentence_index(pronoun.doc, pronoun.sent)
-            and m.head_index > max(t.i for t in clause.subtree)]
+            and m.head_index > max(t.i for t in fronted[0].subtree)]
+
+
+def _fronted_clause(pronoun: Any) -> tuple[Any, Any] | None:
+    """The subordinate clause around ``pronoun`` put before its main clause, and that clause's verb, or None."""
+    clause = next((t for t in [pronoun, *pronoun.ancestors] if t.dep_ == "advcl"), None)
+    if clause is not None:
+        return (clause, clause.head) if clause.i < clause.head.i else None
+    root = pronoun.sent.root
+    participle = next((t for t in pronoun.ancestors if t.dep_ == "acl" and t.tag_ in ("VBN", "VBG")
+                       and t.i > 0 and t.nbor(-1).text == ","), None)
+    return (participle, root) if participle is not None and max(t.i for t in participle.subtree) < root.i else None
 
 
 def _sentence_index(doc: Any, sentence: Any) -> int:
@@ -232,8 +245,8 @@ def _antecedent(pronoun: Any, candidates: list[Mention], by_head: dict[int, Ment
     if len(candidates) != 1:
         return None
     if candidates[0].head_index > pronoun.i:  # cataphora: only to the main clause's subject
-        clause = next(t for t in [pronoun, *pronoun.ancestors] if t.dep_ == "advcl")
-        main_subject = next((c for c in clause.head.children if c.dep_ in SUBJECTS), None)
+        _, main_verb = _fronted_clause(pronoun)
+        main_subject = next((c for c in main_verb.children if c.dep_ in SUBJECTS), None)
         return candidates[0] if main_subject is not None and main_subject.i == candidates[0].head_index else None
     return candidates[0]
 

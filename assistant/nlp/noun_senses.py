@@ -23,6 +23,9 @@ POSSESSIVE_PRONOUNS = {"mine", "ours", "yours", "his", "hers", "theirs"}  # "tha
 # race"); the possessor of an office is a person ("the doctor's office", "the captain's seat").
 CONTESTS = {"race", "election", "campaign", "nomination", "candidacy"}
 OFFICES = {"post", "position", "office", "role", "title", "rank", "seat", "job", "portfolio"} | CONTESTS
+# Nouns of a district whose "of" complement is its name ("the township of Guthrie", "the city of Tyre").
+DISTRICTS = {"city", "town", "township", "village", "county", "borough", "parish", "district", "province", "state",
+             "territory", "island"}
 # Verbs whose object is a role the subject plays, not another person ("to play the trouble-maker").
 ROLE_VERBS = {"play", "act", "portray", "impersonate"}
 # Verbs that put a piece on a programme or play it: their object, named after its composer, is the music.
@@ -128,12 +131,13 @@ def names_a_thing(token: Any) -> bool:
     an office ("the post of Secretary of Agriculture", "the Mayor's race"), a role played ("to
     play the trouble-maker": the player is the person), a language that labels the form after it
     ("Lin Hwai-min (Chinese: 林懷民; …)"), a composer's music (``names_the_music``), the place a named person is
-    of ("Rep. Wesley Roberts of Seminole": a county, not one of the Seminole people), or a place the recogniser
-    names where something is ("stationed in Appleton")."""
+    of ("Rep. Wesley Roberts of Seminole": a county, not one of the Seminole people), a district's name ("the
+    township of Guthrie") or a place the recogniser names where something is ("stationed in Appleton")."""
     head = token.head
     if names_the_music(token):
         return True
-    if token.tag_ == "NNP" and token.dep_ == "pobj" and head.lower_ == "of" and head.head.ent_type_ == "PERSON":
+    if token.tag_ == "NNP" and token.dep_ == "pobj" and head.lower_ == "of" and head.head.ent_type_ == "PERSON" \
+            or names_a_district(token):
         return True
     if token.ent_type_ in PLACES and token.dep_ == "pobj" and head.lower_ in LOCATIVES:
         return True  # "stationed in Appleton, Wisconsin": a place that shares a name with a person WordNet knows
@@ -152,6 +156,13 @@ def names_a_thing(token: Any) -> bool:
     if token.dep_ == "poss" and head.lemma_.lower() in CONTESTS:
         return True
     return token.dep_ == "dobj" and head.lemma_ in ROLE_VERBS and clause_subject(token) is not None
+
+
+def names_a_district(name: Any) -> bool:
+    """A proper noun in the "of" of a district's noun, its name: "the township of Guthrie", whom the recogniser took
+    for a person."""
+    return name.tag_ == "NNP" and name.dep_ == "pobj" and name.head.lower_ == "of" \
+        and name.head.head.lower_ in DISTRICTS
 
 
 def names_the_music(name: Any) -> bool:

@@ -24,7 +24,7 @@ from .lexicon import (FEMININE, MASCULINE, PersonNoun, agent_by_ending, name_gen
                       wider_person_nouns)
 from .mentions import PLURAL, Mention, same_referent
 from .noun_senses import (ARGUMENTS, a_things_kin, before_an_acronym, compound_person_noun, governed_as_person,
-                          has_who_clause, names_a_thing, names_the_music, next_to_a_place,
+                          has_who_clause, names_a_district, names_a_thing, names_the_music, next_to_a_place,
                           part_of_a_program, person_first, quoted_alone, relative_word, said_of_a_thing)
 from .quantifiers import (INDEFINITE, PERSON_INDEFINITE, QUANTIFIERS, RELATIVE_ONLY, echoes_a_thing, mass_quantity,
                           of_phrase, people_named_before, reduced_relative, stands_for_people,
@@ -151,12 +151,13 @@ def _reads_as_a_name(ent: Any) -> bool:
     lower case ("won't you, steve?", "cody and kerry") are tagged as nouns, verbs or adjectives. A name that
     modifies a noun names a thing after someone ("two-time Tony winner", "the Obama administration"), whose
     translation shows no one's gender (« l'administration Obama »); so does a composer's name said of their music
-    ("Brahms was included in the program")."""
+    ("Brahms was included in the program"), and a district's name names the place ("the township of Guthrie")."""
     modifies_a_noun = ent.root.dep_ == "compound" and ent.root.head.pos_ == "NOUN"
     with_an_article = ent.text.islower() and any(c.dep_ == "det" and c.lower_ in ARTICLES
                                                  for c in ent.root.children)  # "the dickens you say"
     return not modifies_a_noun and not with_an_article and not any(t.pos_ == "PRON" for t in ent) \
         and not (len(ent) == 1 and (_after_an_article(ent.root) or names_the_music(ent.root))) \
+        and not names_a_district(ent.root) \
         and not (common_noun_in_a_label(ent.root) and (len(ent) == 1 or names_a_role(ent.doc)))  # "Product Types"
 
 
