@@ -320,6 +320,10 @@ def test_their_after_a_plural_of_places_is_no_organisations_population():
      "concert by the Mills Chamber Players.", "the Mills Chamber Players"),
     # the people one is singled out of (AmbigMT dev, neutral names en-fr): « le plus impitoyable des procureurs »
     ("Stoughton was the most ruthless of all of the Salem prosecutors.", "the Salem prosecutors"),
+    # the people named one by one (the Brown Corpus, cf40 line 112; tests/data/two_people_real.yaml)
+    ("With the other members of the patents committee -- Wilfred C. Leland, Howard E. Coffin, Windsor T. White, and "
+     "W. H. Vandervoort -- Hanch drafted a cross-licensing agreement whose essential feature of royalty-free "
+     "licensing was his own contribution.", "the other members of the patents committee -- Wilfred C. Leland"),
 ])
 def test_a_group_that_is_no_population_is_asked_about(text, group):
     assert group in [c.span for c in find_candidates(text, "fr") if get_type(c.ambiguity).family == "gender"]

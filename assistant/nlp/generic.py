@@ -58,10 +58,12 @@ def _a_population(noun: Any) -> bool:
         o for p in noun.children if p.dep_ == "prep" and p.lower_ == "of" for o in p.children if o.dep_ == "pobj"]
     named = bool(noun.ent_type_)  # a group's own name: "the Mills Chamber Players", "the Knights of Columbus"
     counted = any(c.dep_ == "nummod" for c in noun.children)  # "two members of our Trustee Board": those two
+    # "the other members of the patents committee -- Wilfred C. Leland, Howard E. Coffin, …": those people
+    listed = any(c.dep_ == "appos" and c.ent_type_ == "PERSON" for c in noun.children)
     # "the most ruthless of all of the Salem prosecutors", "one of Russia's leading comedians": who is asked about
     # is the one the sentence singles out of them
     partitive = noun.dep_ == "pobj" and noun.head.lower_ == "of" and noun.head.head.pos_ not in ("NOUN", "PROPN")
-    return noun.tag_ in ("NNS", "NNPS") and not (named or counted or partitive) and any(
+    return noun.tag_ in ("NNS", "NNPS") and not (named or counted or listed or partitive) and any(
         o.ent_type_ in OWNERS or o.pos_ == "NOUN" and not o.ent_type_ and _an_owner_noun(o.lemma_)
         or o.lower_ == "its" or o.lower_ == "their" and _owners_their(o) for o in owners)
 
