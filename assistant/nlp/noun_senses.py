@@ -23,7 +23,7 @@ POSSESSIVE_PRONOUNS = {"mine", "ours", "yours", "his", "hers", "theirs"}  # "tha
 # race"); the possessor of an office is a person ("the doctor's office", "the captain's seat").
 CONTESTS = {"race", "election", "campaign", "nomination", "candidacy"}
 OFFICES = {"post", "position", "office", "role", "title", "rank", "seat", "job", "portfolio"} | CONTESTS
-# Nouns of a district whose "of" complement is its name ("the township of Guthrie", "the city of Tyre").
+# Nouns of a district whose "of" complement is its name ("the township of Guthrie", "the city of God").
 DISTRICTS = {"city", "town", "township", "village", "county", "borough", "parish", "district", "province", "state",
              "territory", "island"}
 # Verbs whose object is a role the subject plays, not another person ("to play the trouble-maker").
