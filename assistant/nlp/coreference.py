@@ -59,11 +59,10 @@ def attribute_pronouns(doc: Any, mentions: list[Mention], same_referent: Callabl
     found = quotations(doc)
     for pronoun in gendered_pronouns(doc):
         gender = GENDERED_PRONOUNS[pronoun.lower_]
-        speaking = _speaker_and_listener(pronoun, found)
+        not_its_referent = _speaker_and_listener(pronoun, found) | _said_to_be_its_noun(pronoun)
         compatible = [m for m in mentions if m.kind in ("name", "noun", "placeholder", "indefinite")
                       and m.number == SINGULAR and (m.settled or m.likely) in (None, gender)
-                      and not _inside(pronoun, doc[m.head_index]) and m.head_index not in speaking
-                      and m.head_index not in _said_to_be_its_noun(pronoun)
+                      and not _inside(pronoun, doc[m.head_index]) and m.head_index not in not_its_referent
                       and not _out_of_scope(pronoun, doc[m.head_index])]
         candidates = _preceding(pronoun, compatible) or _cataphora(pronoun, compatible)
         if not candidates:

@@ -330,7 +330,8 @@ def _an_organisation(token: Any) -> bool:
     "the Board of Directors", "the American College of Surgeons"), named as an institution, not as the people in
     it; not a people ("Icelanders") nor people counted ("the three Legislative Councillors"); also a capitalised
     plural whose possessive begins a proper noun, which the recogniser may miss ("the Stockgrowers' Association")."""
-    after = token.doc[token.i + 2] if token.i + 2 < len(token.doc) else None  # the word after the "'"
+    marker = next((c for c in token.children if c.dep_ == "case"), None)  # the "'" of "Stockgrowers'"
+    after = token.doc[marker.i + 1] if marker is not None and marker.i + 1 < len(token.doc) else None
     return token.tag_ == "NNPS" and token.ent_type_ == "ORG" and not token.lower_.endswith(DEMONYM_SUFFIX) \
         and not any(c.dep_ == "nummod" or c.lower_ in QUANTIFIERS for c in token.children) \
         or token.tag_ in ("NNS", "NNPS") and token.text[:1].isupper() and token.dep_ == "poss" \
