@@ -106,13 +106,16 @@ def next_to_a_place(token: Any) -> bool:
 
 def governed_as_person(token: Any) -> bool:
     """The subject of a verb whose dominant sense only a person does ("fans will relish", "the
-    moderator looks at you"), the one a verb of the mind done only to people is done to ("fans will not be
-    disappointed"; not "The page has been rejected") or the one in a state of mind ("the principal was
-    confused")."""
+    moderator looks at you"), also of its infinitive after "for" ("for your tot to learn"), the one a verb of
+    the mind done only to people is done to ("fans will not be disappointed"; not "The page has been rejected")
+    or the one in a state of mind ("the principal was confused")."""
     verbs = person_verbs()
     head = token.head.head if token.head.dep_ in ("aux", "auxpass") else token.head  # a parse that hangs it on "was"
     if token.dep_ == "nsubj" and head.pos_ == "VERB":
         return verbs.get(head.lemma_.lower(), (False, False))[0]
+    infinitive = _for_subject_of(token)
+    if infinitive is not None:
+        return verbs.get(infinitive.lemma_.lower(), (False, False))[0]
     if token.dep_ == "nsubjpass" and head.pos_ == "VERB":
         lemma = head.lemma_.lower()  # "were disappointed", not "has been rejected" nor "is executed" (killed first)
         return lemma in verbs and done_only_to_people(lemma)
@@ -123,6 +126,15 @@ def governed_as_person(token: Any) -> bool:
             if token.dep_ == "nsubj" else []
     return any(verbs.get(w.lemma_.lower(), (False, False))[1] or verbs.get(w.lower_[:-1], (False, False))[1]
                or verbs.get(w.lower_[:-2], (False, False))[1] for w in done_to)
+
+
+def _for_subject_of(token: Any) -> Any | None:
+    """The infinitive right after a noun that "for" makes its subject ("the perfect toy for your tot to learn",
+    which the parser may hang on another word as a relative clause)."""
+    after = token.doc[token.i + 1:token.i + 3]
+    if token.dep_ != "pobj" or token.head.lower_ != "for" or len(after) < 2:
+        return None
+    return after[1] if after[0].lower_ == "to" and after[1].tag_ == "VB" else None
 
 
 def names_a_thing(token: Any) -> bool:
