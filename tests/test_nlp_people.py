@@ -357,6 +357,8 @@ def test_a_pro_form_of_a_thing_is_no_one(text, thing):
      "ones"),
     # GATE's dev half (fr): a "who" clause or a quantifier makes "one" someone, whatever noun came before
     ("Discussion with the one who was evolutionist", "one"),
+    # and so does a "who" question that asks which one it is (GATE's dev half, fr)
+    ("Who is the one that needs to be trained and schooled in the new education system?", "one"),
     ("Their voice, their way of speaking, their laughter, everything made every one said to be Anglophone more "
      "attractive, in this selective environment.", "one"),
 ])

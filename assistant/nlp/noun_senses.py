@@ -158,7 +158,7 @@ def names_a_thing(token: Any) -> bool:
     if any(c.dep_ == "relcl" and relative_word(c) == "which" and token.nbor().text != ","
            for c in token.children) and not token.ent_type_:
         return True  # a restrictive "which" clause: ", which ..." may be about the whole clause
-    if said_of_a_thing(token) and _indefinite(token) and not has_who_clause(token):
+    if said_of_a_thing(token) and _indefinite(token) and not marked_by_who(token):
         return True  # a metaphor: what the thing is like, not who
     phrase = token  # "the post of Secretary of Veterans Affairs": the noun may modify the complement's head
     while phrase.dep_ in ("nmod", "compound") and phrase.head.i != phrase.i:
@@ -198,9 +198,12 @@ def relative_word(clause: Any) -> str | None:
     return next((t.lower_ for t in first if t.tag_ in ("WDT", "WP", "WP$")), None)
 
 
-def has_who_clause(token: Any) -> bool:
+def marked_by_who(token: Any) -> bool:
+    """A "who" clause of its own ("the one who called"), "whoever", or a "who" question that asks which one it is
+    ("Who is the one that needs to be trained?", whose "who" and "one" the parse makes two predicates of "is")."""
     return any(c.dep_ in ("relcl", "acl") and any(g.lower_ in ("who", "whom", "whose") for g in c.subtree)
-               for c in token.children) or token.lower_ == "whoever"
+               for c in token.children) or token.lower_ == "whoever" or token.dep_ in ("attr", "nsubj") and any(
+        c.lower_ in ("who", "whom") and c.dep_ in ("attr", "nsubj") and c.i != token.i for c in token.head.children)
 
 
 def quoted_alone(token: Any) -> bool:

@@ -24,7 +24,7 @@ from .lexicon import (FEMININE, MASCULINE, PersonNoun, agent_by_ending, name_gen
                       wider_person_nouns)
 from .mentions import PLURAL, Mention, same_referent
 from .noun_senses import (ARGUMENTS, a_things_kin, before_an_acronym, compound_person_noun, governed_as_person,
-                          has_who_clause, names_a_district, names_a_thing, names_the_music, next_to_a_place,
+                          marked_by_who, names_a_district, names_a_thing, names_the_music, next_to_a_place,
                           part_of_a_program, person_first, quoted_alone, relative_word, said_of_a_thing)
 from .quantifiers import (INDEFINITE, PERSON_INDEFINITE, QUANTIFIERS, RELATIVE_ONLY, echoes_a_thing, mass_quantity,
                           of_phrase, people_named_before, reduced_relative, stands_for_people,
@@ -263,7 +263,7 @@ def _mention_at(token: Any, source: str, sentence_of: dict[int, int]) -> Mention
                                                    or token.tag_ == "NNPS" and lower.endswith(DEMONYM_SUFFIX)):
             plural = token.ent_type_ == "NORP" and lower.endswith(DEMONYM_SUFFIX)  # "Moldavians" tagged NNP
             return _make(token, "noun", PLURAL if plural else _number(token), sentence_of=sentence_of)  # the Viennese
-        if lower in RELATIVE_ONLY and (has_who_clause(token) or _agreement(token)) and not echoes_a_thing(token):
+        if lower in RELATIVE_ONLY and (marked_by_who(token) or _agreement(token)) and not echoes_a_thing(token):
             return _make(token, "indefinite", RELATIVE_ONLY[lower], sentence_of=sentence_of)
         if token.pos_ == "PROPN" and token.dep_ in SUBJECTS | {"poss", "dobj"} and not token.ent_type_ \
                 and not _after_an_article(token):
@@ -296,7 +296,7 @@ def _mention_at(token: Any, source: str, sentence_of: dict[int, int]) -> Mention
             return None  # "None available", an interface's label of its items
         if mass_quantity(token) or echoes_a_thing(token):
             return None
-        if agreement or has_who_clause(token) or reduced_relative(token) or lower in PERSON_INDEFINITE:
+        if agreement or marked_by_who(token) or reduced_relative(token) or lower in PERSON_INDEFINITE:
             return _make(token, "indefinite", INDEFINITE[lower], sentence_of=sentence_of, agreement=agreement)
         if stands_for_people(token):
             return _standing_alone(token, INDEFINITE[lower], sentence_of)
@@ -393,7 +393,7 @@ def _said_of_a_person(token: Any) -> bool:
     """Context that makes a word whose first sense is a thing name a person ("type", "star",
     "tot"): the entity recogniser, a "who" clause, the one given something ("gave the manufacturer a new degree of
     freedom"), a person as its subject ("she is a star"), its appositive or its conjunct."""
-    if token.ent_type_ in ("PERSON", "NORP") or has_who_clause(token) or governed_as_person(token):
+    if token.ent_type_ in ("PERSON", "NORP") or marked_by_who(token) or governed_as_person(token):
         return True
     if token.dep_ == "dative":
         return True  # the one given something

@@ -12,7 +12,7 @@ from typing import Any
 from .coreference import GENDERED_PRONOUNS, SINGULAR, SUBJECTS, THING_PRONOUNS, speakers
 from .lexicon import done_to_people, person_noun
 from .mentions import PLURAL
-from .noun_senses import ARGUMENTS, has_who_clause, person_first
+from .noun_senses import ARGUMENTS, marked_by_who, person_first
 
 # Indefinite pronouns that always denote people ("someone else will do it": quelqu'un, alguien).
 PERSON_INDEFINITE = {"someone": SINGULAR, "somebody": SINGULAR, "anyone": SINGULAR, "anybody": SINGULAR,
@@ -91,7 +91,7 @@ def echoes_a_thing(token: Any) -> bool:
     "do you watch Horror films? The first ones were inspired by …"), but with a "who" clause ("the one who was
     evolutionist") or a quantifier ("every one said to be Anglophone"): someone."""
     lower = token.lower_
-    modified = lower in ("one", "ones") and not has_who_clause(token) and any(
+    modified = lower in ("one", "ones") and not marked_by_who(token) and any(
         c.dep_ == "amod" or c.dep_ == "det" and c.lower_ in PRO_FORM_DETERMINERS for c in token.children)
     verb = _verb_of_object(token)
     bare = lower in ("one", "another") and verb is not None and not token.n_lefts and not token.n_rights
@@ -120,7 +120,7 @@ def mass_quantity(token: Any) -> bool:
     singular_verb = token.dep_ in SUBJECTS and (token.head.tag_ == "VBZ" or any(
         c.dep_ in ("aux", "auxpass") and c.tag_ == "VBZ" or c.lower_ == "was" for c in token.head.children)
         or token.head.lower_ == "was")
-    return singular_verb or any(c.dep_ == "relcl" for c in token.children) and not has_who_clause(token)
+    return singular_verb or any(c.dep_ == "relcl" for c in token.children) and not marked_by_who(token)
 
 
 def reduced_relative(token: Any) -> bool:
