@@ -528,6 +528,12 @@ REAL_PRONOUNS = [
      "Smith driving the car;;", "dreamer", "Smith"),
     ("The red-haired captain, towering above the prisoner as a symbol of decency and authority, was shocked to find "
      "himself looking with sympathy upon Philip Spencer.", "captain", "prisoner"),  # the subject hung on "was"
+    # a reflexive in apposition stresses the person it follows (Brown Corpus, cg44 and cn06)
+    ("One might argue that the ultimate purpose of literary scholarship is to correct this spontaneous provincialism "
+     "that is likely to obscure the horizons of the general public, of the newspaper critic, and of the creative "
+     "artist himself.", "artist", "critic"),
+    ("indeed, my scholastic qualifications were such that he, a college graduate himself, must envy me them.",
+     "graduate", None),
     # cataphora: a fronted clause's pronoun looks ahead to the one person of the main clause (WordNet 3.0)
     ("After he was shown to have performed a miracle, the priest was canonized", "priest", None),
     # in a quotation, its speaker and the one spoken to are "I" and "you" (fortunes)

@@ -87,11 +87,18 @@ def attribute_pronouns(doc: Any, mentions: list[Mention], same_referent: Callabl
             m.likely_for.clear()
 
 
+def _stresses(pronoun: Any, head: Any) -> bool:
+    """A reflexive in apposition to a person's noun stresses that person ("of the creative artist himself")."""
+    return pronoun.lower_ in REFLEXIVES and pronoun.dep_ == "appos" and pronoun.head.i == head.i
+
+
 def _inside(pronoun: Any, head: Any) -> bool:
     """Whether a pronoun is part of the person's own noun phrase outside any clause of it ("his
     assistant", "Simpkins, his assistant"), where it cannot stand for that person; in a relative
-    clause it can ("the lawyer who lost his case"), and in a noun coordinated with it ("the
-    accountant and her assistant")."""
+    clause it can ("the lawyer who lost his case"), in a noun coordinated with it ("the
+    accountant and her assistant"), and a reflexive that stresses it does ("the creative artist himself")."""
+    if _stresses(pronoun, head):
+        return False
     for token in [pronoun, *pronoun.ancestors]:
         if token.i == head.i:
             return True
@@ -213,7 +220,7 @@ def _sentence_index(doc: Any, sentence: Any) -> int:
 def _antecedent(pronoun: Any, candidates: list[Mention], by_head: dict[int, Mention],
                 same_referent: Callable[[Mention, Mention], bool]) -> Mention | None:
     """The one candidate the grammar leaves, or None. A reflexive is its clause's subject ("asked
-    herself"); any other object pronoun is never a co-argument of its own verb ("the nurse told
+    herself"), or the person it stresses ("of the creative artist himself"); any other object pronoun is never a co-argument of its own verb ("the nurse told
     him"); a possessive in the "for" phrase of a verb of judging belongs to its object ("thanked the
     designer for her help"), one on a conjunct to the first conjunct ("the manager and his chef"); a
     person named twice (an apposition, a predicate noun, a repeated noun) is one candidate.
@@ -222,6 +229,9 @@ def _antecedent(pronoun: Any, candidates: list[Mention], by_head: dict[int, Ment
     subject = _taken_up(clause_subject(pronoun))
     own = by_head.get(subject.i) if subject is not None else None
     if pronoun.lower_ in REFLEXIVES:
+        stressed = next((m for m in candidates if _stresses(pronoun, pronoun.doc[m.head_index])), None)
+        if stressed is not None:
+            return stressed
         if pronoun.dep_ in SUBJECTS:  # "sees himself seated": the subject of the verb above
             binder = clause_subject(pronoun.head)
             own = by_head.get(binder.i) if binder is not None else None
