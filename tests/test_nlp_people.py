@@ -680,6 +680,11 @@ def test_a_proper_noun_taken_for_an_organisation_stays_one_elsewhere(text):
     # a superlative is the best of things, not people like "the injured" (GATE's dev half)
     ("This superb apartment with an ideal location is the opportunity to enjoy the best of the city of London "
      "just among themselves.", "best"),
+    # an ordinal, "former" or "latter" alone stands for a noun named before it (Brown Corpus, ca11, cg17, ce07)
+    ("The Flock added a pair of tallies in the third on three straight hits after two were out.", "third"),
+    ("In town after town my companion pointed out the Negro school and the White school, and in every instance the "
+     "former made a better appearance (it was newer, for one thing).", "former"),
+    ("We used the latter equipped with a carborundum disk about", "latter"),
     # a word whose first sense is a thing, tagged an adjective (CoCoA-MT train): "your favorite" restaurant
     ("Yeah I am the same way, I haven't been for a few years but used to go all the time. What would you say is "
      "your favorite ever?", "favorite"),

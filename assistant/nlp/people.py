@@ -313,8 +313,8 @@ def _mention_at(token: Any, source: str, sentence_of: dict[int, int]) -> Mention
     if noun is not None and not _partitive(token):
         return _make(token, "noun", PLURAL if lower.endswith("s") else SINGULAR, sentence_of=sentence_of,
                      settled=noun.gender, evidence=f"the noun {token.text}" if noun.gender else None)
-    if token.pos_ in ("ADJ", "VERB") and not _partitive(token) and (token.dep_ in SUBJECTS | {"dobj", "pobj"}
-                                          or token.dep_ in ARGUMENTS and _who_clause_of_its_own(token)) \
+    argument = token.dep_ in SUBJECTS | {"dobj", "pobj"} or token.dep_ in ARGUMENTS and _who_clause_of_its_own(token)
+    if token.pos_ in ("ADJ", "VERB") and argument and not _partitive(token) and not _ordinal(token) \
             and any(c.dep_ in ("det", "predet") and c.lower_ in ("the", "all", "those") for c in token.children):
         return _make(token, "noun", PLURAL, sentence_of=sentence_of)  # "the injured", "all concerned"
     return None
@@ -413,6 +413,12 @@ def _mistagged_noun(token: Any) -> bool:
     return token.pos_ in ("ADV", "VERB") and token.dep_ in ARGUMENTS \
         and person_noun(token.lemma_, token.text) is not None \
         and any(c.dep_ == "det" and c.lower_ in ("a", "an", "the") for c in token.children)
+
+
+def _ordinal(token: Any) -> bool:
+    """An ordinal, "former" or "latter" used alone stands for a noun named before it, as "one" does ("in the third
+    [inning]", "the former made a better appearance"): not people of the kind an adjective names ("the injured")."""
+    return token.ent_type_ == "ORDINAL" or token.lower_ in ("former", "latter")
 
 
 def _partitive(token: Any) -> bool:
