@@ -680,6 +680,8 @@ def test_a_proper_noun_taken_for_an_organisation_stays_one_elsewhere(text):
     # a superlative is the best of things, not people like "the injured" (GATE's dev half)
     ("This superb apartment with an ideal location is the opportunity to enjoy the best of the city of London "
      "just among themselves.", "best"),
+    # a body part is its possessor's, though "hand" names a hired hand too (Brown Corpus, cn21)
+    ("There were gigantic blisters and rope burns on our hands;;", "hands"),
     # an ordinal, "former" or "latter" alone stands for a noun named before it (Brown Corpus, ca11, cg17, ce07)
     ("The Flock added a pair of tallies in the third on three straight hits after two were out.", "third"),
     ("In town after town my companion pointed out the Negro school and the White school, and in every instance the "

@@ -33,7 +33,7 @@ _CODE_WORD = re.compile(r"\w\(\)|__\w|[a-z]_[a-z]")  # "frozenset()", "__init__"
 # A person sense ranked lower than this (WordNet orders senses by frequency) is too rare to make
 # the word denote a person: "head" (rank 3) or "star" (rank 2) are not people in most texts.
 MAX_PERSON_RANK = 1
-TABLE_RULES = 18  # version of the rules that build the table below, part of the cache file's name
+TABLE_RULES = 19  # version of the rules that build the table below, part of the cache file's name
 # Endings of agent nouns that name a person ("creationist", "fashionista"), for words WordNet lacks.
 AGENT_SUFFIXES = ("ist", "ista")
 # Prefixes English writes solid onto a person noun ("exboyfriend", "multimillionaire", "telemarketer").
@@ -75,6 +75,7 @@ class PersonNoun:
     gender: str | None
     only: bool = False  # every sense of the noun is a person: it names nothing else ("surgeon", not "guard")
     proper: bool = False  # a person only as a capitalised name, and a common word in lower case ("More", "more")
+    body_part: bool = False  # the word's first sense is a part of the body ("hand", a hired hand second)
 
 
 def _gloss_gender(definition: str) -> str | None:
@@ -139,7 +140,8 @@ def _build_table() -> dict[str, list]:
                 continue  # "sheep" (a timid person) is first an animal
             gender = _gloss_gender(senses[rank].definition())
             table[word] = [rank, FEMININE if gender is None and word.endswith("woman") else gender,
-                           all(s in people for s in senses), _capitalised_only(wordnet, lemma, people)]
+                           all(s in people for s in senses), _capitalised_only(wordnet, lemma, people),
+                           senses[0].lexname() == "noun.body"]
     for word, entry in table.items():  # chairman/chairwoman: the -man of a pair is masculine
         if entry[1] is None and word.endswith("man") and f"{word[:-3]}woman" in table:
             entry[1] = MASCULINE
@@ -152,7 +154,8 @@ def person_nouns() -> dict[str, PersonNoun]:
     today's text uses for a device or a program first ("the printer", "your browser") is a person only where
     the context says so, as a word whose person sense WordNet ranks second."""
     devices = _software_lexicon()["devices_first"]
-    return {word: PersonNoun(1 if word in devices else entry[0], entry[1], entry[2] and word not in devices, entry[3])
+    return {word: PersonNoun(1 if word in devices else entry[0], entry[1], entry[2] and word not in devices, entry[3],
+                             entry[4])
             for word, entry in _cached("wordnet-person-nouns", _build_table).items()}
 
 

@@ -397,13 +397,20 @@ def _said_of_a_person(token: Any) -> bool:
         return True
     if token.dep_ == "dative":
         return True  # the one given something
-    if _number(token) == PLURAL and any(c.dep_ == "poss" and c.lower_ in PERSONAL_POSSESSIVES for c in token.children):
-        return True  # "our precursors", "her triplets" (but "her help", "its type")
+    if _number(token) == PLURAL and any(c.dep_ == "poss" and c.lower_ in PERSONAL_POSSESSIVES for c in token.children) \
+            and not _body_parts(token):
+        return True  # "our precursors", "her triplets" (but "her help", "its type", "his hands")
     if token.dep_ in ("attr", "appos", "conj"):
         other = subject_of(token.head) if token.dep_ == "attr" else token.head
         return other is not None and (other.lower_ in PERSONAL or other.lower_ == "who" or other.lower_ in GENDERED_PRONOUNS
                                       or other.ent_type_ == "PERSON" or person_first(other))
     return False
+
+
+def _body_parts(token: Any) -> bool:
+    """A word whose first sense is a part of the body ("his hands"): its possessor's, whatever its other senses."""
+    noun = person_noun(token.lemma_, token.text)
+    return noun is not None and noun.body_part
 
 
 def _mistagged_noun(token: Any) -> bool:
