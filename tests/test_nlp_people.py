@@ -144,6 +144,17 @@ def test_well_known_beings_of_myth_are_settled_and_the_others_stay_open():
     assert found["adonis"].settled is None
 
 
+def test_the_capitalised_names_of_god_are_masculine_and_gods_stay_open():
+    # Brown Corpus ck06 and cg56: the God of the Bible is « Dieu », « Gott », « Dios », whatever WordNet's gloss says
+    # (prompts/known_beings.yaml); "the gods" may be goddesses too
+    assert heads(find_person_mentions("He wondered whether God had a dog in the sky."))["god"].settled == "masculine"
+    found = heads(find_person_mentions(
+        "He explains that his citizens must not be corrupted by any of the misrepresentations of the gods or heroes "
+        "that one finds in much poetry, and he observes that all \"these pantomimic gentlemen\" will be sent to "
+        "another state."))
+    assert found["gods"].settled is None
+
+
 def test_a_famous_surname_alone_or_a_first_name_settles_no_one():
     # Brown Corpus cg07: "Franklin" alone may be anyone so named; the art dealer and Fragonard (cf29) stay open
     found = heads(find_person_mentions("If Franklin was an authentic genius, then Alexander Hamilton, with his "

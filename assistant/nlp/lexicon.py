@@ -29,6 +29,7 @@ from ..paths import cache_dir, shipped_dir
 from .coreference import FEMININE, GENDERED_PRONOUNS, MASCULINE
 
 SOFTWARE_FILE = "software_things.yaml"
+BEINGS_FILE = "known_beings.yaml"
 _CODE_WORD = re.compile(r"\w\(\)|__\w|[a-z]_[a-z]")  # "frozenset()", "__init__", "tb_next"
 # A person sense ranked lower than this (WordNet orders senses by frequency) is too rare to make
 # the word denote a person: "head" (rank 3) or "star" (rank 2) are not people in most texts.
@@ -225,8 +226,11 @@ def composers_of_music() -> frozenset[str]:
 
 @lru_cache(maxsize=1)
 def well_known_people() -> dict[str, str]:
-    """WordNet's people with their gender, by name (see ``_build_well_known_table``)."""
-    return _cached("wordnet-well-known-people", _build_well_known_table)
+    """WordNet's people with their gender, by name (see ``_build_well_known_table``), and the beings of
+    ``prompts/known_beings.yaml``, whose gender WordNet's glosses do not give."""
+    beings = yaml.safe_load((shipped_dir("prompts") / BEINGS_FILE).read_text(encoding="utf-8"))
+    known = {name.lower(): gender for gender in (MASCULINE, FEMININE) for name in beings.get(gender, [])}
+    return {**_cached("wordnet-well-known-people", _build_well_known_table), **known}
 
 
 def well_known_gender(name: str) -> str | None:

@@ -46,7 +46,7 @@ ANY_GENDER_PLURALS = {"guy"}
 # A name after an article of its own names no one ("the dickens you say", "on the Bill's bench").
 ARTICLES = {"the", "a", "an"}
 # What settles a well-known person or character: the world knowledge WordNet records of them.
-_WELL_KNOWN = "a well-known person (WordNet)"
+_WELL_KNOWN = "a well-known person or being (WordNet, prompts/known_beings.yaml)"
 # The recogniser files religions and doctrines with the groups who hold them ("Christianity", "Judaism"): no people.
 _DOCTRINE_SUFFIX = ("ity", "ism")
 
