@@ -372,9 +372,18 @@ def test_a_pro_form_of_a_thing_is_no_one(text, thing):
     ("Who is the one that needs to be trained and schooled in the new education system?", "one"),
     ("Their voice, their way of speaking, their laughter, everything made every one said to be Anglophone more "
      "attractive, in this selective environment.", "one"),
+    # after a demonstrative, which names no one (GATE's dev half, fr)
+    ("That is the one who was fired yesterday.", "one"),
 ])
 def test_a_pro_form_of_people_stays_a_mention(text, head):
     assert head in heads(find_person_mentions(text))
+
+
+def test_one_set_beside_a_person_or_said_of_them_is_that_person_asked_about_once():
+    # Brown Corpus ca32: the trader is asked about, "one" again is the same trader
+    found = heads(find_person_mentions("According to the theory underlying odd-lot indices, the trader who trades odd "
+                                       "lots is most likely a small trader, one who can't afford to trade round lots."))
+    assert "trader" in found and "one" not in found
 
 
 @pytest.mark.parametrize("text, language", [

@@ -27,6 +27,7 @@ from .noun_senses import (ARGUMENTS, a_things_kin, before_an_acronym, compound_p
                           marked_by_who, names_a_district, names_a_thing, names_the_music, next_to_a_place,
                           part_of_a_program, person_first, quoted_alone, relative_word, said_of_a_thing)
 from .quantifiers import (INDEFINITE, PERSON_INDEFINITE, QUANTIFIERS, RELATIVE_ONLY, echoes_a_thing, mass_quantity,
+                          names_its_noun_again,
                           of_phrase, people_named_before, reduced_relative, stands_for_people,
                           subject_read_as_a_determiner)
 from .settling import ADDRESSED, settle_participants, settle_predicates
@@ -294,7 +295,7 @@ def _mention_at(token: Any, source: str, sentence_of: dict[int, int]) -> Mention
             return None  # "some of the water"; "some of the users" is the users' mention
         if heads_a_verbless_label(token) and lower not in PERSON_INDEFINITE:
             return None  # "None available", an interface's label of its items
-        if mass_quantity(token) or echoes_a_thing(token):
+        if mass_quantity(token) or echoes_a_thing(token) or names_its_noun_again(token):
             return None
         if agreement or marked_by_who(token) or reduced_relative(token) or lower in PERSON_INDEFINITE:
             return _make(token, "indefinite", INDEFINITE[lower], sentence_of=sentence_of, agreement=agreement)

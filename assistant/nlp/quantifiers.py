@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .coreference import GENDERED_PRONOUNS, SINGULAR, SUBJECTS, THING_PRONOUNS, speakers
+from .coreference import GENDERED_PRONOUNS, SINGULAR, SUBJECTS, THING_PRONOUNS, speakers, subject_of
 from .lexicon import done_to_people, person_noun
 from .mentions import PLURAL
 from .noun_senses import ARGUMENTS, marked_by_who, person_first
@@ -101,6 +101,19 @@ def echoes_a_thing(token: Any) -> bool:
              and (modified or any(c.dep_ in ("det", "poss") for c in t.children))
              and not (t.dep_ in SUBJECTS and t.head == verb)]  # the one who sends is not what is sent
     return bool(named) and person_noun(named[-1].lemma_, named[-1].text) is None
+
+
+def names_its_noun_again(token: Any) -> bool:
+    """"one" set beside a noun or said of its subject names that noun's referent again ("an exceptionally large
+    orchestra, one containing excellent soloists", "a small trader, one who can't afford …", "the odd-lot trader is
+    one who buys at the tops"): a thing where the noun is a thing, and where it is a person, that person, asked about
+    by its own words. Not after a demonstrative, which names no one ("That is the one who was fired")."""
+    if token.lower_ != "one":
+        return False
+    if token.dep_ == "appos":
+        return token.head.pos_ in ("NOUN", "PROPN")
+    subject = subject_of(token.head) if token.dep_ == "attr" else None
+    return subject is not None and (subject.pos_ in ("NOUN", "PROPN") or subject.tag_ == "PRP") and subject.i != token.i
 
 
 def _verb_of_object(token: Any) -> Any | None:
