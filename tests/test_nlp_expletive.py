@@ -56,8 +56,12 @@ def test_it_that_stands_for_nothing_or_a_clause_is_not_asked(text):
     "In the end, Picasso and Braque plumped for the representational, and it would seem they did so deliberately.",
     "Thus it follows that the secants of **zg are all invariant.",
     "After a time, it occurred to her that her thoughts were not worth the trouble.",
+    # cf06, cf13: what it costs to do something, as what it takes
+    'You say, " But it costs a lot of money to have a hobby.',
+    "Decide first what the place is worth to you and your family as a home in comparison with what it would cost to "
+    "live in town.",
 ])
-def test_it_before_a_clause_english_may_give_without_that_is_not_asked(text):
+def test_it_that_stands_for_a_clause_after_it_is_not_asked(text):
     assert not it_question(text)
 
 

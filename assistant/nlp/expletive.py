@@ -25,7 +25,10 @@ SUBJECTS = {"nsubj", "nsubjpass"}
 PREDICATES = {"acomp", "attr", "oprd"}
 CLAUSES = {"ccomp", "csubj", "xcomp", "advcl"}
 # Verbs whose subject "it" may stand for an extraposed clause: "it is/seems/looks/feels … that/to/like".
-LINKING = {"be", "seem", "appear", "look", "sound", "feel", "become", "remain", "happen", "turn", "take"}
+LINKING = {"be", "seem", "appear", "look", "sound", "feel", "become", "remain", "happen", "turn", "take", "cost"}
+# Verbs whose object is the predicate of an "it" that stands for the infinitive after them ("it takes time to
+# learn", "it costs two to three times as much to remove a BTU"); without an object, "it" is what takes or costs.
+PRICE_VERBS = {"take", "cost"}
 # Verbs whose "it" stands for the clause after them, "that" or no "that" ("it seems he was right").
 SEEMING = {"seem", "appear"}
 # Verbs that raise the subject of their infinitive ("it seems to work": "it" is the thing that works).
@@ -59,7 +62,7 @@ def stands_for_a_thing(it: Any, fixed: set[int]) -> bool:
     small_clause = verb.pos_ in ("ADJ", "NOUN")  # "I find it hard to believe that …"
     if verb.lemma_ in LINKING or small_clause:
         predicates = [c for c in verb.children if c.dep_ in PREDICATES]
-        if verb.lemma_ == "take":  # "it takes time to learn": its object is the predicate
+        if verb.lemma_ in PRICE_VERBS:
             predicates = [c for c in verb.children if c.dep_ == "dobj"]
             if not predicates:
                 return True
