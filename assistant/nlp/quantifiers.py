@@ -104,16 +104,15 @@ def echoes_a_thing(token: Any) -> bool:
 
 
 def names_its_noun_again(token: Any) -> bool:
-    """"one" set beside a noun or said of its subject names that noun's referent again ("an exceptionally large
-    orchestra, one containing excellent soloists", "a small trader, one who can't afford …", "the odd-lot trader is
-    one who buys at the tops"): a thing where the noun is a thing, and where it is a person, that person, asked about
-    by its own words. Not after a demonstrative, which names no one ("That is the one who was fired")."""
+    """"one" set beside a thing's noun or said of its subject names that thing again ("an exceptionally large
+    orchestra, one containing excellent soloists", "One of the … cooling systems is one that can be switched"). Said
+    of a person it stays a mention: « celui », « celle » may show a gender that the person's own words do not
+    ("Dan Humphrey is the one who sent you that video")."""
     if token.lower_ != "one":
         return False
-    if token.dep_ == "appos":
-        return token.head.pos_ in ("NOUN", "PROPN")
-    subject = subject_of(token.head) if token.dep_ == "attr" else None
-    return subject is not None and (subject.pos_ in ("NOUN", "PROPN") or subject.tag_ == "PRP") and subject.i != token.i
+    noun = token.head if token.dep_ == "appos" else subject_of(token.head) if token.dep_ == "attr" else None
+    return noun is not None and noun.i != token.i and noun.pos_ == "NOUN" and not noun.ent_type_ \
+        and person_noun(noun.lemma_, noun.text) is None
 
 
 def _verb_of_object(token: Any) -> Any | None:
