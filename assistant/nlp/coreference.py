@@ -220,10 +220,11 @@ def _sentence_index(doc: Any, sentence: Any) -> int:
 def _antecedent(pronoun: Any, candidates: list[Mention], by_head: dict[int, Mention],
                 same_referent: Callable[[Mention, Mention], bool]) -> Mention | None:
     """The one candidate the grammar leaves, or None. A reflexive is its clause's subject ("asked
-    herself"), or the person it stresses ("of the creative artist himself"); any other object pronoun is never a co-argument of its own verb ("the nurse told
-    him"); a possessive in the "for" phrase of a verb of judging belongs to its object ("thanked the
-    designer for her help"), one on a conjunct to the first conjunct ("the manager and his chef"); a
-    person named twice (an apposition, a predicate noun, a repeated noun) is one candidate.
+    herself") or the person it stresses ("of the creative artist himself"); any other object pronoun is never a
+    co-argument of its own verb ("the nurse told him"); a possessive in the "for" phrase of a verb of judging
+    belongs to its object ("thanked the designer for her help"), one on a conjunct to the first conjunct ("the
+    manager and his chef"); a person named twice (an apposition, a predicate noun, a repeated noun) is one
+    candidate.
     Preferences (the subject, the nearest) are not enough: reading most pronouns takes knowledge of
     the world, and a wrong guess settles the person the text leaves open."""
     subject = _taken_up(clause_subject(pronoun))

@@ -27,8 +27,7 @@ from .noun_senses import (ARGUMENTS, a_things_kin, before_an_acronym, compound_p
                           marked_by_who, names_a_district, names_a_thing, names_the_music, next_to_a_place,
                           part_of_a_program, person_first, quoted_alone, relative_word, said_of_a_thing)
 from .quantifiers import (INDEFINITE, PERSON_INDEFINITE, QUANTIFIERS, RELATIVE_ONLY, echoes_a_thing, mass_quantity,
-                          names_its_noun_again,
-                          of_phrase, people_named_before, reduced_relative, stands_for_people,
+                          names_its_noun_again, of_phrase, people_named_before, reduced_relative, stands_for_people,
                           subject_read_as_a_determiner)
 from .settling import ADDRESSED, settle_participants, settle_predicates
 from .source_roles import PLACEHOLDER, source_parse
@@ -46,7 +45,8 @@ YOU, ADDRESSEE = "you", "addressee"  # the head and kind of the person an impera
 ANY_GENDER_PLURALS = {"guy"}
 # A name after an article of its own names no one ("the dickens you say", "on the Bill's bench").
 ARTICLES = {"the", "a", "an"}
-# What settles a well-known person or character: the world knowledge WordNet records of them.
+# What settles a well-known person, character or being: the world knowledge WordNet records of them, and the
+# names of prompts/known_beings.yaml.
 _WELL_KNOWN = "a well-known person or being (WordNet, prompts/known_beings.yaml)"
 # The recogniser files religions and doctrines with the groups who hold them ("Christianity", "Judaism"): no people.
 _DOCTRINE_SUFFIX = ("ity", "ism")
