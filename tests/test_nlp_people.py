@@ -698,6 +698,8 @@ def test_a_proper_noun_taken_for_an_organisation_stays_one_elsewhere(text):
     # WordNet examples: a word in lower case after an article is no name, a neighbour "to" a place is of its kind
     ("the dickens you say", "dickens"),
     ("what is the closest neighbor to the Earth?", "neighbor"),
+    # an adjective picking one of a plural of things (Brown Corpus, ce20)
+    ("One of the more remarkable of the new cooling systems is one that can be switched to heating.", "remarkable"),
     # a superlative is the best of things, not people like "the injured" (GATE's dev half)
     ("This superb apartment with an ideal location is the opportunity to enjoy the best of the city of London "
      "just among themselves.", "best"),

@@ -430,9 +430,13 @@ def _ordinal(token: Any) -> bool:
 
 
 def _partitive(token: Any) -> bool:
-    """A superlative with an "of" phrase, the best part of something ("enjoy the best of the city"); among
-    people, the people are the "of" phrase's ("the youngest of the children")."""
-    return token.tag_ == "JJS" and any(c.dep_ == "prep" and c.lower_ == "of" for c in token.children)
+    """A superlative with an "of" phrase, the best part of something ("enjoy the best of the city"), or another
+    adjective picking from a plural ("the more remarkable of the new cooling systems"); among people, the people
+    are the "of" phrase's ("the youngest of the children", "the older of the two brothers"). Not "the poor of the
+    city", who are people of a place."""
+    of = [c for c in token.children if c.dep_ == "prep" and c.lower_ == "of"]
+    return bool(of) and (token.tag_ == "JJS" or token.tag_ in ("JJ", "JJR") and any(
+        g.dep_ == "pobj" and g.tag_ in ("NNS", "NNPS") for c in of for g in c.children))
 
 
 def _make(token: Any, kind: str, number: str, *, sentence_of: dict[int, int], text: str | None = None,
