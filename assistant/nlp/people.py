@@ -314,10 +314,12 @@ def _mention_at(token: Any, source: str, sentence_of: dict[int, int]) -> Mention
     if noun is not None and not _partitive(token):
         return _make(token, "noun", PLURAL if lower.endswith("s") else SINGULAR, sentence_of=sentence_of,
                      settled=noun.gender, evidence=f"the noun {token.text}" if noun.gender else None)
-    argument = token.dep_ in SUBJECTS | {"dobj", "pobj"} or token.dep_ in ARGUMENTS and _who_clause_of_its_own(token)
-    if token.pos_ in ("ADJ", "VERB") and argument and not _partitive(token) and not _ordinal(token) \
-            and any(c.dep_ in ("det", "predet") and c.lower_ in ("the", "all", "those") for c in token.children):
-        return _make(token, "noun", PLURAL, sentence_of=sentence_of)  # "the injured", "all concerned"
+    if token.pos_ in ("ADJ", "VERB") and not _partitive(token) and not _ordinal(token):
+        argument = token.dep_ in SUBJECTS | {"dobj", "pobj"} or (
+            token.dep_ in ARGUMENTS and _who_clause_of_its_own(token))
+        if argument and any(c.dep_ in ("det", "predet") and c.lower_ in ("the", "all", "those")
+                            for c in token.children):
+            return _make(token, "noun", PLURAL, sentence_of=sentence_of)  # "the injured", "all concerned"
     return None
 
 

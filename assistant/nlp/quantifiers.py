@@ -104,9 +104,9 @@ def echoes_a_thing(token: Any) -> bool:
 
 
 def names_its_noun_again(token: Any) -> bool:
-    """"one" set beside a thing's noun or said of its subject names that thing again ("an exceptionally large
-    orchestra, one containing excellent soloists", "One of the … cooling systems is one that can be switched"). Said
-    of a person it stays a mention: « celui », « celle » may show a gender that the person's own words do not
+    """"one" set beside a thing's noun or said of its subject names that thing again ("two classes, one the hero,
+    the other the villain", "an exceptionally large orchestra, one containing excellent soloists"). Said of a person
+    it stays a mention: « celui », « celle » may show a gender that the person's own words do not
     ("Dan Humphrey is the one who sent you that video")."""
     if token.lower_ != "one":
         return False
