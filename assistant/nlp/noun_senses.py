@@ -155,9 +155,8 @@ def names_a_thing(token: Any) -> bool:
         return True  # "stationed in Appleton, Wisconsin": a place that shares a name with a person WordNet knows
     if token.ent_type_ in ("NORP", "LANGUAGE") and token.i + 1 < len(token.doc) and token.nbor().text == ":":
         return True
-    if any(c.dep_ == "relcl" and relative_word(c) == "which" and token.nbor().text != ","
-           for c in token.children) and not token.ent_type_:
-        return True  # a restrictive "which" clause: ", which ..." may be about the whole clause
+    if with_a_which_clause(token) and not token.ent_type_:
+        return True
     if said_of_a_thing(token) and _indefinite(token) and not marked_by_who(token):
         return True  # a metaphor: what the thing is like, not who
     phrase = token  # "the post of Secretary of Veterans Affairs": the noun may modify the complement's head
@@ -190,6 +189,13 @@ def names_the_music(name: Any) -> bool:
 
 def _indefinite(token: Any) -> bool:
     return all(c.lower_ in ("a", "an") for c in token.children if c.dep_ in ("det", "poss"))
+
+
+def with_a_which_clause(token: Any) -> bool:
+    """A restrictive "which" clause of its own ("the types to which …", "and one which did not encroach upon …"):
+    said of a thing. ", which …" may be about the whole clause before it."""
+    return any(c.dep_ == "relcl" and relative_word(c) == "which" for c in token.children) \
+        and token.i + 1 < len(token.doc) and token.nbor().text != ","
 
 
 def relative_word(clause: Any) -> str | None:

@@ -25,10 +25,11 @@ from .lexicon import (FEMININE, MASCULINE, PersonNoun, agent_by_ending, name_gen
 from .mentions import PLURAL, Mention, same_referent
 from .noun_senses import (ARGUMENTS, a_things_kin, before_an_acronym, compound_person_noun, governed_as_person,
                           marked_by_who, names_a_district, names_a_thing, names_the_music, next_to_a_place,
-                          part_of_a_program, person_first, quoted_alone, relative_word, said_of_a_thing)
-from .quantifiers import (INDEFINITE, PERSON_INDEFINITE, QUANTIFIERS, RELATIVE_ONLY, echoes_a_thing, mass_quantity,
-                          names_its_noun_again, of_phrase, people_named_before, reduced_relative, stands_for_people,
-                          subject_read_as_a_determiner)
+                          part_of_a_program, person_first, quoted_alone, relative_word, said_of_a_thing,
+                          with_a_which_clause)
+from .quantifiers import (INDEFINITE, MODIFIER_DEPENDENCIES, PERSON_INDEFINITE, QUANTIFIERS, RELATIVE_ONLY,
+                          echoes_a_thing, mass_quantity, modifier_in_a_coordination, names_its_noun_again, of_phrase,
+                          people_named_before, reduced_relative, stands_for_people, subject_read_as_a_determiner)
 from .settling import ADDRESSED, settle_participants, settle_predicates
 from .source_roles import PLACEHOLDER, source_parse
 
@@ -287,7 +288,7 @@ def _mention_at(token: Any, source: str, sentence_of: dict[int, int]) -> Mention
             mention.may_be_a_thing = lower in THING_PRONOUNS  # "you can set them up": things as well as people
             return mention
         return None
-    if lower in INDEFINITE and token.dep_ not in ("det", "predet", "amod", "advmod", "nummod", "quantmod"):
+    if lower in INDEFINITE and token.dep_ not in MODIFIER_DEPENDENCIES and not modifier_in_a_coordination(token):
         if token.dep_ == "appos" and token.head.pos_ == "PRON":
             return None  # "them all", "you all": a word that agrees with the pronoun, whose mention it is if any
         agreement = _agreement(token)
@@ -295,7 +296,7 @@ def _mention_at(token: Any, source: str, sentence_of: dict[int, int]) -> Mention
             return None  # "some of the water"; "some of the users" is the users' mention
         if heads_a_verbless_label(token) and lower not in PERSON_INDEFINITE:
             return None  # "None available", an interface's label of its items
-        if mass_quantity(token) or echoes_a_thing(token) or names_its_noun_again(token):
+        if mass_quantity(token) or echoes_a_thing(token) or names_its_noun_again(token) or with_a_which_clause(token):
             return None
         if agreement or marked_by_who(token) or reduced_relative(token) or lower in PERSON_INDEFINITE:
             return _make(token, "indefinite", INDEFINITE[lower], sentence_of=sentence_of, agreement=agreement)

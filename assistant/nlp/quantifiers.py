@@ -33,6 +33,8 @@ THING_DETERMINERS = {"this", "that", "which", "the"}
 RELATIVE_ONLY = {"ones": PLURAL, "lot": PLURAL}
 # Determiners of "one" as a pro-form of a noun named before it ("a new one", "the first ones"), not "every one".
 PRO_FORM_DETERMINERS = {"a", "an", "another", "the", "this", "that", "these", "those"}
+# The dependencies of a word that modifies a noun ("other reasons", "all users"), where a quantifier stands for no one.
+MODIFIER_DEPENDENCIES = ("det", "predet", "amod", "advmod", "nummod", "quantmod")
 
 
 def stands_for_people(token: Any) -> bool:
@@ -104,15 +106,37 @@ def echoes_a_thing(token: Any) -> bool:
 
 
 def names_its_noun_again(token: Any) -> bool:
-    """"one" set beside a thing's noun or said of its subject names that thing again ("two classes, one the hero,
-    the other the villain", "an exceptionally large orchestra, one containing excellent soloists"). Said of a person
-    it stays a mention: « celui », « celle » may show a gender that the person's own words do not
-    ("Dan Humphrey is the one who sent you that video")."""
-    if token.lower_ != "one":
-        return False
-    noun = token.head if token.dep_ == "appos" else subject_of(token.head) if token.dep_ == "attr" else None
+    """A quantifier or "one" set beside a thing's noun names that thing again: in apposition to it ("two classes, one
+    the hero, the other the villain", "cooling-heating units, each with its own thermostat"), with the noun in
+    apposition to it ("The other, a shallow concave gradient, was produced …"), "one" said of its subject, and
+    "another" answering "one" and a noun before it ("for one reason or another", "from one ultraviolet
+    source to another"). Said of a person it stays a mention: « celui », « celle » may show a gender that the person's
+    own words do not ("Dan Humphrey is the one who sent you that video")."""
+    noun = _its_noun(token)
     return noun is not None and noun.i != token.i and noun.pos_ == "NOUN" and not noun.ent_type_ \
         and person_noun(noun.lemma_, noun.text) is None
+
+
+def _its_noun(token: Any) -> Any | None:
+    """The noun a quantifier names again, if the parse shows one (``names_its_noun_again``)."""
+    if token.dep_ == "appos":
+        return token.head
+    if token.dep_ == "attr":
+        return subject_of(token.head) if token.lower_ == "one" else None
+    named = next((c for c in token.children if c.dep_ == "appos" and c.pos_ == "NOUN"), None)
+    if named is not None or token.lower_ != "another" or _reciprocal(token):
+        return named
+    counted = [t.head for t in token.doc[token.sent.start:token.i] if t.lower_ == "one" and t.dep_ == "nummod"]
+    return counted[-1] if counted else None
+
+
+def modifier_in_a_coordination(token: Any) -> bool:
+    """A quantifier coordinated with a determiner or an adjective of a noun is one as well ("for these and other
+    reasons", "technical and other appropriate forms of assistance"): it stands for no one of its own."""
+    first = token
+    while first.dep_ == "conj":
+        first = first.head
+    return first is not token and first.dep_ in MODIFIER_DEPENDENCIES
 
 
 def _verb_of_object(token: Any) -> Any | None:
