@@ -60,6 +60,12 @@ def test_it_that_stands_for_nothing_or_a_clause_is_not_asked(text):
     'You say, " But it costs a lot of money to have a hobby.',
     "Decide first what the place is worth to you and your family as a home in comparison with what it would cost to "
     "live in town.",
+    # cp07, cg19: a cleft on a phrase, whose "that" clause lacks nothing; cr03: "it seemed" set off by commas
+    "It was for love that he had served the Navy.",
+    "It was in order to avoid the stuffy routine of middle class life that Holmes became a detective in the first "
+    "place.",
+    "I was, it seemed, persona non grata in every quarter, but not entirely without a staunch following of noted "
+    "political thinkers and students of jurisprudence.",
 ])
 def test_it_that_stands_for_a_clause_after_it_is_not_asked(text):
     assert not it_question(text)
@@ -74,6 +80,11 @@ def test_it_that_stands_for_a_clause_after_it_is_not_asked(text):
 def test_it_that_may_stand_for_a_thing_is_still_asked(text):
     assert labelled(text) == "referential"
     assert it_question(text)
+
+
+def test_it_before_a_relative_clause_on_a_phrase_is_still_asked():
+    """The "that" clause of "the drawer that I opened" lacks its object: a relative clause, not a cleft."""
+    assert it_question("It was in the drawer that I opened.")
 
 
 @pytest.mark.parametrize("text", [

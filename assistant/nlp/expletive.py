@@ -5,7 +5,8 @@ The parse finds the productive forms: spaCy's ``expl``; a clause extraposed to t
 predicate of "it" ("It is a SyntaxError to use …", "It was so nice chatting with you", "it seems
 clear to me that …", "It's more like I believe in aliens", "made it his business to escort Paula"); a
 passive verb of saying with a that-clause ("It is recommended that …"); a cleft ("it is the things that
-you think …"); and a noun predicate ("it was a great place": c'est, es ist, whatever "it" is).
+you think …", "It was for love that he had served"); "it seemed" set off by commas; and a noun predicate ("it was a
+great place": c'est, es ist, whatever "it" is).
 An infinitive whose object is missing is no extraposition but the "it" itself read as that
 object ("it was fun to watch": the game), so it keeps its question. Fixed phrases (weather,
 time, idioms such as "that's the way it is", "call it a day") are data: lemma sequences listed
@@ -57,7 +58,9 @@ def stands_for_a_thing(it: Any, fixed: set[int]) -> bool:
     verb = it.head
     if _fused_gerund(verb, it):
         return False
-    if verb.lemma_ == "be" and _presentational(verb):
+    if verb.lemma_ == "be" and (_presentational(verb) or _cleft_on_a_phrase(verb, it)):
+        return False
+    if verb.lemma_ in SEEMING and _parenthetical(verb, it):
         return False
     small_clause = verb.pos_ in ("ADJ", "NOUN")  # "I find it hard to believe that …"
     if verb.lemma_ in LINKING or small_clause:
@@ -193,6 +196,29 @@ def _cleft(attr: Any) -> bool:
     noun predicate is no question anyway, ``_presentational``)."""
     return _definite(attr) and any(c.dep_ == "relcl" and c.i > attr.i and not _nonfinite(c) and not _separated(attr, c)
                                    for c in attr.children)
+
+
+def _cleft_on_a_phrase(verb: Any, it: Any) -> bool:
+    """"It was for love that he had served the Navy", "It was in order to avoid … that Holmes became a detective": a
+    phrase right after "be", and a "that" clause on its noun that lacks nothing (a relative clause would: "it was in
+    the drawer that I opened" is what was in it). The parser takes the clause for a relative one."""
+    phrases = [c for c in verb.children if c.dep_ == "prep" and c.i > it.i]
+    return any(clause.dep_ == "relcl" and _relative_that(clause) and _complete(clause, besides=SUBJECTS)
+               for phrase in phrases for clause in phrase.subtree)
+
+
+def _relative_that(clause: Any) -> bool:
+    """A clause opened by "that" whose "that" is no argument of it (not "the drawer that I opened", where it is)."""
+    first = clause.doc[clause.left_edge.i]
+    return first.lower_ == "that" and first.dep_ not in COMPLEMENTS
+
+
+def _parenthetical(verb: Any, it: Any) -> bool:
+    """"I was, it seemed, persona non grata": "it seems" set off by punctuation, with nothing of its own after it,
+    says how things seem; it stands for nothing."""
+    doc = verb.doc
+    own = [c for c in verb.children if c.dep_ not in ("nsubj", "aux", "advmod", "neg", "punct")]
+    return not own and it.i > 0 and doc[it.i - 1].is_punct and verb.i + 1 < len(doc) and doc[verb.i + 1].is_punct
 
 
 def _definite(noun: Any) -> bool:
