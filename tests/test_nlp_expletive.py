@@ -224,6 +224,15 @@ def test_the_only_thing_its_sentence_names_before_it_is_what_it_stands_for(text)
 
 
 @pytest.mark.parametrize("text", [
+    "their maid gave him an envelope with a check in it and shut the door.",  # Brown Corpus ck22
+    'Responses such as "rope with a loop in it", and "two pieces of rope", were quite characteristic.',  # cj28
+])
+def test_a_thing_said_to_have_something_in_it_is_what_it_stands_for(text):
+    """Two things before "it", but what is in "it" is not "it": the thing the "with" phrase describes is."""
+    assert not it_question(text)
+
+
+@pytest.mark.parametrize("text", [
     "Interesting. Did you see that movie? I saw it.",  # CoCoA-MT train en-fr, dev half
     "You cannot let your guard down at the drive thru! It's INFESTED with car jackers!",  # the same
 ])

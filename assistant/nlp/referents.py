@@ -24,6 +24,8 @@ THING_ENTITIES = PLACES | {"ORG", "PRODUCT", "WORK_OF_ART", "EVENT", "LAW"}  # a
 SAID_OF_SUBJECT = PREDICATES | {"xcomp", "ccomp"}  # what a clause says of its subject ("is timing it")
 # Nouns said only in a fixed phrase ("for security's sake", "on my behalf", "in his stead"): never what "it" stands for.
 IDIOM_NOUNS = {"sake", "behalf", "stead"}
+# Prepositions of what a thing holds or bears ("with a check in it", "with his name on it").
+HOLDING = {"in", "on", "inside", "under", "over", "around"}
 # Pronouns that stand for people only: a sentence with no other word before "it" names nothing "it" may be.
 PEOPLE_PRONOUNS = {"i", "me", "you", "we", "us", "he", "him", "she", "her", "my", "your", "our", "his"}
 
@@ -34,7 +36,10 @@ def named_antecedent(it: Any) -> Any | None:
     saved as it is locked", "Your old password was entered incorrectly. Please enter it again.").
     A subject keeps being what a text is about, so this is how a reader takes it too. None where
     the text does not say: that subject is a pronoun, a plural, a person or a name, or another
-    thing competes (``_competes``)."""
+    thing competes (``_competes``). A thing said to have something in or on "it" is what "it" is (``_holder``)."""
+    holder = _holder(it)
+    if holder is not None:
+        return holder
     subject = next((_topic(t) for t in reversed(it.doc[:it.i]) if (t.dep_ in SUBJECTS or _existential(t)
                                                                   or _gerund_subject(t))
                     and it not in t.subtree and not _inside_the_subjects_relative(t)), None)
@@ -42,6 +47,16 @@ def named_antecedent(it: Any) -> Any | None:
             or _person(subject):
         return _only_thing_before(it)
     return None if _competes(it, subject) else subject
+
+
+def _holder(it: Any) -> Any | None:
+    """"an envelope with a check in it", "rope with a loop in it": what a "with" phrase says is in or on "it" is in
+    or on the singular thing that phrase describes (never in itself)."""
+    where, what = it.head, it.head.head
+    with_, thing = what.head, what.head.head
+    described = it.dep_ == "pobj" and where.lower_ in HOLDING and what.dep_ == "pobj" and with_.lower_ == "with" \
+        and thing.pos_ == "NOUN" and thing.tag_ == "NN" and not _person(thing)
+    return thing if described else None
 
 
 def _only_thing_before(it: Any) -> Any | None:
