@@ -18,8 +18,9 @@ from .inputs import OPAQUE_TOKEN, blank_opaque_tokens
 from .nlp.address import SECOND_PERSON as _SECOND_PERSON
 from .nlp.address import address_candidates, address_cues, names_a_role
 from .nlp.agreement import (agreeing_words, formal_object_you_shows_gender, intransitive_past_may_agree,
-                            it_is_adjective_shows_gender, names_a_person, possessive_agrees, said_of_the_addressed,
-                            shows_gender, stressed_us_shows_gender, title_noun, translated_with_one_gender)
+                            it_is_adjective_shows_gender, names_a_person, one_form_in_the_plural, possessive_agrees,
+                            said_of_the_addressed, shows_gender, stressed_us_shows_gender, title_noun,
+                            translated_with_one_gender)
 from .nlp.coreference import GENDERED_PRONOUNS as _GENDERED_PRONOUNS
 from .nlp.coreference import settled_by_a_pronoun
 from .nlp.expletive import fixed_phrase_tokens, said_to_be, stands_for_a_thing
@@ -263,15 +264,15 @@ def _mention_shows_its_gender(mention: Mention, head: Any, lang: str, inclusive:
     the target may say with a participle that agrees ("Landry went down": s'est rendu). A gendered pronoun that
     may be the name's shows nothing of its own: the source gives the pronoun's gender, whoever it stands for.
     A plural noun whose French is one form for both genders shows none in French either, its determiners being
-    shared too ("three biologists who believe": trois biologistes qui pensent), but for words that agree with it
-    ("the artists left": sont partis, parties); a noun whose translation has one gender whoever it names shows none
+    shared too ("three biologists who believe": trois biologistes qui pensent; "their children": leurs enfants),
+    but for words that agree with it ("the artists left": sont partis, parties); a noun whose translation has one gender whoever it names shows none
     ("the person": la personne); for inclusive forms every group is asked about, as GATE lists it."""
     if mention.kind == "name" and mention.number != PLURAL:
         return _name_shows_its_gender(mention, head, lang)
     if mention.kind == "noun" and not inclusive and translated_with_one_gender(head.lemma_, lang):
         return False  # "the person": « la personne », whoever it is
-    if mention.kind == "noun" and mention.number == PLURAL and not inclusive and lang == "fr" \
-            and one_french_form(head.lemma_):
+    if mention.kind == "noun" and mention.number == PLURAL and not inclusive \
+            and (one_form_in_the_plural(head.lemma_, lang) or lang == "fr" and one_french_form(head.lemma_)):
         return shows_gender(agreeing_words(head), lang) or intransitive_past_may_agree(head, lang)
     return True
 

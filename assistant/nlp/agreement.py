@@ -67,6 +67,12 @@ def grammatical_gender_only(lang: str) -> frozenset[str]:
     return frozenset(_lexicon()["grammatical_gender_only"].get(lang, {}).values())
 
 
+def one_form_in_the_plural(lemma: str, lang: str) -> bool:
+    """Whether an English noun's usual translation into ``lang`` shows no gender in the plural (children: « les
+    enfants »), where only the words that agree with it do."""
+    return lemma.lower() in _lexicon()["one_form_plurals"].get(lang, {})
+
+
 def translated_with_one_gender(lemma: str, lang: str) -> bool:
     """Whether an English noun's usual translation into ``lang`` is one of those (person: « la personne »)."""
     return lemma.lower() in _lexicon()["grammatical_gender_only"].get(lang, {})
