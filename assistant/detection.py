@@ -18,7 +18,7 @@ from .inputs import OPAQUE_TOKEN, blank_opaque_tokens
 from .nlp.address import SECOND_PERSON as _SECOND_PERSON
 from .nlp.address import address_candidates, address_cues, names_a_role
 from .nlp.agreement import (agreeing_words, formal_object_you_shows_gender, intransitive_past_may_agree,
-                            it_is_adjective_shows_gender, names_a_person, one_form_in_the_plural, possessive_agrees,
+                            it_is_adjective_shows_gender, names_a_person, one_form_noun, possessive_agrees,
                             said_of_the_addressed, shows_gender, stressed_us_shows_gender, title_noun,
                             translated_with_one_gender)
 from .nlp.coreference import GENDERED_PRONOUNS as _GENDERED_PRONOUNS
@@ -41,6 +41,9 @@ TITLES = frozenset(_TITLES)
 # The speaker and the person spoken to: pronouns whose translation shows no gender of its own, only
 # the words that agree with them can.
 SPEECH_PARTICIPANTS = SECOND_PERSON | {"i", "me", "myself", "we", "us", "ourselves"}
+# English determiners whose French is one form for both genders before a vowel (l', mon, ton, son, notre, votre, leur).
+ELIDED_BEFORE_A_VOWEL = {"the", "my", "your", "his", "her", "its", "our", "their"}
+FRENCH_VOWELS = set("aeiouyàâéèêëîïôùûü")
 
 
 @dataclass(frozen=True)
@@ -263,18 +266,32 @@ def _mention_shows_its_gender(mention: Mention, head: Any, lang: str, inclusive:
     docteure), a possessive before it where the target's agrees ("his Shirley": sa Shirley) or a past
     the target may say with a participle that agrees ("Landry went down": s'est rendu). A gendered pronoun that
     may be the name's shows nothing of its own: the source gives the pronoun's gender, whoever it stands for.
-    A plural noun whose French is one form for both genders shows none in French either, its determiners being
-    shared too ("three biologists who believe": trois biologistes qui pensent; "their children": leurs enfants),
-    but for words that agree with it ("the artists left": sont partis, parties); a noun whose translation has one gender whoever it names shows none
-    ("the person": la personne); for inclusive forms every group is asked about, as GATE lists it."""
+    A noun whose French is one form for both genders shows none by its determiner in the plural ("three biologists
+    who believe": trois biologistes qui pensent; "their children": leurs enfants) nor where the singular's is shared
+    (``_shared_french_determiner``: l'enfant, leur collègue), only by the words that agree with it ("the artists
+    left": sont partis, parties); a noun whose translation has one gender whoever it names shows none ("the person":
+    la personne); for inclusive forms every group is asked about, as GATE lists it."""
     if mention.kind == "name" and mention.number != PLURAL:
         return _name_shows_its_gender(mention, head, lang)
     if mention.kind == "noun" and not inclusive and translated_with_one_gender(head.lemma_, lang):
         return False  # "the person": « la personne », whoever it is
-    if mention.kind == "noun" and mention.number == PLURAL and not inclusive \
-            and (one_form_in_the_plural(head.lemma_, lang) or lang == "fr" and one_french_form(head.lemma_)):
+    french = one_form_noun(head.lemma_, lang) or (f"{head.lemma_}e" if lang == "fr" and one_french_form(head.lemma_)
+                                                  else None)
+    if mention.kind == "noun" and not inclusive and french is not None \
+            and (mention.number == PLURAL or lang == "fr" and _shared_french_determiner(head, french)):
         return shows_gender(agreeing_words(head), lang) or intransitive_past_may_agree(head, lang)
     return True
+
+
+def _shared_french_determiner(noun: Any, french: str) -> bool:
+    """Whether the French determiner of a singular noun is the same for both genders: "their" and "our" (leur
+    collègue, notre élève) and, right before a vowel, "the" and the possessives (l'enfant, son ancêtre; not "the young
+    child": le jeune enfant, la jeune enfant)."""
+    found = [c for c in noun.children if c.dep_ in ("det", "poss")]
+    if not found:
+        return False
+    right_before = all(d.lower_ in ELIDED_BEFORE_A_VOWEL for d in found) and found[-1].i == noun.i - 1
+    return right_before and french[:1].lower() in FRENCH_VOWELS or all(d.lower_ in ("their", "our") for d in found)
 
 
 def _name_shows_its_gender(name: Mention, head: Any, lang: str) -> bool:

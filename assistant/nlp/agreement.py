@@ -67,10 +67,10 @@ def grammatical_gender_only(lang: str) -> frozenset[str]:
     return frozenset(_lexicon()["grammatical_gender_only"].get(lang, {}).values())
 
 
-def one_form_in_the_plural(lemma: str, lang: str) -> bool:
-    """Whether an English noun's usual translation into ``lang`` shows no gender in the plural (children: « les
-    enfants »), where only the words that agree with it do."""
-    return lemma.lower() in _lexicon()["one_form_plurals"].get(lang, {})
+def one_form_noun(lemma: str, lang: str) -> str | None:
+    """The usual translation into ``lang`` of an English noun where it has one form for both genders ("child":
+    « enfant »), whose determiner alone may show a person's gender; None for any other noun."""
+    return _lexicon()["one_form_nouns"].get(lang, {}).get(lemma.lower())
 
 
 def translated_with_one_gender(lemma: str, lang: str) -> bool:
