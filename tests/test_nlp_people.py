@@ -402,6 +402,9 @@ def test_one_set_beside_a_thing_is_that_thing_and_said_of_a_person_stays_a_menti
     # with a "which" clause of its own
     ("He did build a framework of academic \"respectability\", and one which did not encroach upon the \"sacred "
      "sovereignty\" of any other existing campus course.", "one"),
+    # what holds something (cb17, cn25)
+    ("Why not put a cafe in each so the tourists would not have to travel too far to eat??", "each"),
+    ("In one: a package of cigarettes and a tinplated lighter, both sticky from the man's bleeding.", "one"),
 ])
 def test_a_quantifier_that_names_a_thing_again_is_no_one(text, word):
     assert word not in heads(find_person_mentions(text))

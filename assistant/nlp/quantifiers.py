@@ -33,14 +33,16 @@ THING_DETERMINERS = {"this", "that", "which", "the"}
 RELATIVE_ONLY = {"ones": PLURAL, "lot": PLURAL}
 # Determiners of "one" as a pro-form of a noun named before it ("a new one", "the first ones"), not "every one".
 PRO_FORM_DETERMINERS = {"a", "an", "another", "the", "this", "that", "these", "those"}
+# Prepositions of what holds something: a quantifier standing alone after them is a place or a container.
+CONTAINING = {"in", "inside", "into"}
 # The dependencies of a word that modifies a noun ("other reasons", "all users"), where a quantifier stands for no one.
 MODIFIER_DEPENDENCIES = ("det", "predet", "amod", "advmod", "nummod", "quantmod")
 
 
 def stands_for_people(token: Any) -> bool:
     """A quantifier or number heading a noun phrase of its own, as the argument of a verb: "several
-    were disappointed", "four in Sweden were opposed" (not "some of the water", "this one", "in 1998"); after "the"
-    or "this", only one who says a quotation (""…," the other said to the bartender")."""
+    were disappointed", "four in Sweden were opposed" (not "some of the water", "this one", "in 1998", "put a cafe in
+    each"); after "the" or "this", only one who says a quotation (""…," the other said to the bartender")."""
     if token.dep_ not in ARGUMENTS:
         return False
     if any(c.lower_ in THING_DETERMINERS for c in token.children if c.dep_ == "det"):
@@ -49,6 +51,8 @@ def stands_for_people(token: Any) -> bool:
         return False  # a year, or a number that counts a noun
     if _done_to_no_one(token) and not people_named_before(token) and not _reciprocal(token):
         return False  # "Show all", "Save and add another": what is done to no one is a thing
+    if token.dep_ == "pobj" and token.head.lower_ in CONTAINING and not _reciprocal(token):
+        return False  # "put a cafe in each", "keep the sauce for basting meat in one": what holds something
     return not echoes_a_thing(token)
 
 
