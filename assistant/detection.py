@@ -275,12 +275,20 @@ def _mention_shows_its_gender(mention: Mention, head: Any, lang: str, inclusive:
         return _name_shows_its_gender(mention, head, lang)
     if mention.kind == "noun" and not inclusive and translated_with_one_gender(head.lemma_, lang):
         return False  # "the person": « la personne », whoever it is
-    french = one_form_noun(head.lemma_, lang) or (f"{head.lemma_}e" if lang == "fr" and one_french_form(head.lemma_)
-                                                  else None)
+    french = _one_form_word(head.lemma_, lang)
     if mention.kind == "noun" and not inclusive and french is not None \
             and (mention.number == PLURAL or lang == "fr" and _shared_french_determiner(head, french)):
         return shows_gender(agreeing_words(head), lang) or intransitive_past_may_agree(head, lang)
     return True
+
+
+def _one_form_word(lemma: str, lang: str) -> str | None:
+    """The word ``lang`` says for an English noun with one form for both genders: the table's (« enfant »), or for
+    an agent noun in "-ist" the Lefff's French one in "-iste"; None for any other noun."""
+    listed = one_form_noun(lemma, lang)
+    if listed is None and lang == "fr" and one_french_form(lemma):
+        return f"{lemma}e"
+    return listed
 
 
 def _shared_french_determiner(noun: Any, french: str) -> bool:

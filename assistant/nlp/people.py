@@ -18,9 +18,9 @@ from .agreement import (agreeing_words, said_of_the_addressed, title_noun, us_af
                         you_as_an_object)
 from .coreference import (GENDERED_PRONOUNS, SINGULAR, SUBJECTS, THING_PRONOUNS, attribute_pronouns, clause_subject,
                           gendered_pronouns, subject_of)
+from .expletive import PREDICATES
 from .generic import DEMONYM_SUFFIX, generic_noun, impersonal_one
 from .labels import adjective_opening_a_sentence, common_noun_in_a_label, heads_a_verbless_label
-from .expletive import PREDICATES
 from .lexicon import (FEMININE, MASCULINE, PersonNoun, agent_by_ending, language_names, name_gender, person_noun,
                       well_known_gender, wider_person_nouns)
 from .mentions import PLURAL, Mention, same_referent
@@ -203,8 +203,7 @@ def _name(ent: Any, sentence_of: dict[int, int]) -> Mention:
         c.dep_ == "appos" and c.pos_ == "PROPN" for c in head.head.children) == 1 else None  # not a list of names
     return Mention(doc.user_data.get("source", doc.text)[start:end], start, end, head.text, head.i,
                    sentence_of[head.i], _name_number(head), "name", settled, evidence, _agreement(head),
-                   _conjunct_of(head),
-                   role_of=named, likely=name_gender(first.text)[1])
+                   _conjunct_of(head), role_of=named, likely=name_gender(first.text)[1])
 
 
 def _name_number(head: Any) -> str:
