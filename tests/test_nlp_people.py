@@ -758,6 +758,11 @@ def test_a_proper_noun_taken_for_an_organisation_stays_one_elsewhere(text):
     # WordNet examples: a word in lower case after an article is no name, a neighbour "to" a place is of its kind
     ("the dickens you say", "dickens"),
     ("what is the closest neighbor to the Earth?", "neighbor"),
+    # what something is in or under, for a word that also names things (Brown Corpus, cp05, cc16; GATE's dev half)
+    ("There was more to service in the Navy Nurse Corps than the hours in the ward.", "ward"),
+    ("Clerfayt, transported, may think of the engine driving his car as \"a mystical beast under the hood\".", "hood"),
+    ("Customers are generally able to use those services by using a chip-card which they insert in their decoder.",
+     "decoder"),
     # an adjective picking one of a plural of things (Brown Corpus, ce20)
     ("One of the more remarkable of the new cooling systems is one that can be switched to heating.", "remarkable"),
     # a superlative is the best of things, not people like "the injured" (GATE's dev half)

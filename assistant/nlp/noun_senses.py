@@ -104,6 +104,13 @@ def next_to_a_place(token: Any) -> bool:
                                                               for o in c.children) for c in token.children)
 
 
+def inside_it(token: Any) -> bool:
+    """A noun after "in", "inside", "under" or "beneath" ("the hours in the ward", "a mystical beast under the hood",
+    "a chip-card which they insert in their decoder"): what something is in or under, a place or a thing; for a word
+    that also names things, its thing."""
+    return token.dep_ == "pobj" and token.head.lower_ in ("in", "inside", "under", "beneath")
+
+
 def governed_as_person(token: Any) -> bool:
     """The subject of a verb whose dominant sense only a person does ("fans will relish", "the
     moderator looks at you"), also of its infinitive after "for" ("for your tot to learn"), the one a verb of

@@ -25,7 +25,7 @@ from .lexicon import (FEMININE, MASCULINE, PersonNoun, agent_by_ending, language
                       well_known_gender, wider_person_nouns)
 from .mentions import PLURAL, Mention, same_referent
 from .noun_senses import (ARGUMENTS, a_things_kin, before_an_acronym, compound_person_noun, governed_as_person,
-                          marked_by_who, names_a_district, names_a_thing, names_the_music, next_to_a_place,
+                          inside_it, marked_by_who, names_a_district, names_a_thing, names_the_music, next_to_a_place,
                           part_of_a_program, person_first, quoted_alone, relative_word, said_of_a_thing,
                           with_a_which_clause)
 from .quantifiers import (INDEFINITE, MODIFIER_DEPENDENCIES, PERSON_INDEFINITE, QUANTIFIERS, RELATIVE_ONLY,
@@ -254,8 +254,10 @@ def _mention_at(token: Any, source: str, sentence_of: dict[int, int]) -> Mention
             noun = None  # "the type", "her help": a person only in the word's second sense
         if noun is not None and part_of_a_program(token) and not _said_of_a_person(token):
             noun = None  # "the interpreter terminates execution of the program"
-        if noun is not None and not noun.only and (said_of_a_thing(token) or next_to_a_place(token)):
-            noun = None  # "a circle was the embodiment of his concept of life", "the closest neighbor to the Earth"
+        if noun is not None and not noun.only and (said_of_a_thing(token) or next_to_a_place(token)
+                                                   or inside_it(token)):
+            noun = None  # "a circle was the embodiment of his concept of life", "the closest neighbor to the Earth",
+            # "the hours in the ward"
         if noun is not None and noun.gender is None and a_things_kin(token):
             noun = None  # "a child of itself or one of its descendants": nodes of a tree
         if noun is not None and quoted_alone(token):
