@@ -273,11 +273,12 @@ def _mention_shows_its_gender(mention: Mention, head: Any, lang: str, inclusive:
     la personne); for inclusive forms every group is asked about, as GATE lists it."""
     if mention.kind == "name" and mention.number != PLURAL:
         return _name_shows_its_gender(mention, head, lang)
-    if mention.kind == "noun" and not inclusive and translated_with_one_gender(head.lemma_, lang):
+    if mention.kind != "noun" or inclusive:
+        return True
+    if translated_with_one_gender(head.lemma_, lang):
         return False  # "the person": « la personne », whoever it is
     french = _one_form_word(head.lemma_, lang)
-    if mention.kind == "noun" and not inclusive and french is not None \
-            and (mention.number == PLURAL or lang == "fr" and _shared_french_determiner(head, french)):
+    if french is not None and (mention.number == PLURAL or lang == "fr" and _shared_french_determiner(head, french)):
         return shows_gender(agreeing_words(head), lang) or intransitive_past_may_agree(head, lang)
     return True
 
